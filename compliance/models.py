@@ -1,0 +1,156 @@
+"""Properties, the people who work there, and their gaming tables."""
+
+from __future__ import annotations
+
+import builtins
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
+from django.db import models
+
+
+class Jurisdiction(models.TextChoices):
+    PA = "PA", "Pennsylvania (58 Pa. Code)"
+    NJ = "NJ", "New Jersey (N.J.A.C. 19:47)"
+    S4 = "S4", "Section 4 rules"
+
+
+class Role(models.TextChoices):
+    SECURITY = "security", "Security officer"
+    FLOORPERSON = "floorperson", "Floorperson"
+    MAINTENANCE = "maintenance", "Table game maintenance"
+    COMPLIANCE = "compliance", "Compliance manager"
+    REGULATOR = "regulator", "Regulator (Board agent)"
+    ADMIN = "admin", "Administrator"
+
+
+class Game(models.TextChoices):
+    ROULETTE = "roulette", "Roulette"
+    BIG_SIX = "big_six", "Big Six"
+    CASINO_WAR = "casino_war", "Casino War"
+
+
+class WheelType(models.TextChoices):
+    SINGLE_ZERO = "single_zero", "Single zero"
+    DOUBLE_ZERO = "double_zero", "Double zero"
+    DOUBLE_ZERO_AS_SINGLE_ZERO = "double_zero_as_single_zero", "Double zero used as single zero"
+
+
+class TableState(models.TextChoices):
+    CLOSED = "closed", "Closed, wheel not yet covered"
+    LOCKED = "locked", "Closed, wheel covered and locked"
+    UNLOCKED = "unlocked", "Unlocked"
+    INSPECTED = "inspected", "Inspected, ready to open"
+    OPEN = "open", "Open for play"
+
+
+def validate_time_zone(value: str) -> None:
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"{value!r} is not an IANA time zone such as America/New_York.")
+
+
+class Property(models.Model):
+    """A certificate holder's casino."""
+
+    name = models.CharField(max_length=200)
+    licence_number = models.CharField(max_length=50, unique=True)
+    jurisdiction = models.CharField(max_length=2, choices=Jurisdiction.choices)
+    time_zone = models.CharField(max_length=64, default="America/New_York", validators=[validate_time_zone])
+    cover_grace_minutes = models.PositiveIntegerField(
+        default=15, help_text="How long after closing a wheel may stay uncovered (§ 617a.2(f))."
+    )
+    max_inspection_interval_hours = models.PositiveIntegerField(
+        default=24, help_text="How long an open table may go without a fresh inspection."
+    )
+    # The head of the property's logbook hash chain, moved by every append (inspections.chain):
+    # verification compares it with the entries, so a deleted last entry shows too.
+    chain_length = models.PositiveBigIntegerField(default=0, editable=False)
+    chain_head = models.CharField(max_length=64, default="0" * 64, editable=False)
+
+    class Meta:
+        verbose_name_plural = "properties"
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)
+
+
+class PersonManager(UserManager):
+    def create_superuser(self, username, email=None, password=None, **extra_fields):
+        # `createsuperuser --noinput` gives the administrator role and a placeholder credential.
+        extra_fields.setdefault("role", Role.ADMIN)
+        extra_fields.setdefault("credential_number", f"ADMIN-{username}")
+        return super().create_superuser(username, email, password, **extra_fields)
+
+
+class User(AbstractUser):
+    """A person: one role, a Board-issued credential number, a property (regulators: a jurisdiction)."""
+
+    full_name = models.CharField(max_length=200, blank=True)
+    role = models.CharField(max_length=20, choices=Role.choices)
+    credential_number = models.CharField(
+        max_length=50, unique=True, help_text="Board-issued credential number, printed with every signature."
+    )
+    property = models.ForeignKey(Property, null=True, blank=True, on_delete=models.PROTECT, related_name="people")
+    jurisdiction = models.CharField(
+        max_length=2, choices=Jurisdiction.choices, blank=True, help_text="Regulators only."
+    )
+
+    objects = PersonManager()
+    REQUIRED_FIELDS = ["email"]
+
+    class Meta:
+        ordering = ["username"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @builtins.property  # `property` is a field here
+    def display_name(self) -> str:
+        return self.full_name or self.get_full_name() or self.username
+
+    def clean(self) -> None:
+        if self.role == Role.REGULATOR:
+            if self.property_id or not self.jurisdiction:
+                raise ValidationError("A regulator has a jurisdiction and no property.")
+        elif self.role != Role.ADMIN and not self.property_id:
+            raise ValidationError("Property staff belong to a property.")
+
+
+class GamingTable(models.Model):
+    """A table and the precomputed state its logbook entries lead to.
+
+    The state columns are written only by inspections.services, in the same transaction as the
+    entry that changes them, so a reader (or the overdue scan) never walks the history.
+    """
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="tables")
+    number = models.CharField(max_length=20)
+    game = models.CharField(max_length=20, choices=Game.choices, default=Game.ROULETTE)
+    wheel_type = models.CharField(max_length=40, choices=WheelType.choices, null=True, blank=True)
+    has_external_movable_parts = models.BooleanField(default=False)
+    electronic = models.BooleanField(default=False, help_text="A fully automated electronic table game.")
+
+    state = models.CharField(max_length=20, choices=TableState.choices, default=TableState.CLOSED)
+    # Why the table may not open although it is not locked: "" (never inspected since it was
+    # closed), "adjustment", "replacement" or "failed" (the latest inspection failed).
+    inspection_void_reason = models.CharField(max_length=20, blank=True)
+    last_entry_at = models.DateTimeField(null=True, blank=True)
+    last_inspection_at = models.DateTimeField(null=True, blank=True)
+    last_adjustment_at = models.DateTimeField(null=True, blank=True)
+    last_replacement_at = models.DateTimeField(null=True, blank=True)
+    last_opened_at = models.DateTimeField(null=True, blank=True)
+    last_closed_at = models.DateTimeField(null=True, blank=True)
+    next_due = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["property", "number"]
+        constraints = [models.UniqueConstraint(fields=["property", "number"], name="table_number_unique_per_property")]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"

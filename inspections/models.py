@@ -1,0 +1,98 @@
+"""The logbook: append-only entries and their signatures, hash-chained per property.
+
+Rows are written only by inspections.services and never updated or deleted: database triggers
+(migration 0002) refuse UPDATE and DELETE, and a mistake is corrected by an amendment entry.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from compliance.models import GamingTable, Property
+
+
+class EntryKind(models.TextChoices):
+    UNLOCK = "unlock", "Wheel unlocked"
+    OPEN = "open", "Table opened"
+    CLOSE = "close", "Table closed"
+    COVER = "cover", "Wheel covered and locked"
+    INSPECTION = "inspection", "Inspection"
+    ADJUSTMENT = "adjustment", "Adjustment"
+    REPLACEMENT = "replacement", "Replacement"
+    IRREGULARITY = "irregularity", "Irregularity"
+    DECK_CHANGE = "deck_change", "Deck change"
+    AMENDMENT = "amendment", "Amendment"
+
+
+class SignatureMeaning(models.TextChoices):
+    RECORDED = "recorded", "Recorded"
+    INSPECTED = "inspected", "Inspected"
+    PERFORMED = "performed", "Performed"
+    WITNESSED = "witnessed", "Witnessed"
+    AMENDED = "amended", "Amended"
+    APPROVED = "approved", "Approved"
+
+
+class EntryQuerySet(models.QuerySet):
+    def for_register(self) -> EntryQuerySet:
+        """Everything a register row prints, in a constant number of queries."""
+        return self.select_related("property", "table").prefetch_related("signatures")
+
+
+class Entry(models.Model):
+    """One line of the logbook. Kind-specific fields live in `details` (see services)."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="entries")
+    seq = models.PositiveBigIntegerField(help_text="Position in the property's hash chain, from 1.")
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="entries")
+    # The number the table had when the entry was made: part of the signed content.
+    table_number = models.CharField(max_length=20)
+    kind = models.CharField(max_length=20, choices=EntryKind.choices)
+    occurred_at = models.DateTimeField(help_text="When it happened (UTC).")
+    recorded_at = models.DateTimeField(default=timezone.now, help_text="When it was logged (UTC).")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    description = models.TextField(blank=True)
+    passed = models.BooleanField(null=True, blank=True, help_text="Inspections: every item passed.")
+    details = models.JSONField(default=dict, blank=True)
+    amends = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="amendments")
+    prev_hash = models.CharField(max_length=64)
+    entry_hash = models.CharField(max_length=64, unique=True)
+
+    objects = EntryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "entries"
+        ordering = ["occurred_at", "seq"]
+        constraints = [models.UniqueConstraint(fields=["property", "seq"], name="entry_seq_unique_per_property")]
+        indexes = [
+            models.Index(fields=["table", "occurred_at", "seq"], name="entry_table_time"),
+            models.Index(fields=["property", "occurred_at", "seq"], name="entry_property_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.get_kind_display()} at table {self.table_number}"
+
+
+class Signature(models.Model):
+    """An electronic signature made at the moment of signing, bound to the signed content's hash."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="signatures")
+    signer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="signatures")
+    # As they were at the moment of signing: a later change of name or credential can't alter them.
+    signer_name = models.CharField(max_length=200)
+    credential_number = models.CharField(max_length=50)
+    meaning = models.CharField(max_length=20, choices=SignatureMeaning.choices)
+    signed_at = models.DateTimeField()
+    content_hash = models.CharField(max_length=64, help_text="SHA-256 of the entry content signed.")
+
+    class Meta:
+        ordering = ["entry", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.signer_name} ({self.credential_number}), {self.meaning}"
+
+
+# The tables the append-only triggers protect (migration 0002 and tests read this).
+APPEND_ONLY_TABLES = ("inspections_entry", "inspections_signature")

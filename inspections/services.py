@@ -1,0 +1,346 @@
+"""The only write path of the logbook.
+
+Each service: authenticate the signers (before any lock: a password check costs about half a
+second), lock the table row, ask the rulebook, append the entry with its signatures to the
+property's hash chain, and move the table's precomputed state — all in one transaction, so a
+refusal writes nothing and two tablets cannot interleave.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import authenticate
+from django.db import transaction
+from django.utils import timezone
+
+from compliance.models import GamingTable, Property, TableState, User
+from compliance.rulebook import RuleViolation, raise_if_any, rulebook_for
+from inspections import chain
+from inspections.models import Entry, EntryKind, Signature, SignatureMeaning
+
+
+@dataclass(frozen=True)
+class SignatureInput:
+    """A signature as typed on the screen: the signer re-authenticates at the moment of signing."""
+
+    username: str
+    password: str
+
+
+@dataclass(frozen=True)
+class Signer:
+    user: User
+    meaning: str
+
+
+def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: str) -> User:
+    user = authenticate(username=signature.username, password=signature.password)
+    if user is None:
+        raise RuleViolation([rulebook_for(jurisdiction).signature_invalid(field=field, username=signature.username)])
+    return user
+
+
+def _table_lock(table_id: int) -> GamingTable:
+    # Lock the table: two tablets must not interleave entries or race the state machine.
+    return GamingTable.objects.select_for_update(of=("self",)).select_related("property").get(pk=table_id)
+
+
+def _check_time(*, table: GamingTable, at: datetime | None, field: str) -> datetime:
+    now = timezone.now()
+    at = at or now
+    skew = timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS)
+    raise_if_any(
+        [rulebook_for(table.property.jurisdiction).time_in_order(table=table, at=at, now=now, skew=skew, field=field)]
+    )
+    return at
+
+
+def entry_append(
+    *,
+    table: GamingTable,
+    kind: str,
+    occurred_at: datetime,
+    recorded_by: User,
+    signers: list[Signer],
+    description: str = "",
+    passed: bool | None = None,
+    details: dict | None = None,
+    amends: Entry | None = None,
+) -> Entry:
+    """Sign, hash and chain one entry. Call inside a transaction holding the table's lock."""
+    # The property row is the chain's lock: entries of all its tables share one sequence.
+    prop = Property.objects.select_for_update().get(pk=table.property_id)
+    now = timezone.now()
+    entry = Entry(
+        property=prop,
+        seq=prop.chain_length + 1,
+        table=table,
+        table_number=table.number,
+        kind=kind,
+        occurred_at=occurred_at,
+        recorded_at=now,
+        recorded_by=recorded_by,
+        description=description,
+        passed=passed,
+        details=details or {},
+        amends=amends,
+        prev_hash=prop.chain_head,
+    )
+    signed_content = chain.content_hash(entry)
+    signatures = [
+        Signature(
+            signer=signer.user,
+            signer_name=signer.user.display_name,
+            credential_number=signer.user.credential_number,
+            meaning=signer.meaning,
+            signed_at=now,
+            content_hash=signed_content,
+        )
+        for signer in signers
+    ]
+    entry.entry_hash = chain.entry_hash(prev_hash=prop.chain_head, entry=entry, signatures=signatures)
+    entry.save(force_insert=True)
+    for signature in signatures:
+        signature.entry = entry
+    Signature.objects.bulk_create(signatures)
+    Property.objects.filter(pk=prop.pk).update(chain_length=entry.seq, chain_head=entry.entry_hash)
+    return entry
+
+
+def _table_save(table: GamingTable, *, at: datetime) -> None:
+    """Store the state the entry led to, with the deadline that state carries."""
+    table.last_entry_at = at
+    policy = table.property
+    if table.state == TableState.CLOSED and table.last_closed_at:
+        table.next_due = table.last_closed_at + timedelta(minutes=policy.cover_grace_minutes)
+    elif table.state == TableState.OPEN and table.last_inspection_at:
+        table.next_due = table.last_inspection_at + timedelta(hours=policy.max_inspection_interval_hours)
+    else:
+        table.next_due = None
+    table.save()
+
+
+def inspection_record(
+    *,
+    table_id: int,
+    items: dict[str, bool],
+    signature: SignatureInput,
+    recorded_by: User,
+    performed_at: datetime | None = None,
+    notes: str = "",
+) -> Entry:
+    """§ 617a.2(a): the checklist, each item passed or failed, signed by the inspector."""
+    jurisdiction = GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
+    inspector = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    with transaction.atomic():
+        table = _table_lock(table_id)
+        rules = rulebook_for(table.property.jurisdiction)
+        raise_if_any(rules.check_inspection(table=table, inspector=inspector, items=items))
+        at = _check_time(table=table, at=performed_at, field="performed_at")
+        passed = rules.inspection_passed(items=items)
+        failed = [item.label for item in rules.checklist_for(table) if not items[item.code]]
+        entry = entry_append(
+            table=table,
+            kind=EntryKind.INSPECTION,
+            occurred_at=at,
+            recorded_by=recorded_by,
+            signers=[Signer(inspector, SignatureMeaning.INSPECTED)],
+            description="Inspection passed" if passed else "Inspection FAILED: " + "; ".join(failed),
+            passed=passed,
+            details={"items": items, "notes": notes},
+        )
+        table.last_inspection_at = at
+        if passed:
+            table.inspection_void_reason = ""
+            if table.state != TableState.OPEN:
+                table.state = TableState.INSPECTED
+        else:
+            # An inspection with a failed item never lets the table open.
+            table.inspection_void_reason = "failed"
+            if table.state == TableState.INSPECTED:
+                table.state = TableState.UNLOCKED
+        _table_save(table, at=at)
+    return entry
+
+
+def adjustment_record(
+    *,
+    table_id: int,
+    kind: str,
+    part: str,
+    description: str,
+    performer: SignatureInput,
+    witness: SignatureInput,
+    recorded_by: User,
+    performed_at: datetime | None = None,
+) -> Entry:
+    """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness."""
+    jurisdiction = GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
+    performer_user = signer_authenticate(signature=performer, field="performer", jurisdiction=jurisdiction)
+    witness_user = signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction)
+    with transaction.atomic():
+        table = _table_lock(table_id)
+        rules = rulebook_for(table.property.jurisdiction)
+        raise_if_any(rules.check_adjustment(table=table, kind=kind, performer=performer_user, witness=witness_user))
+        at = _check_time(table=table, at=performed_at, field="performed_at")
+        entry = entry_append(
+            table=table,
+            kind=kind,
+            occurred_at=at,
+            recorded_by=recorded_by,
+            signers=[
+                Signer(performer_user, SignatureMeaning.PERFORMED),
+                Signer(witness_user, SignatureMeaning.WITNESSED),
+            ],
+            description=description,
+            details={"part": part},
+        )
+        # § 617a.2(c), (d): whatever inspection came before no longer counts. An open table stays
+        # open (the logbook records what happened); the overdue scan flags it.
+        table.inspection_void_reason = kind
+        if kind == EntryKind.ADJUSTMENT:
+            table.last_adjustment_at = at
+        else:
+            table.last_replacement_at = at
+        if table.state == TableState.INSPECTED:
+            table.state = TableState.UNLOCKED
+        _table_save(table, at=at)
+    return entry
+
+
+# The table events: what each checks and the state it leads to.
+_EVENTS = {
+    EntryKind.UNLOCK: ("may_unlock", TableState.UNLOCKED, "Wheel cover unlocked and removed"),
+    EntryKind.OPEN: ("may_open", TableState.OPEN, "Table opened for play"),
+    EntryKind.CLOSE: ("may_close", TableState.CLOSED, "Table closed"),
+    EntryKind.COVER: ("may_cover", TableState.LOCKED, "Wheel covered and the cover securely locked"),
+}
+
+
+def table_event_record(
+    *, table_id: int, kind: str, signature: SignatureInput, recorded_by: User, at: datetime | None = None
+) -> Entry:
+    """Unlock, open, close, or cover-and-lock (§ 617a.2(f)) a table."""
+    check, new_state, description = _EVENTS[kind]
+    jurisdiction = GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    with transaction.atomic():
+        table = _table_lock(table_id)
+        rules = rulebook_for(table.property.jurisdiction)
+        raise_if_any(
+            [getattr(rules, check)(table=table), *rules.signer_may_record(event=kind, signer=signer, table=table)]
+        )
+        at = _check_time(table=table, at=at, field="at")
+        entry = entry_append(
+            table=table,
+            kind=kind,
+            occurred_at=at,
+            recorded_by=recorded_by,
+            signers=[Signer(signer, SignatureMeaning.RECORDED)],
+            description=description,
+        )
+        table.state = new_state
+        if kind == EntryKind.OPEN:
+            table.last_opened_at = at
+        elif kind == EntryKind.CLOSE:
+            # § 617a.2(a): the next opening needs a new inspection.
+            table.last_closed_at = at
+            table.inspection_void_reason = ""
+        _table_save(table, at=at)
+    return entry
+
+
+def irregularity_record(
+    *,
+    table_id: int,
+    kind: str,
+    signature: SignatureInput,
+    recorded_by: User,
+    ball_replaced: bool = False,
+    notes: str = "",
+    at: datetime | None = None,
+) -> Entry:
+    """§ 617a.6: a "no spin" and its reason; whether the ball was replaced."""
+    jurisdiction = GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    with transaction.atomic():
+        table = _table_lock(table_id)
+        rules = rulebook_for(table.property.jurisdiction)
+        raise_if_any(
+            [
+                rules.may_record_irregularity(table=table),
+                *rules.signer_may_record(event="irregularity", signer=signer, table=table),
+            ]
+        )
+        at = _check_time(table=table, at=at, field="at")
+        label = dict(rules.IRREGULARITY_KINDS)[kind]
+        entry = entry_append(
+            table=table,
+            kind=EntryKind.IRREGULARITY,
+            occurred_at=at,
+            recorded_by=recorded_by,
+            signers=[Signer(signer, SignatureMeaning.RECORDED)],
+            description=f"No spin: {label}" + ("; ball replaced" if ball_replaced else ""),
+            details={"irregularity": kind, "ball_replaced": ball_replaced, "notes": notes},
+        )
+        _table_save(table, at=at)
+    return entry
+
+
+def deck_change_record(
+    *, table_id: int, decks: int, signature: SignatureInput, recorded_by: User, at: datetime | None = None
+) -> Entry:
+    """Casino War: the decks of the shoe changed (§ 651a.3(d))."""
+    jurisdiction = GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    with transaction.atomic():
+        table = _table_lock(table_id)
+        rules = rulebook_for(table.property.jurisdiction)
+        raise_if_any(
+            [
+                rules.may_change_decks(table=table),
+                *rules.signer_may_record(event="deck_change", signer=signer, table=table),
+            ]
+        )
+        at = _check_time(table=table, at=at, field="at")
+        entry = entry_append(
+            table=table,
+            kind=EntryKind.DECK_CHANGE,
+            occurred_at=at,
+            recorded_by=recorded_by,
+            signers=[Signer(signer, SignatureMeaning.RECORDED)],
+            description=f"{decks} new decks put in the shoe",
+            details={"decks": decks},
+        )
+        _table_save(table, at=at)
+    return entry
+
+
+def amendment_record(
+    *, entry_id: int, reason: str, correction: dict, signature: SignatureInput, recorded_by: User
+) -> Entry:
+    """Correct an earlier entry by a new one that points at it and says why; the original is untouched."""
+    jurisdiction = Entry.objects.values_list("property__jurisdiction", flat=True).get(pk=entry_id)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    with transaction.atomic():
+        original = Entry.objects.get(pk=entry_id)
+        table = _table_lock(original.table_id)
+        rules = rulebook_for(table.property.jurisdiction)
+        signer_ids = set(original.signatures.values_list("signer_id", flat=True))
+        raise_if_any([rules.may_amend(entry=original, signer=signer, original_signer_ids=signer_ids)])
+        now = timezone.now()
+        entry = entry_append(
+            table=table,
+            kind=EntryKind.AMENDMENT,
+            # An amendment happens now; it does not move the table's clock or state.
+            occurred_at=max(now, table.last_entry_at or now),
+            recorded_by=recorded_by,
+            signers=[Signer(signer, SignatureMeaning.AMENDED)],
+            description=f"Amends entry #{original.seq}: {reason}",
+            details={"reason": reason, "correction": correction},
+            amends=original,
+        )
+    return entry

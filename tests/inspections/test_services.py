@@ -1,0 +1,385 @@
+"""The § 617a.2 rules as the logbook services apply them: each accepted and refused."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from compliance.models import Role, TableState, WheelType
+from compliance.rulebook import RuleViolation
+from inspections import services
+from inspections.models import Entry, Signature
+from tests.conftest import sign
+from tests.factories import GamingTableFactory, UserFactory
+
+ALL_PASS = {
+    "ball_non_magnetic": True,
+    "no_magnet_or_contrivance": True,
+    "wheel_level_and_rotating": True,
+    "parts_secure": True,
+}
+
+
+def refused(call, code: str, citation: str | None):
+    """Assert the call is refused with the code and citation, and that nothing was written."""
+    before = (Entry.objects.count(), Signature.objects.count())
+    with pytest.raises(RuleViolation) as caught:
+        call()
+    found = {(v.code, v.citation) for v in caught.value.violations}
+    assert (code, citation) in found, found
+    assert (Entry.objects.count(), Signature.objects.count()) == before
+    return caught.value.violations
+
+
+def event(casino, kind, who=None, at=None):
+    who = who or casino.security
+    return services.table_event_record(table_id=casino.table.pk, kind=kind, signature=sign(who), recorded_by=who, at=at)
+
+
+def inspect(casino, items=None, who=None, at=None):
+    who = who or casino.floorperson
+    return services.inspection_record(
+        table_id=casino.table.pk, items=items or ALL_PASS, signature=sign(who), recorded_by=who, performed_at=at
+    )
+
+
+def adjust(casino, kind="adjustment", performer=None, witness=None, at=None):
+    performer = performer or casino.maintenance
+    witness = witness or casino.security
+    return services.adjustment_record(
+        table_id=casino.table.pk,
+        kind=kind,
+        part="ball track",
+        description="Tightened the ball track",
+        performer=sign(performer),
+        witness=sign(witness),
+        recorded_by=performer,
+        performed_at=at,
+    )
+
+
+def state(casino) -> str:
+    casino.table.refresh_from_db()
+    return casino.table.state
+
+
+def test_full_opening_follows_the_states(casino):
+    assert state(casino) == TableState.CLOSED
+    event(casino, "cover")
+    assert state(casino) == TableState.LOCKED
+    event(casino, "unlock")
+    adjust(casino)
+    assert state(casino) == TableState.UNLOCKED
+    inspect(casino)
+    assert state(casino) == TableState.INSPECTED
+    event(casino, "open")
+    assert state(casino) == TableState.OPEN
+    event(casino, "close")
+    assert state(casino) == TableState.CLOSED
+    event(casino, "cover")
+    assert state(casino) == TableState.LOCKED
+    assert Entry.objects.filter(property=casino.property).count() == 7
+
+
+def test_opening_without_an_inspection_is_refused(casino):
+    event(casino, "cover")
+    event(casino, "unlock")
+    refused(lambda: event(casino, "open"), "no_inspection", "58 Pa. Code § 617a.2(a)")
+
+
+def test_opening_a_locked_wheel_is_refused(casino):
+    event(casino, "cover")
+    refused(lambda: event(casino, "open"), "wheel_covered_and_locked", "58 Pa. Code § 617a.2(a)")
+
+
+@pytest.mark.parametrize("role", [Role.MAINTENANCE, Role.COMPLIANCE])
+def test_only_a_floorperson_or_security_inspects(casino, role):
+    who = UserFactory(property=casino.property, role=role)
+    refused(lambda: inspect(casino, who=who), "inspector_role", "58 Pa. Code § 617a.2(a)")
+
+
+@pytest.mark.parametrize("role", [Role.FLOORPERSON, Role.SECURITY])
+def test_a_floorperson_or_security_member_inspects(casino, role):
+    who = UserFactory(property=casino.property, role=role)
+    entry = inspect(casino, who=who)
+    assert entry.passed is True
+    assert entry.signatures.get().signer == who
+
+
+def test_an_inspector_of_another_property_is_refused(casino, other_casino):
+    refused(lambda: inspect(casino, who=other_casino.floorperson), "signer_not_at_property", "58 Pa. Code § 617a.2(a)")
+
+
+def test_a_failed_item_never_lets_the_table_open(casino):
+    inspect(casino, items={**ALL_PASS, "parts_secure": False})
+    assert state(casino) == TableState.CLOSED
+    refused(lambda: event(casino, "open"), "inspection_failed", "58 Pa. Code § 617a.2(a)")
+
+
+def test_a_failed_inspection_after_a_passing_one_blocks_opening(casino):
+    inspect(casino)
+    inspect(casino, items={**ALL_PASS, "wheel_level_and_rotating": False})
+    assert state(casino) == TableState.UNLOCKED
+    refused(lambda: event(casino, "open"), "inspection_failed", "58 Pa. Code § 617a.2(a)")
+
+
+def test_missing_checklist_items_are_refused(casino):
+    violations = refused(
+        lambda: inspect(casino, items={"ball_non_magnetic": True}),
+        "checklist_item_missing",
+        "58 Pa. Code § 617a.2(a)(2)",
+    )
+    assert {v.field for v in violations} == {
+        "items.no_magnet_or_contrivance",
+        "items.wheel_level_and_rotating",
+        "items.parts_secure",
+    }
+
+
+def test_item_5_is_required_for_a_double_zero_wheel_used_as_single_zero(casino):
+    casino.table.wheel_type = WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO
+    casino.table.save()
+    refused(lambda: inspect(casino), "checklist_item_missing", "58 Pa. Code § 617a.2(a)(5)")
+    entry = inspect(casino, items={**ALL_PASS, "layout_and_signage_00": True})
+    assert entry.details["items"]["layout_and_signage_00"] is True
+
+
+def test_item_5_is_refused_for_other_wheels(casino):
+    refused(
+        lambda: inspect(casino, items={**ALL_PASS, "layout_and_signage_00": True}),
+        "checklist_item_not_applicable",
+        "58 Pa. Code § 617a.1(e)",
+    )
+
+
+def test_an_inspection_of_a_locked_wheel_is_refused(casino):
+    event(casino, "cover")
+    refused(lambda: inspect(casino), "wheel_covered_and_locked", "58 Pa. Code § 617a.2(f)")
+
+
+def test_an_adjustment_of_a_locked_wheel_is_refused(casino):
+    event(casino, "cover")
+    refused(lambda: adjust(casino), "wheel_covered_and_locked", "58 Pa. Code § 617a.2(f)")
+
+
+@pytest.mark.parametrize("role", [Role.FLOORPERSON, Role.MAINTENANCE])
+def test_a_floorperson_or_maintenance_member_adjusts(casino, role):
+    performer = UserFactory(property=casino.property, role=role)
+    entry = adjust(casino, performer=performer)
+    assert [(s.signer, s.meaning) for s in entry.signatures.all()] == [
+        (performer, "performed"),
+        (casino.security, "witnessed"),
+    ]
+
+
+@pytest.mark.parametrize("role", [Role.SECURITY, Role.COMPLIANCE])
+def test_others_may_not_adjust(casino, role):
+    performer = UserFactory(property=casino.property, role=role)
+    refused(
+        lambda: adjust(casino, performer=performer, witness=casino.security2),
+        "performer_role",
+        "58 Pa. Code § 617a.2(b)",
+    )
+
+
+def test_the_witness_must_be_from_security(casino):
+    refused(lambda: adjust(casino, witness=casino.floorperson), "witness_not_security", "58 Pa. Code § 617a.2(b)")
+
+
+def test_the_witness_is_not_the_performer(casino):
+    refused(
+        lambda: adjust(casino, performer=casino.floorperson, witness=casino.floorperson),
+        "witness_is_performer",
+        "58 Pa. Code § 617a.2(b)",
+    )
+
+
+def test_a_witness_of_another_property_is_refused(casino, other_casino):
+    refused(lambda: adjust(casino, witness=other_casino.security), "signer_not_at_property", "58 Pa. Code § 617a.2(b)")
+
+
+def test_a_wheel_without_external_movable_parts_has_nothing_to_adjust(casino):
+    casino.table.has_external_movable_parts = False
+    casino.table.save()
+    refused(lambda: adjust(casino), "no_external_movable_parts", "58 Pa. Code § 617a.2(b)")
+
+
+def test_adjustment_after_inspection_invalidates_it(casino):
+    inspect(casino)
+    adjust(casino)
+    assert state(casino) == TableState.UNLOCKED
+    refused(lambda: event(casino, "open"), "adjustment_after_inspection", "58 Pa. Code § 617a.2(c)")
+    inspect(casino)
+    event(casino, "open")
+    assert state(casino) == TableState.OPEN
+
+
+def test_replacement_needs_an_inspection_before_reopening(casino):
+    inspect(casino)
+    event(casino, "open")
+    event(casino, "close")
+    adjust(casino, kind="replacement")
+    refused(lambda: event(casino, "open"), "replacement_without_inspection", "58 Pa. Code § 617a.2(d)")
+
+
+def test_an_adjustment_while_open_is_recorded_and_voids_the_inspection(casino):
+    inspect(casino)
+    event(casino, "open")
+    adjust(casino)
+    casino.table.refresh_from_db()
+    assert casino.table.state == TableState.OPEN
+    assert casino.table.inspection_void_reason == "adjustment"
+
+
+def test_closing_requires_a_new_inspection_before_reopening(casino):
+    inspect(casino)
+    event(casino, "open")
+    event(casino, "close")
+    refused(lambda: event(casino, "open"), "no_inspection", "58 Pa. Code § 617a.2(a)")
+
+
+def test_impossible_orders_are_refused(casino):
+    refused(lambda: event(casino, "close"), "table_not_open", None)
+    refused(lambda: event(casino, "unlock"), "wheel_not_locked", None)
+    inspect(casino)
+    event(casino, "open")
+    refused(lambda: event(casino, "open"), "table_already_open", None)
+    refused(lambda: event(casino, "cover"), "table_open", "58 Pa. Code § 617a.2(f)")
+    event(casino, "close")
+    event(casino, "cover")
+    refused(lambda: event(casino, "cover"), "wheel_already_locked", None)
+
+
+def test_a_wrong_signature_password_writes_nothing(casino):
+    def call():
+        services.inspection_record(
+            table_id=casino.table.pk,
+            items=ALL_PASS,
+            signature=services.SignatureInput(casino.floorperson.username, "wrong"),
+            recorded_by=casino.floorperson,
+        )
+
+    violations = refused(call, "signature_invalid", "58 Pa. Code § 617a.2(e)")
+    assert violations[0].field == "signature"
+
+
+def test_a_wrong_witness_password_names_the_witness(casino):
+    def call():
+        services.adjustment_record(
+            table_id=casino.table.pk,
+            kind="adjustment",
+            part="rotor",
+            description="",
+            performer=sign(casino.maintenance),
+            witness=sign(casino.security, "wrong"),
+            recorded_by=casino.maintenance,
+        )
+
+    assert refused(call, "signature_invalid", "58 Pa. Code § 617a.2(e)")[0].field == "witness"
+
+
+def test_times_in_the_future_are_refused(casino):
+    refused(
+        lambda: inspect(casino, at=timezone.now() + timedelta(minutes=10)), "time_in_future", "58 Pa. Code § 617a.2(e)"
+    )
+
+
+def test_times_before_the_last_entry_are_refused(casino):
+    inspect(casino)
+    refused(
+        lambda: event(casino, "open", at=timezone.now() - timedelta(hours=1)),
+        "time_before_last_entry",
+        "58 Pa. Code § 617a.2(e)",
+    )
+
+
+def test_an_irregularity_is_recorded_while_open(casino):
+    refused(
+        lambda: services.irregularity_record(
+            table_id=casino.table.pk,
+            kind="ball_left_wheel",
+            signature=sign(casino.floorperson),
+            recorded_by=casino.floorperson,
+        ),
+        "table_not_open",
+        "58 Pa. Code § 617a.6",
+    )
+    inspect(casino)
+    event(casino, "open")
+    entry = services.irregularity_record(
+        table_id=casino.table.pk,
+        kind="ball_left_wheel",
+        ball_replaced=True,
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+    )
+    assert entry.details == {"irregularity": "ball_left_wheel", "ball_replaced": True, "notes": ""}
+    assert "ball replaced" in entry.description
+
+
+def test_deck_changes_are_for_casino_war_tables(casino):
+    refused(
+        lambda: services.deck_change_record(
+            table_id=casino.table.pk, decks=6, signature=sign(casino.floorperson), recorded_by=casino.floorperson
+        ),
+        "not_a_casino_war_table",
+        "58 Pa. Code § 651a.3(d)",
+    )
+    war = GamingTableFactory(
+        property=casino.property, game="casino_war", wheel_type=None, has_external_movable_parts=False
+    )
+    entry = services.deck_change_record(
+        table_id=war.pk, decks=6, signature=sign(casino.floorperson), recorded_by=casino.floorperson
+    )
+    assert entry.details == {"decks": 6}
+
+
+def test_an_amendment_points_at_the_entry_and_leaves_it_untouched(casino):
+    original = inspect(casino)
+    amendment = services.amendment_record(
+        entry_id=original.pk,
+        reason="Wrong table noted",
+        correction={"notes": "R-01"},
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+    )
+    assert amendment.amends == original
+    original_hash = original.entry_hash
+    original.refresh_from_db()
+    assert original.entry_hash == original_hash
+    assert amendment.signatures.get().meaning == "amended"
+
+
+def test_only_a_signer_or_compliance_amends(casino):
+    original = inspect(casino)
+    refused(
+        lambda: services.amendment_record(
+            entry_id=original.pk,
+            reason="x",
+            correction={},
+            signature=sign(casino.maintenance),
+            recorded_by=casino.maintenance,
+        ),
+        "amender_role",
+        "58 Pa. Code § 617a.2(e)",
+    )
+    services.amendment_record(
+        entry_id=original.pk,
+        reason="x",
+        correction={},
+        signature=sign(casino.compliance),
+        recorded_by=casino.compliance,
+    )
+
+
+def test_deadlines_follow_the_state(casino):
+    inspect(casino)
+    entry = event(casino, "open")
+    casino.table.refresh_from_db()
+    assert casino.table.next_due == casino.table.last_inspection_at + timedelta(hours=24)
+    entry = event(casino, "close")
+    casino.table.refresh_from_db()
+    assert casino.table.next_due == entry.occurred_at + timedelta(minutes=15)
+    event(casino, "cover")
+    casino.table.refresh_from_db()
+    assert casino.table.next_due is None
