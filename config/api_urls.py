@@ -1,1 +1,22 @@
-urlpatterns: list = []
+from django.urls import path
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import DefaultRouter
+
+from compliance.api.views import PersonViewSet, PropertyViewSet
+from inspections.api import views
+
+router = DefaultRouter()
+router.register("properties", PropertyViewSet, basename="property")
+router.register("people", PersonViewSet, basename="person")
+router.register("tables", views.GamingTableViewSet, basename="table")
+router.register("inspections", views.InspectionViewSet, basename="inspection")
+router.register("adjustments", views.AdjustmentViewSet, basename="adjustment")
+router.register("irregularities", views.IrregularityViewSet, basename="irregularity")
+router.register("deck-changes", views.DeckChangeViewSet, basename="deck-change")
+router.register("amendments", views.AmendmentViewSet, basename="amendment")
+router.register("logbook", views.LogbookViewSet, basename="logbook")
+
+urlpatterns = [
+    path("auth/token/", obtain_auth_token, name="auth-token"),
+    *router.urls,
+]

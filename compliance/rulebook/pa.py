@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 
 from compliance.models import Game, Role, TableState, WheelType
 from compliance.rulebook.base import Violation
+from compliance.rulebook.roles import AMENDER_ROLES
 
 INSPECTION = "58 Pa. Code § 617a.2(a)"
 ADJUSTMENT = "58 Pa. Code § 617a.2(b)"
@@ -20,6 +21,7 @@ REPLACEMENT = "58 Pa. Code § 617a.2(d)"
 INSPECTION_LOG = "58 Pa. Code § 617a.2(e)"
 COVER_AND_LOCK = "58 Pa. Code § 617a.2(f)"
 DOUBLE_ZERO_AS_SINGLE_ZERO = "58 Pa. Code § 617a.1(e)"
+WHEELS = "58 Pa. Code § 617a.1(c), (d)"
 IRREGULARITIES = "58 Pa. Code § 617a.6"
 CASINO_WAR_DECKS = "58 Pa. Code § 651a.3(d)"
 
@@ -82,9 +84,6 @@ EVENT_ROLES = {
     "irregularity": (frozenset({Role.SECURITY, Role.FLOORPERSON}), IRREGULARITIES),
     "deck_change": (frozenset({Role.SECURITY, Role.FLOORPERSON}), CASINO_WAR_DECKS),
 }
-# Roles whose requests may write to the logbook at all (the signer is checked separately).
-LOGBOOK_WRITER_ROLES = frozenset({Role.SECURITY, Role.FLOORPERSON, Role.MAINTENANCE, Role.COMPLIANCE})
-AMENDER_ROLES = frozenset({Role.COMPLIANCE})  # besides whoever signed the entry amended
 
 
 def _names(roles) -> str:
@@ -96,6 +95,31 @@ def checklist_for(table) -> tuple[ChecklistItem, ...]:
     if table.wheel_type == WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO:
         return CHECKLIST
     return CHECKLIST[:4]
+
+
+def table_configuration(
+    *, game: str, wheel_type: str | None, has_external_movable_parts: bool
+) -> list[Violation | None]:
+    """§ 617a.1(c)–(e): a Roulette table has a single-zero or double-zero wheel; other games none."""
+    if game == Game.ROULETTE and not wheel_type:
+        return [
+            Violation(
+                "wheel_type_required",
+                "A Roulette table has a single-zero or a double-zero wheel.",
+                WHEELS,
+                "wheel_type",
+            )
+        ]
+    if game != Game.ROULETTE and (wheel_type or has_external_movable_parts):
+        return [
+            Violation(
+                "wheel_type_not_applicable",
+                "Only a Roulette table has a Roulette wheel (type and external movable parts).",
+                WHEELS,
+                "wheel_type",
+            )
+        ]
+    return []
 
 
 def signer_belongs_to_property(*, signer, table, field: str, citation: str) -> Violation | None:

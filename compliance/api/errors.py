@@ -1,0 +1,69 @@
+"""One exception handler turns every refusal into API.md's body:
+{"errors": [{"code", "message", "citation", "field"}]}."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from compliance.rulebook import RuleViolation
+
+
+def _flatten(detail, field: str | None = None) -> list[dict]:
+    """DRF's nested error details, as a flat list with dotted field names."""
+    if isinstance(detail, dict):
+        errors = []
+        for key, value in detail.items():
+            name = None if key in ("non_field_errors", "detail") else (f"{field}.{key}" if field else str(key))
+            errors.extend(_flatten(value, name if key not in ("non_field_errors",) else field))
+        return errors
+    if isinstance(detail, list):
+        errors = []
+        for index, value in enumerate(detail):
+            # A list of messages keeps the field; a list of objects numbers them.
+            errors.extend(_flatten(value, f"{field}.{index}" if isinstance(value, dict | list) else field))
+        return errors
+    code = getattr(detail, "code", None) or "invalid"
+    return [{"code": code, "message": str(detail), "citation": None, "field": field}]
+
+
+def _body(errors: list[dict]) -> dict:
+    return {"errors": errors}
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, RuleViolation):
+        return Response(_body([v.as_dict() for v in exc.violations]), status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(detail=exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    if isinstance(exc, exceptions.ParseError):
+        return Response(
+            _body(
+                [
+                    {
+                        "code": "malformed_request",
+                        "message": f"The request body could not be read: {exc.detail}",
+                        "citation": None,
+                        "field": None,
+                    }
+                ]
+            ),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        response.data = _body(_flatten(exc.detail))
+    elif isinstance(exc, exceptions.APIException):
+        code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
+        response.data = _body([{"code": code, "message": str(exc.detail), "citation": None, "field": None}])
+    return response

@@ -1,0 +1,10 @@
+"""The product's role policy where the regulations are silent (DESIGN.md §2)."""
+
+from compliance.models import Role
+
+# Whose requests may write to the logbook at all; each signer is then checked by the rule itself.
+LOGBOOK_WRITER_ROLES = frozenset({Role.SECURITY, Role.FLOORPERSON, Role.MAINTENANCE, Role.COMPLIANCE})
+# Besides the people who signed it, who may amend an entry.
+AMENDER_ROLES = frozenset({Role.COMPLIANCE})
+# The roles a compliance manager may give to the people of their property.
+STAFF_ROLES = frozenset({Role.SECURITY, Role.FLOORPERSON, Role.MAINTENANCE, Role.COMPLIANCE})

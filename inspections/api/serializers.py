@@ -1,0 +1,222 @@
+"""Parse requests into service calls and shape entries for reading; the rules are the rulebook's."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from compliance.api.fields import ScopedPrimaryKeyRelatedField
+from compliance.rulebook.pa import IRREGULARITY_KINDS
+from compliance.selectors import tables_visible_to
+from inspections.models import Entry, EntryKind, Signature
+from inspections.selectors import entries_visible_to
+from inspections.services import SignatureInput
+
+
+class SignatureInputSerializer(serializers.Serializer):
+    """The signer re-enters their password at the moment of signing."""
+
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+    def to_internal_value(self, data) -> SignatureInput:
+        values = super().to_internal_value(data)
+        return SignatureInput(username=values["username"], password=values["password"])
+
+
+class SignatureSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Signature
+        fields = ["signer", "signer_name", "credential_number", "meaning", "signed_at", "content_hash"]
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    """The columns every entry has, read-only."""
+
+    signatures = SignatureSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Entry
+        base_fields = [
+            "id",
+            "seq",
+            "property",
+            "table",
+            "table_number",
+            "kind",
+            "occurred_at",
+            "recorded_at",
+            "recorded_by",
+            "description",
+            "signatures",
+            "amends",
+            "prev_hash",
+            "entry_hash",
+        ]
+        fields = base_fields
+        read_only_fields = base_fields
+
+
+def _table_field():
+    return ScopedPrimaryKeyRelatedField(scope=tables_visible_to, write_only=True, help_text="The table's id.")
+
+
+class InspectionSerializer(EntrySerializer):
+    table = _table_field()
+    performed_at = serializers.DateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    items = serializers.DictField(
+        child=serializers.BooleanField(),
+        source="details.items",
+        help_text="ball_non_magnetic, no_magnet_or_contrivance, wheel_level_and_rotating, parts_secure; "
+        "layout_and_signage_00 only for double_zero_as_single_zero tables. true = passed.",
+    )
+    notes = serializers.CharField(source="details.notes", required=False, allow_blank=True, default="")
+    signature = SignatureInputSerializer(write_only=True, help_text="The inspector's.")
+
+    class Meta(EntrySerializer.Meta):
+        fields = [*EntrySerializer.Meta.base_fields, "performed_at", "items", "passed", "notes", "signature"]
+        read_only_fields = [*EntrySerializer.Meta.base_fields, "passed"]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["table"] = instance.table_id
+        return data
+
+
+class AdjustmentSerializer(EntrySerializer):
+    table = _table_field()
+    kind = serializers.ChoiceField(choices=[EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT])
+    part = serializers.CharField(source="details.part", max_length=200)
+    description = serializers.CharField(max_length=2000)
+    performed_at = serializers.DateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    performer = SignatureInputSerializer(write_only=True, help_text="A floorperson or table game maintenance member.")
+    witness = SignatureInputSerializer(write_only=True, help_text="Another person, from the security department.")
+
+    class Meta(EntrySerializer.Meta):
+        fields = [*EntrySerializer.Meta.base_fields, "part", "performed_at", "performer", "witness"]
+        read_only_fields = [f for f in EntrySerializer.Meta.base_fields if f not in ("kind", "description")]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["table"] = instance.table_id
+        return data
+
+
+class IrregularitySerializer(EntrySerializer):
+    table = _table_field()
+    irregularity = serializers.ChoiceField(choices=IRREGULARITY_KINDS, source="details.irregularity", write_only=True)
+    ball_replaced = serializers.BooleanField(source="details.ball_replaced", default=False)
+    notes = serializers.CharField(source="details.notes", required=False, allow_blank=True, default="")
+    at = serializers.DateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    signature = SignatureInputSerializer(write_only=True)
+
+    class Meta(EntrySerializer.Meta):
+        fields = [*EntrySerializer.Meta.base_fields, "irregularity", "ball_replaced", "notes", "at", "signature"]
+
+    def to_internal_value(self, data):
+        # API.md names the irregularity's reason `kind`; the entry's own kind is "irregularity".
+        if hasattr(data, "get") and "kind" in data and "irregularity" not in data:
+            data = {**{key: data.get(key) for key in data}, "irregularity": data.get("kind")}
+        return super().to_internal_value(data)
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["table"] = instance.table_id
+        data["kind"] = instance.details.get("irregularity")
+        data["entry_kind"] = instance.kind
+        return data
+
+
+class DeckChangeSerializer(EntrySerializer):
+    table = _table_field()
+    decks = serializers.IntegerField(source="details.decks", min_value=1, max_value=16)
+    at = serializers.DateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    signature = SignatureInputSerializer(write_only=True)
+
+    class Meta(EntrySerializer.Meta):
+        fields = [*EntrySerializer.Meta.base_fields, "decks", "at", "signature"]
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["table"] = instance.table_id
+        return data
+
+
+class AmendmentSerializer(EntrySerializer):
+    entry = ScopedPrimaryKeyRelatedField(
+        scope=entries_visible_to, source="amends", help_text="The id of the logbook entry corrected."
+    )
+    reason = serializers.CharField(source="details.reason", max_length=2000)
+    correction = serializers.DictField(source="details.correction", help_text="The corrected values, by field name.")
+    signature = SignatureInputSerializer(write_only=True)
+
+    class Meta(EntrySerializer.Meta):
+        fields = [*EntrySerializer.Meta.base_fields, "entry", "reason", "correction", "signature"]
+
+
+class TableEventSerializer(serializers.Serializer):
+    at = serializers.DateTimeField(required=False, help_text="When it happened; defaults to now.")
+    signature = SignatureInputSerializer()
+
+
+class LogbookRowSerializer(serializers.ModelSerializer):
+    """One row of the § 617a.2(e) inspection log register."""
+
+    date = serializers.SerializerMethodField(help_text="In the property's time zone.")
+    time = serializers.SerializerMethodField(help_text="In the property's time zone.")
+    adjustment_or_replacement = serializers.SerializerMethodField()
+    inspection_certified = serializers.SerializerMethodField(
+        help_text="Inspections: true when every item passed (the certification that the inspection was completed)."
+    )
+    signer_name = serializers.SerializerMethodField()
+    credential_number = serializers.SerializerMethodField()
+    signatures = SignatureSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "seq",
+            "property",
+            "table",
+            "table_number",
+            "date",
+            "time",
+            "occurred_at",
+            "kind",
+            "adjustment_or_replacement",
+            "description",
+            "inspection_certified",
+            "signer_name",
+            "credential_number",
+            "signatures",
+            "amends",
+            "entry_hash",
+        ]
+
+    def _local(self, entry):
+        return entry.occurred_at.astimezone(entry.property.zone)
+
+    def get_date(self, entry) -> str:
+        return self._local(entry).date().isoformat()
+
+    def get_time(self, entry) -> str:
+        return self._local(entry).strftime("%H:%M:%S")
+
+    def get_adjustment_or_replacement(self, entry) -> str | None:
+        return entry.kind if entry.kind in (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT) else None
+
+    def get_inspection_certified(self, entry) -> bool | None:
+        return entry.passed if entry.kind == EntryKind.INSPECTION else None
+
+    def _first_signature(self, entry):
+        # § 617a.2(e): the individual making the adjustment or replacement signs first (performer).
+        signatures = entry.signatures.all()
+        return signatures[0] if signatures else None
+
+    def get_signer_name(self, entry) -> str | None:
+        signature = self._first_signature(entry)
+        return signature.signer_name if signature else None
+
+    def get_credential_number(self, entry) -> str | None:
+        signature = self._first_signature(entry)
+        return signature.credential_number if signature else None

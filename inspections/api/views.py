@@ -1,0 +1,190 @@
+"""Thin views: parse, call the one service, shape the answer."""
+
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+
+from compliance.api.permissions import ReadOrConfigure, ReadOrLogbookWriter
+from compliance.api.serializers import GamingTableSerializer
+from compliance.api.views import GamingTableViewSet as ConfiguredTableViewSet
+from inspections import services
+from inspections.api import serializers as s
+from inspections.models import Entry, EntryKind
+from inspections.selectors import ADJUSTMENT_KINDS, logbook_rows
+
+
+class EntryFilter(filters.FilterSet):
+    property = filters.NumberFilter(field_name="property_id")
+    table = filters.NumberFilter(field_name="table_id")
+
+    class Meta:
+        model = Entry
+        fields = ["property", "table"]
+
+
+# `from` and `to` are Python keywords, so they are added by name.
+EntryFilter.base_filters["from"] = filters.IsoDateTimeFilter(field_name="occurred_at", lookup_expr="gte")
+EntryFilter.base_filters["to"] = filters.IsoDateTimeFilter(field_name="occurred_at", lookup_expr="lte")
+
+
+class LogbookViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """The § 617a.2(e) inspection log register: one row per entry, in time order."""
+
+    serializer_class = s.LogbookRowSerializer
+    filterset_class = EntryFilter
+    permission_classes = [IsAuthenticated]
+
+    def get_queryset(self):
+        return logbook_rows(viewer=self.request.user)
+
+
+class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+    """A kind of entry: listed from the logbook, created by its service."""
+
+    kinds: tuple[str, ...] = ()
+    filterset_class = EntryFilter
+    permission_classes = [ReadOrLogbookWriter]
+
+    def get_queryset(self):
+        return logbook_rows(viewer=self.request.user, kinds=self.kinds)
+
+    def record(self, data: dict, user) -> Entry:
+        raise NotImplementedError
+
+    def perform_create(self, serializer):
+        serializer.instance = self.record(serializer.validated_data, self.request.user)
+
+
+class InspectionViewSet(EntryViewSet):
+    serializer_class = s.InspectionSerializer
+    kinds = (EntryKind.INSPECTION,)
+
+    def record(self, data, user):
+        return services.inspection_record(
+            table_id=data["table"].pk,
+            items=data["details"]["items"],
+            notes=data["details"].get("notes", ""),
+            performed_at=data.get("occurred_at"),
+            signature=data["signature"],
+            recorded_by=user,
+        )
+
+
+class AdjustmentViewSet(EntryViewSet):
+    serializer_class = s.AdjustmentSerializer
+    kinds = ADJUSTMENT_KINDS
+
+    def record(self, data, user):
+        return services.adjustment_record(
+            table_id=data["table"].pk,
+            kind=data["kind"],
+            part=data["details"]["part"],
+            description=data["description"],
+            performed_at=data.get("occurred_at"),
+            performer=data["performer"],
+            witness=data["witness"],
+            recorded_by=user,
+        )
+
+
+class IrregularityViewSet(EntryViewSet):
+    serializer_class = s.IrregularitySerializer
+    kinds = (EntryKind.IRREGULARITY,)
+
+    def record(self, data, user):
+        return services.irregularity_record(
+            table_id=data["table"].pk,
+            kind=data["details"]["irregularity"],
+            ball_replaced=data["details"].get("ball_replaced", False),
+            notes=data["details"].get("notes", ""),
+            at=data.get("occurred_at"),
+            signature=data["signature"],
+            recorded_by=user,
+        )
+
+
+class DeckChangeViewSet(EntryViewSet):
+    serializer_class = s.DeckChangeSerializer
+    kinds = (EntryKind.DECK_CHANGE,)
+
+    def record(self, data, user):
+        return services.deck_change_record(
+            table_id=data["table"].pk,
+            decks=data["details"]["decks"],
+            at=data.get("occurred_at"),
+            signature=data["signature"],
+            recorded_by=user,
+        )
+
+
+class AmendmentViewSet(EntryViewSet):
+    serializer_class = s.AmendmentSerializer
+    kinds = (EntryKind.AMENDMENT,)
+
+    def record(self, data, user):
+        return services.amendment_record(
+            entry_id=data["amends"].pk,
+            reason=data["details"]["reason"],
+            correction=data["details"]["correction"],
+            signature=data["signature"],
+            recorded_by=user,
+        )
+
+
+class TableEventResponseSerializer(s.serializers.Serializer):
+    entry = s.EntrySerializer()
+    table = GamingTableSerializer()
+
+
+class GamingTableViewSet(ConfiguredTableViewSet):
+    """Tables, with the logbook events that move their state."""
+
+    def get_permissions(self):
+        if self.action in EntryKind.values:
+            return [ReadOrLogbookWriter()]
+        return [ReadOrConfigure()]
+
+    def _event(self, request, kind: str) -> Response:
+        table = self.get_object()
+        serializer = s.TableEventSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        entry = services.table_event_record(
+            table_id=table.pk,
+            kind=kind,
+            at=serializer.validated_data.get("at"),
+            signature=serializer.validated_data["signature"],
+            recorded_by=request.user,
+        )
+        table.refresh_from_db()
+        body = {
+            "entry": s.EntrySerializer(entry, context=self.get_serializer_context()).data,
+            "table": GamingTableSerializer(table, context=self.get_serializer_context()).data,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.TableEventSerializer, responses={201: TableEventResponseSerializer})
+    @action(detail=True, methods=["post"])
+    def unlock(self, request, pk=None):
+        """Unlock and remove the wheel cover."""
+        return self._event(request, EntryKind.UNLOCK)
+
+    @extend_schema(request=s.TableEventSerializer, responses={201: TableEventResponseSerializer})
+    @action(detail=True, methods=["post"])
+    def open(self, request, pk=None):
+        """Open for play: refused unless a passing inspection followed the last closing, adjustment and replacement (§ 617a.2(a), (c), (d))."""
+        return self._event(request, EntryKind.OPEN)
+
+    @extend_schema(request=s.TableEventSerializer, responses={201: TableEventResponseSerializer})
+    @action(detail=True, methods=["post"])
+    def close(self, request, pk=None):
+        """Close the table (the wheel must then be covered and locked, § 617a.2(f))."""
+        return self._event(request, EntryKind.CLOSE)
+
+    @extend_schema(request=s.TableEventSerializer, responses={201: TableEventResponseSerializer})
+    @action(detail=True, methods=["post"])
+    def cover(self, request, pk=None):
+        """Cover the entire wheel and securely lock the cover (§ 617a.2(f))."""
+        return self._event(request, EntryKind.COVER)

@@ -1,0 +1,23 @@
+"""Reads of the logbook, scoped by compliance.selectors."""
+
+from __future__ import annotations
+
+from django.db.models import QuerySet
+
+from compliance.selectors import property_filter
+from inspections.models import Entry, EntryKind
+
+
+def entries_visible_to(user) -> QuerySet[Entry]:
+    return Entry.objects.filter(property_filter(user)).for_register()
+
+
+def logbook_rows(*, viewer, kinds: tuple[str, ...] | None = None) -> QuerySet[Entry]:
+    """The § 617a.2(e) register, in time order."""
+    entries = entries_visible_to(viewer)
+    if kinds:
+        entries = entries.filter(kind__in=kinds)
+    return entries.order_by("occurred_at", "seq")
+
+
+ADJUSTMENT_KINDS = (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT)
