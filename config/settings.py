@@ -154,6 +154,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "EntryKindEnum": "inspections.models.EntryKind",
+        "AdjustmentKindEnum": ["adjustment", "replacement"],
+    },
 }
 
 # Celery: Redis is the broker; `make run` starts an embedded one when REDIS_URL is unset.

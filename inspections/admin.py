@@ -1,0 +1,56 @@
+"""The logbook in the admin: everything visible, nothing editable or deletable (DESIGN.md §2, §5)."""
+
+from django.contrib import admin
+
+from inspections.models import Entry, Signature
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class SignatureInline(admin.TabularInline):
+    model = Signature
+    fields = ["signer_name", "credential_number", "meaning", "signed_at", "content_hash"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Entry)
+class EntryAdmin(ReadOnlyAdmin):
+    list_display = ["seq", "property", "table_number", "kind", "occurred_at", "description", "passed"]
+    list_filter = ["property", "kind", "passed", "occurred_at"]
+    search_fields = [
+        "table_number",
+        "description",
+        "entry_hash",
+        "signatures__signer_name",
+        "signatures__credential_number",
+    ]
+    date_hierarchy = "occurred_at"
+    list_select_related = ["property"]
+    inlines = [SignatureInline]
+    actions = None
+
+
+@admin.register(Signature)
+class SignatureAdmin(ReadOnlyAdmin):
+    list_display = ["signer_name", "credential_number", "meaning", "signed_at", "entry"]
+    list_filter = ["meaning", "signed_at"]
+    search_fields = ["signer_name", "credential_number", "content_hash"]
+    list_select_related = ["entry"]
+    actions = None

@@ -1,0 +1,54 @@
+"""The admin site: everything visible, the logbook read-only with no delete action."""
+
+import pytest
+from django.core.management import call_command
+
+from compliance.models import Role, User
+from inspections.models import Entry
+from tests.inspections.test_services import inspect
+
+
+@pytest.fixture
+def admin_client_logged_in(client, db):
+    admin = User.objects.create_superuser("root", "root@example.com", "x-long-admin-passphrase")
+    client.force_login(admin)
+    return client
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/admin/compliance/property/",
+        "/admin/compliance/user/",
+        "/admin/compliance/gamingtable/",
+        "/admin/inspections/entry/",
+        "/admin/inspections/signature/",
+        "/admin/django_celery_beat/periodictask/",
+    ],
+)
+def test_every_model_is_listed(admin_client_logged_in, casino, path):
+    inspect(casino)
+    assert admin_client_logged_in.get(path).status_code == 200
+
+
+def test_the_logbook_is_read_only_in_the_admin(admin_client_logged_in, casino):
+    entry = inspect(casino)
+    page = admin_client_logged_in.get(f"/admin/inspections/entry/{entry.pk}/change/")
+    assert page.status_code == 200
+    assert b'name="_save"' not in page.content
+    assert casino.floorperson.credential_number.encode() in page.content
+    assert admin_client_logged_in.get("/admin/inspections/entry/add/").status_code == 403
+    assert (
+        admin_client_logged_in.post(f"/admin/inspections/entry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
+    )
+    assert b'name="action"' not in admin_client_logged_in.get("/admin/inspections/entry/").content
+    assert Entry.objects.filter(pk=entry.pk).exists()
+
+
+def test_createsuperuser_noinput_gives_the_admin_role(db, monkeypatch):
+    monkeypatch.setenv("DJANGO_SUPERUSER_USERNAME", "boss")
+    monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", "a-long-boss-passphrase")
+    monkeypatch.setenv("DJANGO_SUPERUSER_EMAIL", "boss@example.com")
+    call_command("createsuperuser", "--noinput")
+    boss = User.objects.get(username="boss")
+    assert boss.role == Role.ADMIN and boss.is_superuser and boss.credential_number
