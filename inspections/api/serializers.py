@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from rest_framework import serializers
 
 from compliance.api.fields import ScopedPrimaryKeyRelatedField
@@ -148,6 +150,15 @@ class AmendmentSerializer(EntrySerializer):
     reason = serializers.CharField(source="details.reason", max_length=2000)
     correction = serializers.DictField(source="details.correction", help_text="The corrected values, by field name.")
     signature = SignatureInputSerializer(write_only=True)
+
+    def validate_correction(self, value: dict) -> dict:
+        # Stored as JSON in the chain: PostgreSQL's jsonb refuses NUL characters, so refuse them first.
+        text = json.dumps(value)
+        if "\\u0000" in text:
+            raise serializers.ValidationError("Null characters are not allowed.", code="null_characters_not_allowed")
+        if len(text) > 20_000:
+            raise serializers.ValidationError("A correction is at most 20,000 characters of JSON.", code="max_length")
+        return value
 
     class Meta(EntrySerializer.Meta):
         fields = [*EntrySerializer.Meta.base_fields, "entry", "reason", "correction", "signature"]

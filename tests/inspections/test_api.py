@@ -443,3 +443,19 @@ def test_a_person_with_the_wrong_role_cannot_sign_as_inspector(casino):
     maintenance = UserFactory(property=casino.property, role=Role.MAINTENANCE)
     response = post_inspection(client_for(casino.floorperson), casino.table, maintenance)
     assert_refused(response, "inspector_role", "58 Pa. Code § 617a.2(a)", "signature")
+
+
+def test_a_correction_with_a_nul_character_is_a_400(casino):
+    entry = inspect(casino)
+    response = client_for(casino.floorperson).post(
+        "/api/amendments/",
+        {
+            "entry": entry.pk,
+            "reason": "x",
+            "correction": {"notes": "a\x00b"},
+            "signature": signature(casino.floorperson),
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "correction"
