@@ -50,7 +50,9 @@ def _table_lock(table_id: int) -> GamingTable:
 
 def _check_time(*, table: GamingTable, at: datetime | None, field: str) -> datetime:
     now = timezone.now()
-    at = at or now
+    if at is None:
+        # "Now", but never before the table's last entry, whose tablet clock may run a little ahead.
+        at = max(now, table.last_entry_at or now)
     skew = timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS)
     raise_if_any(
         [rulebook_for(table.property.jurisdiction).time_in_order(table=table, at=at, now=now, skew=skew, field=field)]

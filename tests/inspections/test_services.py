@@ -383,3 +383,10 @@ def test_deadlines_follow_the_state(casino):
     event(casino, "cover")
     casino.table.refresh_from_db()
     assert casino.table.next_due is None
+
+
+def test_an_entry_without_a_time_follows_one_a_little_in_the_future(casino):
+    ahead = timezone.now() + timedelta(seconds=30)
+    inspect(casino, at=ahead)
+    entry = event(casino, "open")
+    assert entry.occurred_at == ahead
