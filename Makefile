@@ -1,0 +1,50 @@
+# The project's everyday commands. `make run` starts everything; `make test` is what CI runs.
+SHELL := /bin/bash
+
+VENV := .venv
+BIN := $(VENV)/bin
+# Python 3.11 if the machine has it, else whatever python3 is (3.11 or newer is required).
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
+# The venv is (re)installed when the requirements change: the stamp's name carries their hash.
+REQUIREMENTS := requirements.txt requirements-dev.txt
+REQUIREMENTS_HASH := $(shell cat $(REQUIREMENTS) | sha256sum | cut -c1-16)
+STAMP := $(VENV)/.installed-$(REQUIREMENTS_HASH)
+
+PYTEST_ARGS ?=
+
+.PHONY: venv run test bench lint format clean-venv
+
+venv: $(STAMP)
+
+$(STAMP):
+	@if [ -z "$(PYTHON)" ]; then echo "No python3.11 or python3 on PATH: install Python 3.11." >&2; exit 1; fi
+	@if [ ! -x $(BIN)/python ]; then \
+		echo "Creating $(VENV) with $(PYTHON)"; \
+		$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+			echo "Could not create $(VENV): on Debian/Ubuntu, apt-get install python3-venv (or python3.11-venv)." >&2; \
+			exit 1; }; \
+	fi
+	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	@rm -f $(VENV)/.installed-*
+	@touch $@
+
+run: venv
+	$(BIN)/python scripts/run.py
+
+test: venv
+	$(BIN)/ruff check .
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+bench: venv
+	$(BIN)/python bench/run.py
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: venv
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,104 @@
+"""`make run` smoke test: the supervisor starts everything on a fresh database and stops it all."""
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from inspections import demo
+
+ROOT = Path(__file__).resolve().parent.parent
+READY = re.compile(r"logbook running at (http://127\.0\.0\.1:\d+/)")
+STARTED = re.compile(r"started (\w+) \(pid (\d+)\)")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def accepts(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(1)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def get(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def wait_for(predicate, timeout: float, what: str, log: Path) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            pytest.fail(f"{what} not seen within {timeout:.0f} s; output:\n{log.read_text()[-5000:]}")
+        time.sleep(0.5)
+
+
+@pytest.mark.slow
+def test_make_run_starts_everything_and_stops_on_ctrl_c(tmp_path):
+    port, redis_port = free_port(), free_port()
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE", "DATABASE_URL")}
+    env.update(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        PORT=str(port),
+        EMBEDDED_REDIS_PORT=str(redis_port),
+    )
+    log = tmp_path / "run.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "scripts/run.py"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
+        )
+    try:
+        wait_for(lambda: READY.search(log.read_text()) or process.poll() is not None, 90, "the URL", log)
+        assert process.poll() is None, log.read_text()
+        output = log.read_text()
+        url = READY.search(output).group(1)
+        assert url == f"http://127.0.0.1:{port}/"
+        for user in demo.DEMO_USERS:
+            assert re.search(
+                rf"{user.username}\s+{re.escape(demo.DEMO_PASSWORD)}\s+{re.escape(user.role_label)}", output
+            )
+
+        for path in ("", "admin/login/", "api/schema/"):
+            assert get(url + path) == 200, path
+
+        # Worker and beat are up: their process groups live and each reported for duty.
+        children = {name: int(pid) for name, pid in STARTED.findall(log.read_text())}
+        assert {"redis", "web", "worker", "beat"} <= set(children)
+        wait_for(lambda: re.search(r"celery@\S+ ready", log.read_text()), 60, "the worker's ready line", log)
+        wait_for(lambda: "beat: Starting" in log.read_text(), 60, "beat's start line", log)
+        assert all(group_alive(children[name]) for name in ("redis", "web", "worker", "beat"))
+        assert accepts(redis_port)
+
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=20) == 0, log.read_text()[-5000:]
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+    assert not accepts(port)
+    assert not accepts(redis_port)
+    assert not any(group_alive(pgid) for pgid in children.values()), children
