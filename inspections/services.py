@@ -8,8 +8,10 @@ refusal writes nothing and two tablets cannot interleave.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from types import ModuleType
 
 from django.conf import settings
 from django.contrib.auth import authenticate
@@ -46,6 +48,10 @@ def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: 
 def _table_lock(table_id: int) -> GamingTable:
     # Lock the table: two tablets must not interleave entries or race the state machine.
     return GamingTable.objects.select_for_update(of=("self",)).select_related("property").get(pk=table_id)
+
+
+def _jurisdiction_of(table_id: int) -> str:
+    return GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
 
 
 def _check_time(*, table: GamingTable, at: datetime | None, field: str) -> datetime:
@@ -135,8 +141,7 @@ def inspection_record(
     notes: str = "",
 ) -> Entry:
     """§ 617a.2(a): the checklist, each item passed or failed, signed by the inspector."""
-    jurisdiction = GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
-    inspector = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    inspector = signer_authenticate(signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id))
     with transaction.atomic():
         table = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
@@ -180,7 +185,7 @@ def adjustment_record(
     performed_at: datetime | None = None,
 ) -> Entry:
     """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness."""
-    jurisdiction = GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
+    jurisdiction = _jurisdiction_of(table_id)
     performer_user = signer_authenticate(signature=performer, field="performer", jurisdiction=jurisdiction)
     witness_user = signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction)
     with transaction.atomic():
@@ -213,6 +218,42 @@ def adjustment_record(
     return entry
 
 
+def _recorded_event(
+    *,
+    table_id: int,
+    event: str,
+    check: str,
+    signature: SignatureInput,
+    recorded_by: User,
+    at: datetime | None,
+    describe: Callable[[ModuleType], str],
+    details: dict | None = None,
+    on_table: Callable[[GamingTable, datetime], None] | None = None,
+) -> Entry:
+    """An entry signed by the one person who records it: lock, check, append, move the table."""
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id))
+    with transaction.atomic():
+        table = _table_lock(table_id)
+        rules = rulebook_for(table.property.jurisdiction)
+        raise_if_any(
+            [getattr(rules, check)(table=table), *rules.signer_may_record(event=event, signer=signer, table=table)]
+        )
+        at = _check_time(table=table, at=at, field="at")
+        entry = entry_append(
+            table=table,
+            kind=event,
+            occurred_at=at,
+            recorded_by=recorded_by,
+            signers=[Signer(signer, SignatureMeaning.RECORDED)],
+            description=describe(rules),
+            details=details,
+        )
+        if on_table:
+            on_table(table, at)
+        _table_save(table, at=at)
+    return entry
+
+
 # The table events: what each checks and the state it leads to.
 _EVENTS = {
     EntryKind.UNLOCK: ("may_unlock", TableState.UNLOCKED, "Wheel cover unlocked and removed"),
@@ -227,23 +268,8 @@ def table_event_record(
 ) -> Entry:
     """Unlock, open, close, or cover-and-lock (§ 617a.2(f)) a table."""
     check, new_state, description = _EVENTS[kind]
-    jurisdiction = GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
-    with transaction.atomic():
-        table = _table_lock(table_id)
-        rules = rulebook_for(table.property.jurisdiction)
-        raise_if_any(
-            [getattr(rules, check)(table=table), *rules.signer_may_record(event=kind, signer=signer, table=table)]
-        )
-        at = _check_time(table=table, at=at, field="at")
-        entry = entry_append(
-            table=table,
-            kind=kind,
-            occurred_at=at,
-            recorded_by=recorded_by,
-            signers=[Signer(signer, SignatureMeaning.RECORDED)],
-            description=description,
-        )
+
+    def move(table: GamingTable, at: datetime) -> None:
         table.state = new_state
         if kind == EntryKind.OPEN:
             table.last_opened_at = at
@@ -251,8 +277,17 @@ def table_event_record(
             # § 617a.2(a): the next opening needs a new inspection.
             table.last_closed_at = at
             table.inspection_void_reason = ""
-        _table_save(table, at=at)
-    return entry
+
+    return _recorded_event(
+        table_id=table_id,
+        event=kind,
+        check=check,
+        signature=signature,
+        recorded_by=recorded_by,
+        at=at,
+        describe=lambda rules: description,
+        on_table=move,
+    )
 
 
 def irregularity_record(
@@ -266,59 +301,34 @@ def irregularity_record(
     at: datetime | None = None,
 ) -> Entry:
     """§ 617a.6: a "no spin" and its reason; whether the ball was replaced."""
-    jurisdiction = GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
-    with transaction.atomic():
-        table = _table_lock(table_id)
-        rules = rulebook_for(table.property.jurisdiction)
-        raise_if_any(
-            [
-                rules.may_record_irregularity(table=table),
-                *rules.signer_may_record(event="irregularity", signer=signer, table=table),
-            ]
-        )
-        at = _check_time(table=table, at=at, field="at")
-        label = dict(rules.IRREGULARITY_KINDS)[kind]
-        entry = entry_append(
-            table=table,
-            kind=EntryKind.IRREGULARITY,
-            occurred_at=at,
-            recorded_by=recorded_by,
-            signers=[Signer(signer, SignatureMeaning.RECORDED)],
-            description=f"No spin: {label}" + ("; ball replaced" if ball_replaced else ""),
-            details={"irregularity": kind, "ball_replaced": ball_replaced, "notes": notes},
-        )
-        _table_save(table, at=at)
-    return entry
+    return _recorded_event(
+        table_id=table_id,
+        event=EntryKind.IRREGULARITY,
+        check="may_record_irregularity",
+        signature=signature,
+        recorded_by=recorded_by,
+        at=at,
+        describe=lambda rules: (
+            f"No spin: {dict(rules.IRREGULARITY_KINDS)[kind]}" + ("; ball replaced" if ball_replaced else "")
+        ),
+        details={"irregularity": kind, "ball_replaced": ball_replaced, "notes": notes},
+    )
 
 
 def deck_change_record(
     *, table_id: int, decks: int, signature: SignatureInput, recorded_by: User, at: datetime | None = None
 ) -> Entry:
     """Casino War: the decks of the shoe changed (§ 651a.3(d))."""
-    jurisdiction = GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
-    with transaction.atomic():
-        table = _table_lock(table_id)
-        rules = rulebook_for(table.property.jurisdiction)
-        raise_if_any(
-            [
-                rules.may_change_decks(table=table),
-                *rules.signer_may_record(event="deck_change", signer=signer, table=table),
-            ]
-        )
-        at = _check_time(table=table, at=at, field="at")
-        entry = entry_append(
-            table=table,
-            kind=EntryKind.DECK_CHANGE,
-            occurred_at=at,
-            recorded_by=recorded_by,
-            signers=[Signer(signer, SignatureMeaning.RECORDED)],
-            description=f"{decks} new decks put in the shoe",
-            details={"decks": decks},
-        )
-        _table_save(table, at=at)
-    return entry
+    return _recorded_event(
+        table_id=table_id,
+        event=EntryKind.DECK_CHANGE,
+        check="may_change_decks",
+        signature=signature,
+        recorded_by=recorded_by,
+        at=at,
+        describe=lambda rules: f"{decks} new decks put in the shoe",
+        details={"decks": decks},
+    )
 
 
 def amendment_record(

@@ -67,6 +67,19 @@ class PersonSerializer(serializers.ModelSerializer):
         return person
 
 
+# Moved only by the logbook (inspections.services), never by a request.
+TABLE_STATE_FIELDS = [
+    "state",
+    "next_due",
+    "inspection_void_reason",
+    "last_inspection_at",
+    "last_adjustment_at",
+    "last_replacement_at",
+    "last_opened_at",
+    "last_closed_at",
+]
+
+
 class GamingTableSerializer(serializers.ModelSerializer):
     property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
 
@@ -80,25 +93,9 @@ class GamingTableSerializer(serializers.ModelSerializer):
             "wheel_type",
             "has_external_movable_parts",
             "electronic",
-            "state",
-            "next_due",
-            "inspection_void_reason",
-            "last_inspection_at",
-            "last_adjustment_at",
-            "last_replacement_at",
-            "last_opened_at",
-            "last_closed_at",
+            *TABLE_STATE_FIELDS,
         ]
-        read_only_fields = [
-            "state",
-            "next_due",
-            "inspection_void_reason",
-            "last_inspection_at",
-            "last_adjustment_at",
-            "last_replacement_at",
-            "last_opened_at",
-            "last_closed_at",
-        ]
+        read_only_fields = TABLE_STATE_FIELDS
 
     def validate(self, attrs):
         if self.instance is not None and "property" in attrs and attrs["property"] != self.instance.property:

@@ -59,7 +59,7 @@ class EntrySerializer(serializers.ModelSerializer):
 
 
 def _table_field():
-    return ScopedPrimaryKeyRelatedField(scope=tables_visible_to, write_only=True, help_text="The table's id.")
+    return ScopedPrimaryKeyRelatedField(scope=tables_visible_to, help_text="The table's id.")
 
 
 class InspectionSerializer(EntrySerializer):
@@ -78,11 +78,6 @@ class InspectionSerializer(EntrySerializer):
         fields = [*EntrySerializer.Meta.base_fields, "performed_at", "items", "passed", "notes", "signature"]
         read_only_fields = [*EntrySerializer.Meta.base_fields, "passed"]
 
-    def to_representation(self, instance):
-        data = super().to_representation(instance)
-        data["table"] = instance.table_id
-        return data
-
 
 class AdjustmentSerializer(EntrySerializer):
     table = _table_field()
@@ -96,11 +91,6 @@ class AdjustmentSerializer(EntrySerializer):
     class Meta(EntrySerializer.Meta):
         fields = [*EntrySerializer.Meta.base_fields, "part", "performed_at", "performer", "witness"]
         read_only_fields = [f for f in EntrySerializer.Meta.base_fields if f not in ("kind", "description")]
-
-    def to_representation(self, instance):
-        data = super().to_representation(instance)
-        data["table"] = instance.table_id
-        return data
 
 
 class IrregularitySerializer(EntrySerializer):
@@ -122,7 +112,6 @@ class IrregularitySerializer(EntrySerializer):
 
     def to_representation(self, instance):
         data = super().to_representation(instance)
-        data["table"] = instance.table_id
         data["kind"] = instance.details.get("irregularity")
         data["entry_kind"] = instance.kind
         return data
@@ -136,11 +125,6 @@ class DeckChangeSerializer(EntrySerializer):
 
     class Meta(EntrySerializer.Meta):
         fields = [*EntrySerializer.Meta.base_fields, "decks", "at", "signature"]
-
-    def to_representation(self, instance):
-        data = super().to_representation(instance)
-        data["table"] = instance.table_id
-        return data
 
 
 class AmendmentSerializer(EntrySerializer):

@@ -94,6 +94,7 @@ def test_a_full_opening_through_the_api(casino):
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["passed"] is True and body["items"] == ALL_PASS and body["notes"] == "all good"
+    assert body["table"] == table.pk
     assert body["signatures"][0]["credential_number"] == casino.floorperson.credential_number
     response = client.post(f"/api/tables/{table.pk}/open/", {"signature": signature(casino.floorperson)}, format="json")
     assert response.status_code == 201
