@@ -58,7 +58,7 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='entry',
-            index=models.Index(fields=['table', 'occurred_at', 'seq'], name='entry_table_time'),
+            index=models.Index(fields=['table', 'occurred_at', 'seq'], include=('property',), name='entry_table_time'),
         ),
         migrations.AddIndex(
             model_name='entry',
