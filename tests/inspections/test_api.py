@@ -460,3 +460,63 @@ def test_a_correction_with_a_nul_character_is_a_400(casino):
     )
     assert response.status_code == 400
     assert response.json()["errors"][0]["field"] == "correction"
+
+
+LISTS = [
+    "/api/properties/",
+    "/api/people/",
+    "/api/tables/",
+    "/api/inspections/",
+    "/api/adjustments/",
+    "/api/irregularities/",
+    "/api/deck-changes/",
+    "/api/amendments/",
+    "/api/logbook/",
+]
+
+
+@pytest.mark.parametrize("role", list(Role))
+def test_every_role_reads_every_list_of_its_own_scope_only(casino, other_casino, role):
+    from tests.factories import RegulatorFactory
+
+    inspect(casino)
+    inspect(other_casino)
+    if role == Role.REGULATOR:
+        person = RegulatorFactory(jurisdiction="NJ")  # no property of the fixtures is in New Jersey
+    elif role == Role.ADMIN:
+        person = UserFactory(property=None, role=Role.ADMIN)
+    else:
+        person = UserFactory(property=casino.property, role=role)
+    client = client_for(person)
+    for path in LISTS:
+        response = client.get(path)
+        assert response.status_code == 200, path
+        body = response.content.decode()
+        if role != Role.ADMIN:
+            assert other_casino.property.name not in body, path
+            assert other_casino.floorperson.credential_number not in body, path
+    logbook = client.get("/api/logbook/").json()["count"]
+    assert logbook == {Role.ADMIN: 2, Role.REGULATOR: 0}.get(role, 1)
+
+
+@pytest.mark.parametrize(
+    "role, status",
+    [
+        (Role.SECURITY, 201),
+        (Role.FLOORPERSON, 201),
+        (Role.MAINTENANCE, 201),
+        (Role.COMPLIANCE, 201),
+        (Role.REGULATOR, 403),
+        (Role.ADMIN, 403),
+    ],
+)
+def test_who_may_submit_an_entry(casino, role, status):
+    # The request's sender may differ from the signer (a shared tablet); the signer is checked by the rule.
+    sender = UserFactory(
+        property=None if role in (Role.REGULATOR, Role.ADMIN) else casino.property,
+        role=role,
+        jurisdiction="PA" if role == Role.REGULATOR else "",
+    )
+    response = post_inspection(client_for(sender), casino.table, casino.floorperson)
+    assert response.status_code == status, response.content
+    assert Entry.objects.count() == (1 if status == 201 else 0)
