@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from compliance.models import GamingTable, Property, User
+from compliance.models import Ball, GamingTable, Property, User, Wheel
 
 
 @admin.register(Property)
@@ -61,3 +61,17 @@ class GamingTableAdmin(admin.ModelAdmin):
         "last_closed_at",
         "next_due",
     ]
+
+
+@admin.register(Wheel)
+class WheelAdmin(admin.ModelAdmin):
+    list_display = ["serial", "property", "wheel_type", "diameter_inches", "registered_at"]
+    list_filter = ["property", "wheel_type"]
+    search_fields = ["serial"]
+
+
+@admin.register(Ball)
+class BallAdmin(admin.ModelAdmin):
+    list_display = ["serial", "property", "material", "diameter_inches", "registered_at"]
+    list_filter = ["property", "material"]
+    search_fields = ["serial"]

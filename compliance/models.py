@@ -122,6 +122,49 @@ class User(AbstractUser):
             raise ValidationError("Property staff belong to a property.")
 
 
+class BallMaterial(models.TextChoices):
+    NON_METALLIC = "non_metallic", "Non-metallic"
+    METALLIC = "metallic", "Metallic"
+
+
+class Wheel(models.Model):
+    """A registered Roulette wheel, checked against § 617a.1(b)–(d) when registered."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="wheels")
+    serial = models.CharField(max_length=50)
+    # A physical wheel is single-zero or double-zero; "used as single-zero" is the table's choice.
+    wheel_type = models.CharField(
+        max_length=40, choices=[(WheelType.SINGLE_ZERO, "Single zero"), (WheelType.DOUBLE_ZERO, "Double zero")]
+    )
+    diameter_inches = models.DecimalField(max_digits=5, decimal_places=2)
+    number_order = models.JSONField(help_text="The numbers read clockwise from 0, as entered at registration.")
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["property", "serial"]
+        constraints = [models.UniqueConstraint(fields=["property", "serial"], name="wheel_serial_unique_per_property")]
+
+    def __str__(self) -> str:
+        return f"Wheel {self.serial}"
+
+
+class Ball(models.Model):
+    """A registered Roulette ball, checked against § 617a.1(a) when registered."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="balls")
+    serial = models.CharField(max_length=50)
+    material = models.CharField(max_length=20, choices=BallMaterial.choices)
+    diameter_inches = models.DecimalField(max_digits=5, decimal_places=4)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["property", "serial"]
+        constraints = [models.UniqueConstraint(fields=["property", "serial"], name="ball_serial_unique_per_property")]
+
+    def __str__(self) -> str:
+        return f"Ball {self.serial}"
+
+
 class GamingTable(models.Model):
     """A table and the precomputed state its logbook entries lead to.
 
@@ -135,6 +178,8 @@ class GamingTable(models.Model):
     wheel_type = models.CharField(max_length=40, choices=WheelType.choices, null=True, blank=True)
     has_external_movable_parts = models.BooleanField(default=False)
     electronic = models.BooleanField(default=False, help_text="A fully automated electronic table game.")
+    wheel = models.ForeignKey(Wheel, null=True, blank=True, on_delete=models.PROTECT, related_name="tables")
+    ball = models.ForeignKey(Ball, null=True, blank=True, on_delete=models.PROTECT, related_name="tables")
 
     state = models.CharField(max_length=20, choices=TableState.choices, default=TableState.CLOSED)
     # Why the table may not open although it is not locked: "" (never inspected since it was

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from compliance.models import GamingTable, Property, Role, User
+from compliance.models import Ball, GamingTable, Property, Role, User, Wheel
 
 
 def is_administrator(user) -> bool:
@@ -61,3 +61,11 @@ def properties_managed_by(user) -> QuerySet[Property]:
     if user.role == Role.COMPLIANCE and user.property_id:
         return Property.objects.filter(pk=user.property_id)
     return Property.objects.none()
+
+
+def wheels_visible_to(user) -> QuerySet[Wheel]:
+    return Wheel.objects.filter(property_filter(user))
+
+
+def balls_visible_to(user) -> QuerySet[Ball]:
+    return Ball.objects.filter(property_filter(user))

@@ -2,13 +2,15 @@ from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from compliance.api.views import PersonViewSet, PropertyViewSet
+from compliance.api.views import BallViewSet, PersonViewSet, PropertyViewSet, WheelViewSet
 from inspections.api import views
 
 router = DefaultRouter()
 router.register("properties", PropertyViewSet, basename="property")
 router.register("people", PersonViewSet, basename="person")
 router.register("tables", views.GamingTableViewSet, basename="table")
+router.register("wheels", WheelViewSet, basename="wheel")
+router.register("balls", BallViewSet, basename="ball")
 router.register("inspections", views.InspectionViewSet, basename="inspection")
 router.register("adjustments", views.AdjustmentViewSet, basename="adjustment")
 router.register("irregularities", views.IrregularityViewSet, basename="irregularity")

@@ -18,7 +18,7 @@ from django.contrib.auth import authenticate
 from django.db import transaction
 from django.utils import timezone
 
-from compliance.models import GamingTable, Property, TableState, User
+from compliance.models import Ball, GamingTable, Property, TableState, User
 from compliance.rulebook import RuleViolation, raise_if_any, rulebook_for
 from inspections import chain
 from inspections.models import Entry, EntryKind, Signature, SignatureMeaning
@@ -229,6 +229,7 @@ def _recorded_event(
     describe: Callable[[ModuleType], str],
     details: dict | None = None,
     on_table: Callable[[GamingTable, datetime], None] | None = None,
+    more_checks: Callable[[ModuleType, GamingTable], list] | None = None,
 ) -> Entry:
     """An entry signed by the one person who records it: lock, check, append, move the table."""
     signer = signer_authenticate(signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id))
@@ -236,7 +237,11 @@ def _recorded_event(
         table = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
         raise_if_any(
-            [getattr(rules, check)(table=table), *rules.signer_may_record(event=event, signer=signer, table=table)]
+            [
+                getattr(rules, check)(table=table),
+                *rules.signer_may_record(event=event, signer=signer, table=table),
+                *(more_checks(rules, table) if more_checks else []),
+            ]
         )
         at = _check_time(table=table, at=at, field="at")
         entry = entry_append(
@@ -297,10 +302,16 @@ def irregularity_record(
     signature: SignatureInput,
     recorded_by: User,
     ball_replaced: bool = False,
+    new_ball: Ball | None = None,
     notes: str = "",
     at: datetime | None = None,
 ) -> Entry:
-    """§ 617a.6: a "no spin" and its reason; whether the ball was replaced."""
+    """§ 617a.6: a "no spin" and its reason; a replacement ball becomes the table's ball."""
+
+    def use_new_ball(table: GamingTable, at: datetime) -> None:
+        if new_ball is not None:
+            table.ball = new_ball
+
     return _recorded_event(
         table_id=table_id,
         event=EntryKind.IRREGULARITY,
@@ -309,9 +320,17 @@ def irregularity_record(
         recorded_by=recorded_by,
         at=at,
         describe=lambda rules: (
-            f"No spin: {dict(rules.IRREGULARITY_KINDS)[kind]}" + ("; ball replaced" if ball_replaced else "")
+            f"No spin: {dict(rules.IRREGULARITY_KINDS)[kind]}"
+            + (f"; ball replaced by {new_ball.serial}" if new_ball else "; ball replaced" if ball_replaced else "")
         ),
-        details={"irregularity": kind, "ball_replaced": ball_replaced, "notes": notes},
+        details={
+            "irregularity": kind,
+            "ball_replaced": ball_replaced,
+            "new_ball": new_ball.pk if new_ball else None,
+            "notes": notes,
+        },
+        more_checks=lambda rules, table: rules.table_equipment(table=table, wheel=None, ball=new_ball),
+        on_table=use_new_ball,
     )
 
 

@@ -3,10 +3,10 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from compliance.api.fields import ScopedPrimaryKeyRelatedField
-from compliance.models import GamingTable, Property, Role, User
+from compliance.models import Ball, GamingTable, Property, Role, User, Wheel
 from compliance.rulebook import raise_if_any, rulebook_for
 from compliance.rulebook.roles import STAFF_ROLES
-from compliance.selectors import is_administrator, properties_managed_by
+from compliance.selectors import balls_visible_to, is_administrator, properties_managed_by, wheels_visible_to
 
 
 class PropertySerializer(serializers.ModelSerializer):
@@ -80,8 +80,49 @@ TABLE_STATE_FIELDS = [
 ]
 
 
+class WheelSerializer(serializers.ModelSerializer):
+    property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
+    number_order = serializers.ListField(
+        child=serializers.CharField(max_length=2),
+        max_length=60,
+        help_text='The numbers read clockwise from "0", e.g. ["0", "32", "15", …].',
+    )
+
+    class Meta:
+        model = Wheel
+        fields = ["id", "property", "serial", "wheel_type", "diameter_inches", "number_order", "registered_at"]
+
+    def validate(self, attrs):
+        raise_if_any(
+            rulebook_for(attrs["property"].jurisdiction).check_wheel(
+                wheel_type=attrs["wheel_type"],
+                diameter_inches=attrs["diameter_inches"],
+                number_order=attrs["number_order"],
+            )
+        )
+        return attrs
+
+
+class BallSerializer(serializers.ModelSerializer):
+    property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
+
+    class Meta:
+        model = Ball
+        fields = ["id", "property", "serial", "material", "diameter_inches", "registered_at"]
+
+    def validate(self, attrs):
+        raise_if_any(
+            rulebook_for(attrs["property"].jurisdiction).check_ball(
+                material=attrs["material"], diameter_inches=attrs["diameter_inches"]
+            )
+        )
+        return attrs
+
+
 class GamingTableSerializer(serializers.ModelSerializer):
     property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
+    wheel = ScopedPrimaryKeyRelatedField(scope=wheels_visible_to, required=False, allow_null=True)
+    ball = ScopedPrimaryKeyRelatedField(scope=balls_visible_to, required=False, allow_null=True)
 
     class Meta:
         model = GamingTable
@@ -93,6 +134,8 @@ class GamingTableSerializer(serializers.ModelSerializer):
             "wheel_type",
             "has_external_movable_parts",
             "electronic",
+            "wheel",
+            "ball",
             *TABLE_STATE_FIELDS,
         ]
         read_only_fields = TABLE_STATE_FIELDS
@@ -105,5 +148,20 @@ class GamingTableSerializer(serializers.ModelSerializer):
             for f in ("game", "wheel_type", "has_external_movable_parts")
         }
         prop = attrs.get("property") or self.instance.property
-        raise_if_any(rulebook_for(prop.jurisdiction).table_configuration(**merged))
+        rules = rulebook_for(prop.jurisdiction)
+        candidate = GamingTable(
+            property=prop,
+            number=attrs.get("number", getattr(self.instance, "number", "")),
+            **merged,
+        )
+        raise_if_any(
+            [
+                *rules.table_configuration(**merged),
+                *rules.table_equipment(
+                    table=candidate,
+                    wheel=attrs.get("wheel", getattr(self.instance, "wheel", None)),
+                    ball=attrs.get("ball", getattr(self.instance, "ball", None)),
+                ),
+            ]
+        )
         return attrs

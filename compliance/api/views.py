@@ -3,14 +3,22 @@ from rest_framework import mixins, viewsets
 from rest_framework.exceptions import PermissionDenied
 
 from compliance.api.permissions import ReadOrAdministrator, ReadOrConfigure
-from compliance.api.serializers import GamingTableSerializer, PersonSerializer, PropertySerializer
+from compliance.api.serializers import (
+    BallSerializer,
+    GamingTableSerializer,
+    PersonSerializer,
+    PropertySerializer,
+    WheelSerializer,
+)
 from compliance.models import GamingTable, User
 from compliance.selectors import (
+    balls_visible_to,
     is_administrator,
     people_visible_to,
     properties_managed_by,
     properties_visible_to,
     tables_visible_to,
+    wheels_visible_to,
 )
 
 
@@ -77,3 +85,25 @@ class GamingTableViewSet(ListRetrieveCreatePatchViewSet):
         if not properties_managed_by(self.request.user).filter(pk=serializer.instance.property_id).exists():
             raise PermissionDenied("Only an administrator or this property's compliance manager changes its tables.")
         serializer.save()
+
+
+class WheelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+    """Registered wheels; the number order is checked against § 617a.1(c), (d) at registration."""
+
+    serializer_class = WheelSerializer
+    permission_classes = [ReadOrConfigure]
+    filterset_fields = ["property", "wheel_type"]
+
+    def get_queryset(self):
+        return wheels_visible_to(self.request.user).order_by("property_id", "serial")
+
+
+class BallViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+    """Registered balls, checked against § 617a.1(a) at registration."""
+
+    serializer_class = BallSerializer
+    permission_classes = [ReadOrConfigure]
+    filterset_fields = ["property", "material"]
+
+    def get_queryset(self):
+        return balls_visible_to(self.request.user).order_by("property_id", "serial")

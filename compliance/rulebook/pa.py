@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from compliance.models import Game, Role, TableState, WheelType
 from compliance.rulebook.base import Violation
 from compliance.rulebook.roles import AMENDER_ROLES
 
+BALL = "58 Pa. Code § 617a.1(a)"
+WHEEL_DIAMETER = "58 Pa. Code § 617a.1(b)"
+SINGLE_ZERO_WHEEL = "58 Pa. Code § 617a.1(c)"
+DOUBLE_ZERO_WHEEL = "58 Pa. Code § 617a.1(d)"
 INSPECTION = "58 Pa. Code § 617a.2(a)"
 ADJUSTMENT = "58 Pa. Code § 617a.2(b)"
 ADJUSTMENTS_BEFORE_INSPECTION = "58 Pa. Code § 617a.2(c)"
@@ -24,6 +29,111 @@ DOUBLE_ZERO_AS_SINGLE_ZERO = "58 Pa. Code § 617a.1(e)"
 WHEELS = "58 Pa. Code § 617a.1(c), (d)"
 IRREGULARITIES = "58 Pa. Code § 617a.6"
 CASINO_WAR_DECKS = "58 Pa. Code § 651a.3(d)"
+
+
+# § 617a.1(c), (d): the numbers clockwise from zero.
+SINGLE_ZERO_ORDER = tuple(
+    ["0", "32", "15", "19", "4", "21", "2", "25", "17", "34", "6", "27", "13", "36", "11", "30", "8", "23", "10", "5", "24", "16", "33", "1", "20", "14", "31", "9", "22", "18", "29", "7", "28", "12", "35", "3", "26"]
+)
+DOUBLE_ZERO_ORDER = tuple(
+    ["0", "28", "9", "26", "30", "11", "7", "20", "32", "17", "5", "22", "34", "15", "3", "24", "36", "13", "1", "00", "27", "10", "25", "29", "12", "8", "19", "31", "18", "6", "21", "33", "16", "4", "23", "35", "14", "2"]
+)
+# The red numbers of both rings ("colored alternately red and black"); 0 and 00 are green.
+RED_NUMBERS = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36})
+# § 617a.1(a): 12/16 to 14/16 inch inclusive; § 617a.1(b): at least 30 inches.
+BALL_DIAMETER_INCHES = (Decimal(12) / 16, Decimal(14) / 16)
+WHEEL_MIN_DIAMETER_INCHES = Decimal(30)
+
+
+def wheel_order_for(wheel_type: str) -> tuple[str, ...]:
+    """A double-zero wheel used as a single-zero wheel is still a double-zero wheel (§ 617a.1(e))."""
+    return SINGLE_ZERO_ORDER if wheel_type == WheelType.SINGLE_ZERO else DOUBLE_ZERO_ORDER
+
+
+def check_wheel(*, wheel_type: str, diameter_inches: Decimal, number_order: list[str]) -> list[Violation]:
+    """§ 617a.1(b)–(d): the diameter and the order of the numbers read clockwise from 0."""
+    violations = []
+    if diameter_inches < WHEEL_MIN_DIAMETER_INCHES:
+        violations.append(
+            Violation(
+                "wheel_too_small",
+                f"A Roulette wheel is at least 30 inches in diameter; this one is {diameter_inches}.",
+                WHEEL_DIAMETER,
+                "diameter_inches",
+            )
+        )
+    required = wheel_order_for(wheel_type)
+    citation = SINGLE_ZERO_WHEEL if required is SINGLE_ZERO_ORDER else DOUBLE_ZERO_WHEEL
+    entered = tuple(str(number).strip() for number in number_order)
+    if len(entered) != len(required):
+        violations.append(
+            Violation(
+                "wheel_compartments",
+                f"A {'single' if required is SINGLE_ZERO_ORDER else 'double'}-zero wheel has {len(required)} "
+                f"compartments; {len(entered)} numbers were entered.",
+                citation,
+                "number_order",
+            )
+        )
+    elif entered != required:
+        position = next(i for i, (a, b) in enumerate(zip(entered, required, strict=True)) if a != b)
+        violations.append(
+            Violation(
+                "wheel_number_order",
+                f"Read clockwise from 0, compartment {position + 1} must be {required[position]}, "
+                f"not {entered[position]}.",
+                citation,
+                f"number_order.{position}",
+            )
+        )
+    return violations
+
+
+def check_ball(*, material: str, diameter_inches: Decimal) -> list[Violation]:
+    """§ 617a.1(a): completely non-metallic, 12/16 to 14/16 inch in diameter."""
+    violations = []
+    if material != "non_metallic":
+        violations.append(
+            Violation(
+                "ball_metallic", "A Roulette ball is made completely of a non-metallic substance.", BALL, "material"
+            )
+        )
+    low, high = BALL_DIAMETER_INCHES
+    if not low <= diameter_inches <= high:
+        violations.append(
+            Violation(
+                "ball_diameter",
+                f"A Roulette ball is 12/16 to 14/16 inch (0.75 to 0.875 inch) in diameter; this one is {diameter_inches}.",
+                BALL,
+                "diameter_inches",
+            )
+        )
+    return violations
+
+
+def table_equipment(*, table, wheel, ball) -> list[Violation]:
+    """The wheel a table uses is of the table's type (§ 617a.1(c)–(e)), both of its property."""
+    violations = []
+    if wheel is not None:
+        if wheel.property_id != table.property_id:
+            violations.append(
+                Violation("equipment_of_other_property", "The wheel belongs to another property.", WHEELS, "wheel")
+            )
+        elif wheel_order_for(wheel.wheel_type) != wheel_order_for(table.wheel_type or ""):
+            violations.append(
+                Violation(
+                    "wheel_type_mismatch",
+                    f"Table {table.number} is a {table.get_wheel_type_display() or 'non-Roulette'} table; "
+                    f"wheel {wheel.serial} is a {wheel.get_wheel_type_display().lower()} wheel.",
+                    WHEELS,
+                    "wheel",
+                )
+            )
+    if ball is not None and ball.property_id != table.property_id:
+        violations.append(
+            Violation("equipment_of_other_property", "The ball belongs to another property.", BALL, "ball")
+        )
+    return violations
 
 
 @dataclass(frozen=True)

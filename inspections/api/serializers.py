@@ -9,7 +9,7 @@ from rest_framework import serializers
 
 from compliance.api.fields import ScopedPrimaryKeyRelatedField
 from compliance.rulebook.pa import IRREGULARITY_KINDS
-from compliance.selectors import tables_visible_to
+from compliance.selectors import balls_visible_to, tables_visible_to
 from inspections.models import Entry, EntryKind, Signature
 from inspections.selectors import ADJUSTMENT_KINDS, entries_visible_to
 from inspections.services import SignatureInput
@@ -117,12 +117,34 @@ class IrregularitySerializer(EntrySerializer):
     table = _table_field()
     irregularity = serializers.ChoiceField(choices=IRREGULARITY_KINDS, source="details.irregularity", write_only=True)
     ball_replaced = serializers.BooleanField(source="details.ball_replaced", default=False)
+    new_ball = ScopedPrimaryKeyRelatedField(
+        scope=balls_visible_to,
+        source="details.new_ball",
+        write_only=True,
+        required=False,
+        allow_null=True,
+        help_text="The registered ball put in play when ball_replaced; it becomes the table's ball.",
+    )
     notes = serializers.CharField(source="details.notes", required=False, allow_blank=True, default="")
     at = serializers.DateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
     signature = SignatureInputSerializer(write_only=True)
 
     class Meta(EntrySerializer.Meta):
-        fields = [*EntrySerializer.Meta.base_fields, "irregularity", "ball_replaced", "notes", "at", "signature"]
+        fields = [
+            *EntrySerializer.Meta.base_fields,
+            "irregularity",
+            "ball_replaced",
+            "new_ball",
+            "notes",
+            "at",
+            "signature",
+        ]
+
+    def validate(self, attrs):
+        details = attrs.get("details", {})
+        if details.get("new_ball") and not details.get("ball_replaced"):
+            raise serializers.ValidationError({"new_ball": "A new ball is named only when the ball was replaced."})
+        return attrs
 
     def to_internal_value(self, data):
         # API.md names the irregularity's reason `kind`; the entry's own kind is "irregularity".
@@ -133,6 +155,7 @@ class IrregularitySerializer(EntrySerializer):
     def to_representation(self, instance):
         data = super().to_representation(instance)
         data["kind"] = instance.details.get("irregularity")
+        data["new_ball"] = instance.details.get("new_ball")
         data["entry_kind"] = instance.kind
         return data
 

@@ -99,6 +99,7 @@ class IrregularityViewSet(EntryViewSet):
             table_id=data["table"].pk,
             kind=data["details"]["irregularity"],
             ball_replaced=data["details"].get("ball_replaced", False),
+            new_ball=data["details"].get("new_ball"),
             notes=data["details"].get("notes", ""),
             at=data.get("occurred_at"),
             signature=data["signature"],

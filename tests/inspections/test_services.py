@@ -313,7 +313,7 @@ def test_an_irregularity_is_recorded_while_open(casino):
         signature=sign(casino.floorperson),
         recorded_by=casino.floorperson,
     )
-    assert entry.details == {"irregularity": "ball_left_wheel", "ball_replaced": True, "notes": ""}
+    assert entry.details == {"irregularity": "ball_left_wheel", "ball_replaced": True, "new_ball": None, "notes": ""}
     assert "ball replaced" in entry.description
 
 
