@@ -1,5 +1,6 @@
 """§ 617a.1(a)–(d): wheels and balls are checked when registered, and tables use matching ones."""
 
+import itertools
 from decimal import Decimal
 
 import pytest
@@ -31,7 +32,7 @@ def test_the_rings_alternate_red_and_black():
         assert sorted(map(int, numbers)) == list(range(1, 37))
         colours = ["red" if int(n) in pa.RED_NUMBERS else "black" for n in order if n not in ("0", "00")]
         # Alternating, except across the green pockets between which the ring continues.
-        runs = sum(1 for a, b in zip(colours, colours[1:], strict=False) if a == b)
+        runs = sum(1 for a, b in itertools.pairwise(colours) if a == b)
         assert runs <= 1
 
 
