@@ -14,6 +14,7 @@ from decimal import Decimal
 from compliance.models import Game, Role, TableState, WheelType
 from compliance.rulebook.base import Violation
 from compliance.rulebook.roles import AMENDER_ROLES
+from compliance.rulebook.wagers import DOUBLE, SINGLE, Paytable, standard_wagers
 
 BALL = "58 Pa. Code § 617a.1(a)"
 WHEEL_DIAMETER = "58 Pa. Code § 617a.1(b)"
@@ -611,3 +612,44 @@ def signature_invalid(*, field: str, username: str) -> Violation:
         INSPECTION_LOG,
         field,
     )
+
+
+# ---- Wagers, payout odds and Rules Submission options (§ 617a.3, § 617a.4, Chapter 617c) ----
+
+NAME = "Pennsylvania (58 Pa. Code Chapter 617a)"
+WAGERS_CITATION = "58 Pa. Code § 617a.3(e)"
+PAYOUT_ODDS = "58 Pa. Code § 617a.4(a)"
+LIGHTNING_STRAIGHT = (29, 1)
+LIGHTNING_STRAIGHT_CITATION = "58 Pa. Code § 617c.3(f)"
+
+WAGERS = standard_wagers(payout_citation=PAYOUT_ODDS, first_five_citation="58 Pa. Code § 617a.3(e)(5)")
+
+OPTIONS = {
+    "five_adjacent": ((True, False), "58 Pa. Code § 617a.3(e)(1)(i)"),
+    # § 617a.1(f)(5): Touchdown Roulette is played on a double-zero wheel (and a fully automated
+    # electronic table, checked where the submission meets its tables).
+    "touchdown_paytable": Paytable(
+        "58 Pa. Code § 617a.4(d)",
+        choices=("A", "B", "C", "D"),
+        wheels=frozenset({DOUBLE}),
+        wheels_citation="58 Pa. Code § 617a.1(f)(5)",
+    ),
+    "b2b_payouts": Paytable("58 Pa. Code § 617c.1(e)", include_all=frozenset({1000, 500, 250, 100, 50, 25, 10})),
+    "blazing7_paytable": Paytable("58 Pa. Code § 617c.2(j)", choices=(1, 2, 3, 4)),
+    "lightning_payouts": Paytable(
+        "58 Pa. Code § 617c.3(g)",
+        include_all=frozenset({499, 399, 349, 299, 249, 199, 149, 99, 49}),
+        wheels=frozenset({SINGLE}),
+        wheels_citation="58 Pa. Code § 617c.3(a)",
+    ),
+}
+
+
+def exclusivity(*, offered: set[str]) -> list[Violation]:
+    """Pennsylvania's text has no wagers that exclude one another."""
+    return []
+
+
+def required_options(*, wheel_types: list[str], options: dict) -> list[Violation]:
+    """§ 617a.4(b): on 0 and 00 the even-money wagers are lost; there is no half-loss option here."""
+    return []

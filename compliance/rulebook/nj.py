@@ -1,0 +1,78 @@
+"""New Jersey, N.J.A.C. 19:47-5: Roulette wagers, payout odds and their options.
+
+The wheel inspection procedure is Pennsylvania's (see compliance.rulebook.LOGBOOK_PROCEDURE):
+this subchapter sets none.
+"""
+
+from __future__ import annotations
+
+from compliance.rulebook.base import Violation
+from compliance.rulebook.wagers import DOUBLE, SINGLE, Wager, double_zero_loss_chosen, standard_wagers
+
+NAME = "New Jersey (N.J.A.C. 19:47-5)"
+WAGERS_CITATION = "N.J.A.C. 19:47-5.1(e)"
+PAYOUT_ODDS = "N.J.A.C. 19:47-5.2(a)"
+EXCLUSIVITY = "N.J.A.C. 19:47-5.1(g)"
+COLOR_WAGERS = frozenset({"six_numbers_color", "seven_numbers_color", "eight_numbers_color"})
+
+WAGERS = {
+    **standard_wagers(payout_citation=PAYOUT_ODDS, first_five_citation="N.J.A.C. 19:47-5.1(e)5"),
+    # 19:47-5.1(f): 10, 11, 12, 13, 14, 15 and 33.
+    "seven_numbers": Wager("seven_numbers", "Seven Numbers", 7, (4, 1), PAYOUT_ODDS, optional=True),
+    # 19:47-5.1(e)6.ii, 7 and 8: the colour wagers (the 7 and 8 include 0, and 0 and 00).
+    "six_numbers_color": Wager("six_numbers_color", "Six Numbers colour wager", 6, (5, 1), PAYOUT_ODDS, optional=True),
+    "seven_numbers_color": Wager(
+        "seven_numbers_color",
+        "Seven Numbers colour wager",
+        7,
+        (4, 1),
+        PAYOUT_ODDS,
+        wheels=frozenset({SINGLE}),
+        wheels_citation="N.J.A.C. 19:47-5.1(e)7",
+        optional=True,
+    ),
+    "eight_numbers_color": Wager(
+        "eight_numbers_color",
+        "Eight Numbers colour wager",
+        8,
+        (3, 1),
+        PAYOUT_ODDS,
+        wheels=frozenset({DOUBLE}),
+        wheels_citation="N.J.A.C. 19:47-5.1(e)8",
+        optional=True,
+    ),
+}
+
+OPTIONS = {
+    "five_adjacent": ((True, False), "N.J.A.C. 19:47-5.1(e)1.i"),
+    "double_zero_loss": (("half", "all"), "N.J.A.C. 19:47-5.2(b)"),
+}
+
+
+def exclusivity(*, offered: set[str]) -> list[Violation]:
+    """19:47-5.1(g): colour wagers exclude red and black; the seven and eight exclude the dozen."""
+    violations = []
+    colors = sorted(offered & COLOR_WAGERS)
+    if colors and offered & {"red", "black"}:
+        violations.append(
+            Violation(
+                "color_wager_with_red_black",
+                "A table that offers a colour wager does not offer the red and black wagers.",
+                EXCLUSIVITY,
+                "payout_odds.red" if "red" in offered else "payout_odds.black",
+            )
+        )
+    if offered & {"seven_numbers_color", "eight_numbers_color"} and "dozen" in offered:
+        violations.append(
+            Violation(
+                "color_wager_with_dozen",
+                "A table that offers the seven or eight numbers colour wager does not offer the dozen wager.",
+                EXCLUSIVITY,
+                "payout_odds.dozen",
+            )
+        )
+    return violations
+
+
+def required_options(*, wheel_types: list[str], options: dict) -> list[Violation]:
+    return double_zero_loss_chosen(wheel_types=wheel_types, options=options, citation="N.J.A.C. 19:47-5.2(b)")
