@@ -19,7 +19,7 @@ class Jurisdiction(models.TextChoices):
 class Role(models.TextChoices):
     SECURITY = "security", "Security officer"
     FLOORPERSON = "floorperson", "Floorperson"
-    MAINTENANCE = "maintenance", "Table game maintenance"
+    MAINTENANCE = "maintenance", "Table game maintenance member"
     COMPLIANCE = "compliance", "Compliance manager"
     REGULATOR = "regulator", "Regulator (Board agent)"
     ADMIN = "admin", "Administrator"

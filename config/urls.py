@@ -9,3 +9,5 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("", include("inspections.urls")),
 ]
+
+handler404 = "compliance.api.errors.not_found"

@@ -54,16 +54,15 @@ def _jurisdiction_of(table_id: int) -> str:
     return GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
 
 
-def _check_time(*, table: GamingTable, at: datetime | None, field: str) -> datetime:
+def _entry_time(*, table: GamingTable, at: datetime | None, field: str):
+    """The entry's time (now by default) and the § 617a.2(e) time-order violation, if any."""
     now = timezone.now()
     if at is None:
         # "Now", but never before the table's last entry, whose tablet clock may run a little ahead.
         at = max(now, table.last_entry_at or now)
     skew = timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS)
-    raise_if_any(
-        [rulebook_for(table.property.jurisdiction).time_in_order(table=table, at=at, now=now, skew=skew, field=field)]
-    )
-    return at
+    rules = rulebook_for(table.property.jurisdiction)
+    return at, rules.time_in_order(table=table, at=at, now=now, skew=skew, field=field)
 
 
 def entry_append(
@@ -145,8 +144,8 @@ def inspection_record(
     with transaction.atomic():
         table = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
-        raise_if_any(rules.check_inspection(table=table, inspector=inspector, items=items))
-        at = _check_time(table=table, at=performed_at, field="performed_at")
+        at, out_of_order = _entry_time(table=table, at=performed_at, field="performed_at")
+        raise_if_any([*rules.check_inspection(table=table, inspector=inspector, items=items), out_of_order])
         passed = rules.inspection_passed(items=items)
         failed = [item.label for item in rules.checklist_for(table) if not items[item.code]]
         entry = entry_append(
@@ -191,8 +190,13 @@ def adjustment_record(
     with transaction.atomic():
         table = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
-        raise_if_any(rules.check_adjustment(table=table, kind=kind, performer=performer_user, witness=witness_user))
-        at = _check_time(table=table, at=performed_at, field="performed_at")
+        at, out_of_order = _entry_time(table=table, at=performed_at, field="performed_at")
+        raise_if_any(
+            [
+                *rules.check_adjustment(table=table, kind=kind, performer=performer_user, witness=witness_user),
+                out_of_order,
+            ]
+        )
         entry = entry_append(
             table=table,
             kind=kind,
@@ -236,14 +240,15 @@ def _recorded_event(
     with transaction.atomic():
         table = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
+        at, out_of_order = _entry_time(table=table, at=at, field="at")
         raise_if_any(
             [
                 getattr(rules, check)(table=table),
                 *rules.signer_may_record(event=event, signer=signer, table=table),
                 *(more_checks(rules, table) if more_checks else []),
+                out_of_order,
             ]
         )
-        at = _check_time(table=table, at=at, field="at")
         entry = entry_append(
             table=table,
             kind=event,
@@ -350,6 +355,21 @@ def deck_change_record(
     )
 
 
+# What an amendment may correct, by the kind of the entry corrected (the fields of its API resource).
+CORRECTABLE = {
+    EntryKind.INSPECTION: frozenset({"performed_at", "items", "notes"}),
+    EntryKind.ADJUSTMENT: frozenset({"performed_at", "kind", "part", "description"}),
+    EntryKind.REPLACEMENT: frozenset({"performed_at", "kind", "part", "description"}),
+    EntryKind.IRREGULARITY: frozenset({"at", "kind", "ball_replaced", "new_ball", "notes"}),
+    EntryKind.DECK_CHANGE: frozenset({"at", "decks"}),
+    EntryKind.UNLOCK: frozenset({"at"}),
+    EntryKind.OPEN: frozenset({"at"}),
+    EntryKind.CLOSE: frozenset({"at"}),
+    EntryKind.COVER: frozenset({"at"}),
+    EntryKind.AMENDMENT: frozenset({"reason", "correction"}),
+}
+
+
 def amendment_record(
     *, entry_id: int, reason: str, correction: dict, signature: SignatureInput, recorded_by: User
 ) -> Entry:
@@ -361,8 +381,19 @@ def amendment_record(
         table = _table_lock(original.table_id)
         rules = rulebook_for(table.property.jurisdiction)
         signer_ids = set(original.signatures.values_list("signer_id", flat=True))
-        raise_if_any([rules.may_amend(entry=original, signer=signer, original_signer_ids=signer_ids)])
         now = timezone.now()
+        raise_if_any(
+            [
+                rules.may_amend(entry=original, signer=signer, original_signer_ids=signer_ids),
+                *rules.check_correction(
+                    kind=original.kind,
+                    allowed=CORRECTABLE[original.kind],
+                    correction=correction,
+                    now=now,
+                    skew=timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS),
+                ),
+            ]
+        )
         entry = entry_append(
             table=table,
             kind=EntryKind.AMENDMENT,

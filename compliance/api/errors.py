@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.views.defaults import page_not_found
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -67,3 +68,20 @@ def exception_handler(exc, context):
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
         response.data = _body([{"code": code, "message": str(exc.detail), "citation": None, "field": None}])
     return response
+
+
+def not_found(request, exception=None):
+    """An unknown address under /api/ answers in the API's format; elsewhere Django's page."""
+    if request.path.startswith("/api/"):
+        body = _body(
+            [
+                {
+                    "code": "not_found",
+                    "message": f"There is no {request.path} in this API.",
+                    "citation": None,
+                    "field": None,
+                }
+            ]
+        )
+        return JsonResponse(body, status=404)
+    return page_not_found(request, exception)

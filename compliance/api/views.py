@@ -2,6 +2,7 @@ from django_filters import rest_framework as filters
 from rest_framework import mixins, viewsets
 from rest_framework.exceptions import PermissionDenied
 
+from compliance.api.filters import IdFilter
 from compliance.api.permissions import ReadOrAdministrator, ReadOrConfigure
 from compliance.api.serializers import (
     BallSerializer,
@@ -10,7 +11,7 @@ from compliance.api.serializers import (
     PropertySerializer,
     WheelSerializer,
 )
-from compliance.models import GamingTable, User
+from compliance.models import Ball, GamingTable, User, Wheel
 from compliance.selectors import (
     balls_visible_to,
     is_administrator,
@@ -51,6 +52,8 @@ class PropertyViewSet(ListRetrieveCreatePatchViewSet):
 
 
 class PersonFilter(filters.FilterSet):
+    property = IdFilter(field_name="property_id")
+
     class Meta:
         model = User
         fields = ["role", "property", "jurisdiction"]
@@ -66,6 +69,8 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
 
 class GamingTableFilter(filters.FilterSet):
+    property = IdFilter(field_name="property_id")
+
     class Meta:
         model = GamingTable
         fields = ["property", "game", "wheel_type", "state", "number"]
@@ -87,12 +92,28 @@ class GamingTableViewSet(ListRetrieveCreatePatchViewSet):
         serializer.save()
 
 
+class WheelFilter(filters.FilterSet):
+    property = IdFilter(field_name="property_id")
+
+    class Meta:
+        model = Wheel
+        fields = ["property", "wheel_type"]
+
+
+class BallFilter(filters.FilterSet):
+    property = IdFilter(field_name="property_id")
+
+    class Meta:
+        model = Ball
+        fields = ["property", "material"]
+
+
 class WheelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
     """Registered wheels; the number order is checked against § 617a.1(c), (d) at registration."""
 
     serializer_class = WheelSerializer
     permission_classes = [ReadOrConfigure]
-    filterset_fields = ["property", "wheel_type"]
+    filterset_class = WheelFilter
 
     def get_queryset(self):
         return wheels_visible_to(self.request.user).order_by("property_id", "serial")
@@ -103,7 +124,7 @@ class BallViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
 
     serializer_class = BallSerializer
     permission_classes = [ReadOrConfigure]
-    filterset_fields = ["property", "material"]
+    filterset_class = BallFilter
 
     def get_queryset(self):
         return balls_visible_to(self.request.user).order_by("property_id", "serial")

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from django.utils.dateparse import parse_datetime
+
 from compliance.models import Game, Role, TableState, WheelType
 from compliance.rulebook.base import Violation
 from compliance.rulebook.roles import AMENDER_ROLES
@@ -274,6 +276,12 @@ EVENT_ROLES = {
 }
 
 
+def _role_phrase(person) -> str:
+    """ "a floorperson", "an administrator": the person's role with its article."""
+    label = person.get_role_display().lower()
+    return f"{'an' if label[0] in 'aeiou' else 'a'} {label}"
+
+
 def _names(roles) -> str:
     return " or ".join(sorted(Role(role).label.lower() for role in roles))
 
@@ -351,7 +359,7 @@ def inspector_may_inspect(*, inspector, table) -> Violation | None:
         return Violation(
             "inspector_role",
             f"Only a {_names(INSPECTOR_ROLES)} may inspect a Roulette table; "
-            f"{inspector.display_name} is a {inspector.get_role_display().lower()}.",
+            f"{inspector.display_name} is {_role_phrase(inspector)}.",
             INSPECTION,
             "signature",
         )
@@ -376,8 +384,8 @@ def checklist_complete(*, table, items: dict) -> list[Violation]:
             violations.append(
                 Violation(
                     "checklist_item_not_applicable",
-                    f"Item (5) applies only to a double-zero wheel used as a single-zero wheel; "
-                    f"table {table.number} has a {table.get_wheel_type_display() or 'no'} wheel.",
+                    f"{code} (item (5): the 00 cover and signage) applies only to a double-zero wheel used as a "
+                    f"single-zero wheel; table {table.number} has a {(table.get_wheel_type_display() or 'no').lower()} wheel.",
                     DOUBLE_ZERO_AS_SINGLE_ZERO,
                     f"items.{code}",
                 )
@@ -429,7 +437,7 @@ def check_adjustment(*, table, kind: str, performer, witness) -> list[Violation 
             Violation(
                 "performer_role",
                 f"Adjustments and replacements are made by a {_names(ADJUSTER_ROLES)}; "
-                f"{performer.display_name} is a {performer.get_role_display().lower()}.",
+                f"{performer.display_name} is {_role_phrase(performer)}.",
                 ADJUSTMENT,
                 "performer",
             )
@@ -449,7 +457,7 @@ def check_adjustment(*, table, kind: str, performer, witness) -> list[Violation 
             Violation(
                 "witness_not_security",
                 f"Adjustments are made in the presence of a security department member; "
-                f"{witness.display_name} is a {witness.get_role_display().lower()}.",
+                f"{witness.display_name} is {_role_phrase(witness)}.",
                 ADJUSTMENT,
                 "witness",
             )
@@ -464,7 +472,7 @@ def signer_may_record(*, event: str, signer, table) -> list[Violation | None]:
     if signer.role not in roles:
         violation = Violation(
             "signer_role",
-            f"A {_names(roles)} records this; {signer.display_name} is a {signer.get_role_display().lower()}.",
+            f"A {_names(roles)} records this; {signer.display_name} is {_role_phrase(signer)}.",
             citation,
             "signature",
         )
@@ -474,7 +482,7 @@ def signer_may_record(*, event: str, signer, table) -> list[Violation | None]:
 def may_open(*, table) -> Violation | None:
     """§ 617a.2(a), (c), (d): a passing inspection after the last closing, adjustment and replacement."""
     if table.state == TableState.OPEN:
-        return Violation("table_already_open", f"Table {table.number} is already open.", None, "table")
+        return Violation("table_already_open", f"Table {table.number} is already open.", INSPECTION, "table")
     if table.game != Game.ROULETTE:
         return None
     if table.state == TableState.INSPECTED:
@@ -520,7 +528,9 @@ def may_open(*, table) -> Violation | None:
 
 def may_close(*, table) -> Violation | None:
     if table.state != TableState.OPEN:
-        return Violation("table_not_open", f"Table {table.number} is not open, so it cannot be closed.", None, "table")
+        return Violation(
+            "table_not_open", f"Table {table.number} is not open, so it cannot be closed.", COVER_AND_LOCK, "table"
+        )
     return None
 
 
@@ -534,7 +544,10 @@ def may_cover(*, table) -> Violation | None:
         )
     if table.state == TableState.LOCKED:
         return Violation(
-            "wheel_already_locked", f"The wheel of table {table.number} is already covered and locked.", None, "table"
+            "wheel_already_locked",
+            f"The wheel of table {table.number} is already covered and locked.",
+            COVER_AND_LOCK,
+            "table",
         )
     return None
 
@@ -544,7 +557,7 @@ def may_unlock(*, table) -> Violation | None:
         return Violation(
             "wheel_not_locked",
             f"The wheel of table {table.number} is not covered and locked, so there is nothing to unlock.",
-            None,
+            COVER_AND_LOCK,
             "table",
         )
     return None
@@ -589,10 +602,56 @@ def may_amend(*, entry, signer, original_signer_ids: set[int]) -> Violation | No
     return None
 
 
+def check_correction(
+    *, kind: str, allowed: frozenset[str], correction: dict, now: datetime, skew: timedelta
+) -> list[Violation]:
+    """§ 617a.2(e): a correction names fields the corrected entry has, and true times."""
+    violations = []
+    if not correction:
+        violations.append(
+            Violation("correction_empty", "Say what the correct values are.", INSPECTION_LOG, "correction")
+        )
+    for name, value in correction.items():
+        if name not in allowed:
+            violations.append(
+                Violation(
+                    "correction_field_unknown",
+                    f"A {kind.replace('_', ' ')} entry has no “{name}”; it has {', '.join(sorted(allowed))}.",
+                    INSPECTION_LOG,
+                    f"correction.{name}",
+                )
+            )
+        elif name in ("at", "performed_at"):
+            when = parse_datetime(value) if isinstance(value, str) else None
+            if when is None or when.tzinfo is None:
+                violations.append(
+                    Violation(
+                        "correction_time",
+                        "Give the corrected time in ISO 8601 with its offset.",
+                        INSPECTION_LOG,
+                        f"correction.{name}",
+                    )
+                )
+            elif when > now + skew:
+                violations.append(
+                    Violation(
+                        "time_in_future", "The corrected time is in the future.", INSPECTION_LOG, f"correction.{name}"
+                    )
+                )
+    return violations
+
+
 def time_in_order(*, table, at: datetime, now: datetime, skew: timedelta, field: str) -> Violation | None:
     """§ 617a.2(e): the log states the true date and time; entries of a table follow each other in time."""
     if at > now + skew:
-        return Violation("time_in_future", "The time is in the future.", INSPECTION_LOG, field)
+        return Violation(
+            "time_in_future",
+            f"{at.isoformat(timespec='seconds')} is in the future: the server's time is "
+            f"{now.isoformat(timespec='seconds')} and a device's clock may be at most "
+            f"{int(skew.total_seconds())} seconds ahead.",
+            INSPECTION_LOG,
+            field,
+        )
     if table.last_entry_at and at < table.last_entry_at:
         return Violation(
             "time_before_last_entry",

@@ -7,7 +7,7 @@ import zoneinfo
 
 from rest_framework import serializers
 
-from compliance.api.fields import ScopedPrimaryKeyRelatedField
+from compliance.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
 from compliance.rulebook.pa import IRREGULARITY_KINDS
 from compliance.selectors import balls_visible_to, tables_visible_to
 from inspections.models import Entry, EntryKind, Signature
@@ -84,9 +84,9 @@ def _table_field():
 
 class InspectionSerializer(EntrySerializer):
     table = _table_field()
-    performed_at = serializers.DateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
     items = serializers.DictField(
-        child=serializers.BooleanField(),
+        child=StrictBooleanField(),
         source="details.items",
         help_text="ball_non_magnetic, no_magnet_or_contrivance, wheel_level_and_rotating, parts_secure; "
         "layout_and_signage_00 only for double_zero_as_single_zero tables. true = passed.",
@@ -104,7 +104,7 @@ class AdjustmentSerializer(EntrySerializer):
     kind = serializers.ChoiceField(choices=[EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT])
     part = serializers.CharField(source="details.part", max_length=200)
     description = serializers.CharField(max_length=2000)
-    performed_at = serializers.DateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
     performer = SignatureInputSerializer(write_only=True, help_text="A floorperson or table game maintenance member.")
     witness = SignatureInputSerializer(write_only=True, help_text="Another person, from the security department.")
 
@@ -116,7 +116,7 @@ class AdjustmentSerializer(EntrySerializer):
 class IrregularitySerializer(EntrySerializer):
     table = _table_field()
     irregularity = serializers.ChoiceField(choices=IRREGULARITY_KINDS, source="details.irregularity", write_only=True)
-    ball_replaced = serializers.BooleanField(source="details.ball_replaced", default=False)
+    ball_replaced = StrictBooleanField(source="details.ball_replaced", default=False)
     new_ball = ScopedPrimaryKeyRelatedField(
         scope=balls_visible_to,
         source="details.new_ball",
@@ -126,7 +126,7 @@ class IrregularitySerializer(EntrySerializer):
         help_text="The registered ball put in play when ball_replaced; it becomes the table's ball.",
     )
     notes = serializers.CharField(source="details.notes", required=False, allow_blank=True, default="")
-    at = serializers.DateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    at = AwareDateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
     signature = SignatureInputSerializer(write_only=True)
 
     class Meta(EntrySerializer.Meta):
@@ -163,7 +163,7 @@ class IrregularitySerializer(EntrySerializer):
 class DeckChangeSerializer(EntrySerializer):
     table = _table_field()
     decks = serializers.IntegerField(source="details.decks", min_value=1, max_value=16)
-    at = serializers.DateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    at = AwareDateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
     signature = SignatureInputSerializer(write_only=True)
 
     class Meta(EntrySerializer.Meta):
@@ -192,7 +192,7 @@ class AmendmentSerializer(EntrySerializer):
 
 
 class TableEventSerializer(serializers.Serializer):
-    at = serializers.DateTimeField(required=False, help_text="When it happened; defaults to now.")
+    at = AwareDateTimeField(required=False, help_text="When it happened; defaults to now.")
     signature = SignatureInputSerializer()
 
 

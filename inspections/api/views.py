@@ -7,6 +7,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from compliance.api.filters import IdFilter
 from compliance.api.permissions import ReadOrConfigure, ReadOrLogbookWriter
 from compliance.api.serializers import GamingTableSerializer
 from compliance.api.views import GamingTableViewSet as ConfiguredTableViewSet
@@ -17,8 +18,8 @@ from inspections.selectors import ADJUSTMENT_KINDS, logbook_rows
 
 
 class EntryFilter(filters.FilterSet):
-    property = filters.NumberFilter(field_name="property_id")
-    table = filters.NumberFilter(field_name="table_id")
+    property = IdFilter(field_name="property_id")
+    table = IdFilter(field_name="table_id")
 
     class Meta:
         model = Entry

@@ -239,15 +239,15 @@ def test_closing_requires_a_new_inspection_before_reopening(casino):
 
 
 def test_impossible_orders_are_refused(casino):
-    refused(lambda: event(casino, "close"), "table_not_open", None)
-    refused(lambda: event(casino, "unlock"), "wheel_not_locked", None)
+    refused(lambda: event(casino, "close"), "table_not_open", "58 Pa. Code § 617a.2(f)")
+    refused(lambda: event(casino, "unlock"), "wheel_not_locked", "58 Pa. Code § 617a.2(f)")
     inspect(casino)
     event(casino, "open")
-    refused(lambda: event(casino, "open"), "table_already_open", None)
+    refused(lambda: event(casino, "open"), "table_already_open", "58 Pa. Code § 617a.2(a)")
     refused(lambda: event(casino, "cover"), "table_open", "58 Pa. Code § 617a.2(f)")
     event(casino, "close")
     event(casino, "cover")
-    refused(lambda: event(casino, "cover"), "wheel_already_locked", None)
+    refused(lambda: event(casino, "cover"), "wheel_already_locked", "58 Pa. Code § 617a.2(f)")
 
 
 def test_a_wrong_signature_password_writes_nothing(casino):
@@ -356,7 +356,7 @@ def test_only_a_signer_or_compliance_amends(casino):
         lambda: services.amendment_record(
             entry_id=original.pk,
             reason="x",
-            correction={},
+            correction={"notes": "Ball checked with the compass, not the magnet"},
             signature=sign(casino.maintenance),
             recorded_by=casino.maintenance,
         ),
@@ -366,7 +366,7 @@ def test_only_a_signer_or_compliance_amends(casino):
     services.amendment_record(
         entry_id=original.pk,
         reason="x",
-        correction={},
+        correction={"notes": "Ball checked with the compass, not the magnet"},
         signature=sign(casino.compliance),
         recorded_by=casino.compliance,
     )
@@ -390,3 +390,38 @@ def test_an_entry_without_a_time_follows_one_a_little_in_the_future(casino):
     inspect(casino, at=ahead)
     entry = event(casino, "open")
     assert entry.occurred_at == ahead
+
+
+def test_a_time_out_of_order_is_reported_with_the_state_problem(casino):
+    inspect(casino)
+    violations = refused(
+        lambda: event(casino, "close", at=timezone.now() - timedelta(hours=1)),
+        "table_not_open",
+        "58 Pa. Code § 617a.2(f)",
+    )
+    assert {v.code for v in violations} == {"table_not_open", "time_before_last_entry"}
+
+
+@pytest.mark.parametrize(
+    "correction, code, field",
+    [
+        ({}, "correction_empty", "correction"),
+        ({"state": "open"}, "correction_field_unknown", "correction.state"),
+        ({"performed_at": "2999-01-01T00:00:00Z"}, "time_in_future", "correction.performed_at"),
+        ({"performed_at": "2026-01-01T10:00:00"}, "correction_time", "correction.performed_at"),
+    ],
+)
+def test_a_correction_names_real_fields_and_true_times(casino, correction, code, field):
+    original = inspect(casino)
+    violations = refused(
+        lambda: services.amendment_record(
+            entry_id=original.pk,
+            reason="x",
+            correction=correction,
+            signature=sign(casino.floorperson),
+            recorded_by=casino.floorperson,
+        ),
+        code,
+        "58 Pa. Code § 617a.2(e)",
+    )
+    assert field in {v.field for v in violations}

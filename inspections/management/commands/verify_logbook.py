@@ -1,4 +1,4 @@
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from compliance.models import Property
 from inspections.chain import chain_verify
@@ -11,6 +11,8 @@ class Command(BaseCommand):
         parser.add_argument("--property", type=int, help="only this property id")
 
     def handle(self, *args, property=None, **options):
+        if property and not Property.objects.filter(pk=property).exists():
+            raise CommandError(f"There is no property with id {property}.")
         ids = [property] if property else list(Property.objects.order_by("pk").values_list("pk", flat=True))
         broken = False
         for property_id in ids:

@@ -1,0 +1,87 @@
+"""Client mistakes are 400s (or 404s) in API.md's format, never 500s."""
+
+import pytest
+
+from tests.inspections.test_api import client_for
+
+BIG = 99999999999999999999
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/api/logbook/?table={BIG}",
+        f"/api/logbook/?property={BIG}",
+        f"/api/inspections/?table={BIG}",
+        f"/api/tables/?property={BIG}",
+        f"/api/people/?property={BIG}",
+        f"/api/wheels/?property={BIG}",
+        f"/api/balls/?property={BIG}",
+        "/api/logbook/?table=-1",
+        "/api/logbook/?table=abc",
+    ],
+)
+def test_ids_out_of_range_in_filters_are_400(casino, path):
+    response = client_for(casino.compliance).get(path)
+    assert response.status_code == 400, response.content
+    assert response.json()["errors"][0]["field"] in ("table", "property")
+
+
+def test_checklist_answers_are_true_or_false_only(casino):
+    from tests.inspections.test_api import ALL_PASS, signature
+
+    response = client_for(casino.floorperson).post(
+        "/api/inspections/",
+        {
+            "table": casino.table.pk,
+            "items": {**ALL_PASS, "parts_secure": "yes"},
+            "signature": signature(casino.floorperson),
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["field"] == "items.parts_secure"
+
+
+@pytest.mark.parametrize("table", [7.5, True, "7a", [1]])
+def test_a_table_id_is_a_whole_number(casino, table):
+    from tests.inspections.test_api import ALL_PASS, signature
+
+    response = client_for(casino.floorperson).post(
+        "/api/inspections/",
+        {"table": table, "items": ALL_PASS, "signature": signature(casino.floorperson)},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0] == {
+        "code": "incorrect_type",
+        "message": f"Give the id as a whole number, not {type(table).__name__}.",
+        "citation": None,
+        "field": "table",
+    }
+
+
+def test_a_time_without_its_offset_is_refused(casino):
+    from tests.inspections.test_api import signature
+
+    response = client_for(casino.security).post(
+        f"/api/tables/{casino.table.pk}/cover/",
+        {"at": "2026-11-23T10:00:00", "signature": signature(casino.security)},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "naive"
+
+
+def test_an_unknown_api_address_is_a_json_404(casino, settings):
+    settings.DEBUG = False  # with DEBUG on, Django shows its own technical 404 page
+    response = client_for(casino.security).get("/api/no-such-thing/")
+    assert response.status_code == 404
+    assert response.json()["errors"][0]["code"] == "not_found"
+
+
+def test_verify_logbook_names_an_unknown_property(db):
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="no property with id 99"):
+        call_command("verify_logbook", property=99)
