@@ -8,11 +8,11 @@ hash covers the signatures, and each entry covers the one before it.
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from compliance.models import Property
+from compliance.signatures import canonical
 from inspections.models import Entry
 
 GENESIS = "0" * 64
@@ -20,10 +20,6 @@ GENESIS = "0" * 64
 
 def _time(value: datetime | None) -> str | None:
     return value.astimezone(UTC).isoformat(timespec="microseconds") if value else None
-
-
-def canonical(value) -> bytes:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def entry_body(entry: Entry) -> dict:

@@ -14,35 +14,20 @@ from datetime import datetime, timedelta
 from types import ModuleType
 
 from django.conf import settings
-from django.contrib.auth import authenticate
 from django.db import transaction
 from django.utils import timezone
 
 from compliance.models import Ball, GamingTable, Property, TableState, User
-from compliance.rulebook import RuleViolation, raise_if_any, rulebook_for
+from compliance.rulebook import raise_if_any, rulebook_for
+from compliance.signatures import SignatureInput, signer_authenticate
 from inspections import chain
 from inspections.models import Entry, EntryKind, Signature, SignatureMeaning
-
-
-@dataclass(frozen=True)
-class SignatureInput:
-    """A signature as typed on the screen: the signer re-authenticates at the moment of signing."""
-
-    username: str
-    password: str
 
 
 @dataclass(frozen=True)
 class Signer:
     user: User
     meaning: str
-
-
-def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: str) -> User:
-    user = authenticate(username=signature.username, password=signature.password)
-    if user is None:
-        raise RuleViolation([rulebook_for(jurisdiction).signature_invalid(field=field, username=signature.username)])
-    return user
 
 
 def _table_lock(table_id: int) -> GamingTable:

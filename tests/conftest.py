@@ -4,8 +4,8 @@ import pytest
 from django.db import connection
 
 from compliance.models import Role
+from compliance.signatures import SignatureInput
 from inspections import triggers
-from inspections.services import SignatureInput
 from tests.factories import PASSWORD, GamingTableFactory, PropertyFactory, RegulatorFactory, UserFactory
 
 

@@ -10,9 +10,9 @@ from rest_framework import serializers
 from compliance.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
 from compliance.rulebook.pa import IRREGULARITY_KINDS
 from compliance.selectors import balls_visible_to, tables_visible_to
+from compliance.signatures import SignatureInput
 from inspections.models import Entry, EntryKind, Signature
 from inspections.selectors import ADJUSTMENT_KINDS, entries_visible_to
-from inspections.services import SignatureInput
 
 
 class SignatureInputSerializer(serializers.Serializer):

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from compliance.models import Role, TableState, WheelType
 from compliance.rulebook import RuleViolation
+from compliance.signatures import SignatureInput
 from inspections import services
 from inspections.models import Entry, Signature
 from tests.conftest import sign
@@ -255,7 +256,7 @@ def test_a_wrong_signature_password_writes_nothing(casino):
         services.inspection_record(
             table_id=casino.table.pk,
             items=ALL_PASS,
-            signature=services.SignatureInput(casino.floorperson.username, "wrong"),
+            signature=SignatureInput(casino.floorperson.username, "wrong"),
             recorded_by=casino.floorperson,
         )
 

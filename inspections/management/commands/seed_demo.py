@@ -21,9 +21,9 @@ from django.utils import timezone
 
 from compliance.models import Game, GamingTable, Property, Role, User, WheelType
 from compliance.rulebook import rulebook_for
+from compliance.signatures import SignatureInput
 from inspections import demo, services
 from inspections.models import Entry, EntryKind
-from inspections.services import SignatureInput
 
 # Every service call re-authenticates its signers, as a tablet on the floor does. With the
 # production hasher (PBKDF2, about half a second a check) the ~450 signatures of a week's history

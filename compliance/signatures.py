@@ -1,0 +1,38 @@
+"""Electronic signatures (DESIGN.md §4): the signer re-enters their password at the moment of signing,
+and what is stored is bound to a SHA-256 of a canonical form of what was signed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from django.contrib.auth import authenticate
+
+from compliance.models import User
+from compliance.rulebook import RuleViolation, rulebook_for
+
+
+@dataclass(frozen=True)
+class SignatureInput:
+    """A signature as typed on the screen: a username and that person's password."""
+
+    username: str
+    password: str
+
+
+def canonical(value) -> bytes:
+    """One byte string per value: sorted keys, no spaces, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def content_digest(value) -> str:
+    return hashlib.sha256(canonical(value)).hexdigest()
+
+
+def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: str) -> User:
+    """The named person re-authenticates now; a wrong password refuses the request, naming the field."""
+    user = authenticate(username=signature.username, password=signature.password)
+    if user is None:
+        raise RuleViolation([rulebook_for(jurisdiction).signature_invalid(field=field, username=signature.username)])
+    return user
