@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from compliance.models import Ball, GamingTable, Property, User, Wheel
+from compliance.models import ApprovalSignature, Ball, GamingTable, Property, RulesSubmission, User, Wheel
 
 
 @admin.register(Property)
@@ -75,3 +75,33 @@ class BallAdmin(admin.ModelAdmin):
     list_display = ["serial", "property", "material", "diameter_inches", "registered_at"]
     list_filter = ["property", "material"]
     search_fields = ["serial"]
+
+
+class ApprovalSignatureInline(admin.TabularInline):
+    model = ApprovalSignature
+    fields = ["action", "reference", "signer_name", "credential_number", "signed_at", "content_hash"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(RulesSubmission)
+class RulesSubmissionAdmin(admin.ModelAdmin):
+    """Read-only: drafts, filing and decisions go through the API's checks and signatures."""
+
+    list_display = ["property", "game", "version", "effective_from", "status", "decision_reference"]
+    list_filter = ["property", "game", "status"]
+    search_fields = ["property__name", "decision_reference", "content_hash"]
+    inlines = [ApprovalSignatureInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.db.models import Q, QuerySet
 
-from compliance.models import Ball, GamingTable, Property, Role, User, Wheel
+from compliance.models import Ball, GamingTable, Property, Role, RulesSubmission, SubmissionStatus, User, Wheel
 
 
 def is_administrator(user) -> bool:
@@ -69,3 +71,20 @@ def wheels_visible_to(user) -> QuerySet[Wheel]:
 
 def balls_visible_to(user) -> QuerySet[Ball]:
     return Ball.objects.filter(property_filter(user))
+
+
+def rules_submissions_visible_to(user) -> QuerySet[RulesSubmission]:
+    return (
+        RulesSubmission.objects.filter(property_filter(user)).select_related("property").prefetch_related("signatures")
+    )
+
+
+def rules_submission_in_effect(*, property_id: int, game: str, on: date) -> RulesSubmission | None:
+    """The newest approved version whose effective date has come: it supersedes the older ones."""
+    return (
+        RulesSubmission.objects.filter(
+            property_id=property_id, game=game, status=SubmissionStatus.APPROVED, effective_from__lte=on
+        )
+        .order_by("-effective_from", "-version")
+        .first()
+    )

@@ -3,10 +3,23 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from compliance.api.fields import ScopedPrimaryKeyRelatedField
-from compliance.models import Ball, GamingTable, Property, Role, User, Wheel
-from compliance.rulebook import raise_if_any, rulebook_for
+from compliance.models import ApprovalSignature, Ball, GamingTable, Property, Role, RulesSubmission, User, Wheel
+from compliance.rulebook import game_rules_for, raise_if_any, rulebook_for
 from compliance.rulebook.roles import STAFF_ROLES
+from compliance.rulebook.wagers import house_edges
 from compliance.selectors import balls_visible_to, is_administrator, properties_managed_by, wheels_visible_to
+from compliance.signatures import SignatureInput
+
+
+class SignatureInputSerializer(serializers.Serializer):
+    """The signer re-enters their password at the moment of signing."""
+
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+    def to_internal_value(self, data) -> SignatureInput:
+        values = super().to_internal_value(data)
+        return SignatureInput(username=values["username"], password=values["password"])
 
 
 class PropertySerializer(serializers.ModelSerializer):
@@ -165,3 +178,80 @@ class GamingTableSerializer(serializers.ModelSerializer):
             ]
         )
         return attrs
+
+
+class ApprovalSignatureSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ApprovalSignature
+        fields = [
+            "action",
+            "reference",
+            "note",
+            "signer",
+            "signer_name",
+            "credential_number",
+            "signed_at",
+            "content_hash",
+        ]
+
+
+class RulesSubmissionSerializer(serializers.ModelSerializer):
+    property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
+    wheel_types = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=3)
+    payout_odds = serializers.DictField(
+        required=False, help_text='Wager code → [X, Y] for "X to Y", e.g. {"straight": [35, 1]}.'
+    )
+    options = serializers.DictField(required=False, help_text="five_adjacent, touchdown_paytable, b2b_payouts, …")
+    violations = serializers.ListField(child=serializers.DictField(), read_only=True, help_text="As last checked.")
+    house_edge = serializers.SerializerMethodField(
+        help_text="Wager code → wheel type → the house edge in percent that the odds and the wheel give."
+    )
+    signatures = ApprovalSignatureSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = RulesSubmission
+        fields = [
+            "id",
+            "property",
+            "game",
+            "version",
+            "effective_from",
+            "wheel_types",
+            "payout_odds",
+            "options",
+            "status",
+            "violations",
+            "house_edge",
+            "content_hash",
+            "decision_reference",
+            "signatures",
+            "created_by",
+            "created_at",
+        ]
+        read_only_fields = ["version", "status", "content_hash", "decision_reference", "created_by", "created_at"]
+
+    def get_house_edge(self, submission) -> dict:
+        return house_edges(
+            game_rules=game_rules_for(submission.property.jurisdiction),
+            wheel_types=submission.wheel_types,
+            payout_odds=submission.payout_odds,
+            options=submission.options,
+        )
+
+    def validate(self, attrs):
+        if self.instance is not None and "property" in attrs and attrs["property"] != self.instance.property:
+            raise serializers.ValidationError({"property": "A Rules Submission does not move to another property."})
+        if self.instance is not None and "game" in attrs and attrs["game"] != self.instance.game:
+            raise serializers.ValidationError({"game": "Start a new submission for another game."})
+        return attrs
+
+
+class SignedActionSerializer(serializers.Serializer):
+    signature = SignatureInputSerializer()
+
+
+class DecisionSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=["approved", "rejected"])
+    reference = serializers.CharField(max_length=100, help_text="The Board's reference for the decision.")
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    signature = SignatureInputSerializer()

@@ -1,23 +1,32 @@
 from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
+from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
 
+from compliance import services
 from compliance.api.filters import IdFilter
 from compliance.api.permissions import ReadOrAdministrator, ReadOrConfigure
 from compliance.api.serializers import (
     BallSerializer,
+    DecisionSerializer,
     GamingTableSerializer,
     PersonSerializer,
     PropertySerializer,
+    RulesSubmissionSerializer,
+    SignedActionSerializer,
     WheelSerializer,
 )
-from compliance.models import Ball, GamingTable, User, Wheel
+from compliance.models import Ball, GamingTable, RulesSubmission, User, Wheel
 from compliance.selectors import (
     balls_visible_to,
     is_administrator,
     people_visible_to,
     properties_managed_by,
     properties_visible_to,
+    rules_submissions_visible_to,
     tables_visible_to,
     wheels_visible_to,
 )
@@ -128,3 +137,78 @@ class BallViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
 
     def get_queryset(self):
         return balls_visible_to(self.request.user).order_by("property_id", "serial")
+
+
+class RulesSubmissionFilter(filters.FilterSet):
+    property = IdFilter(field_name="property_id")
+
+    class Meta:
+        model = RulesSubmission
+        fields = ["property", "game", "status"]
+
+
+class RulesSubmissionViewSet(ListRetrieveCreatePatchViewSet):
+    """Rules Submissions: drafts checked as they are saved, filed by compliance, decided by the regulator."""
+
+    serializer_class = RulesSubmissionSerializer
+    filterset_class = RulesSubmissionFilter
+
+    def get_permissions(self):
+        if self.action == "decision":
+            return [IsAuthenticated()]  # the rule (may_decide) names who decides
+        return [ReadOrConfigure()]
+
+    def get_queryset(self):
+        return rules_submissions_visible_to(self.request.user).order_by("property_id", "game", "-version")
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        serializer.instance = services.rules_submission_draft(
+            prop=data["property"],
+            game=data.get("game", "roulette"),
+            effective_from=data["effective_from"],
+            wheel_types=data.get("wheel_types", []),
+            payout_odds=data.get("payout_odds", {}),
+            options=data.get("options", {}),
+            created_by=self.request.user,
+        )
+
+    def perform_update(self, serializer):
+        if not properties_managed_by(self.request.user).filter(pk=serializer.instance.property_id).exists():
+            raise PermissionDenied("Only an administrator or this property's compliance manager changes it.")
+        serializer.instance = services.rules_submission_update(
+            submission_id=serializer.instance.pk, **serializer.validated_data
+        )
+
+    def _answer(self, submission) -> Response:
+        submission = self.get_queryset().get(pk=submission.pk)
+        return Response(self.get_serializer(submission).data)
+
+    @extend_schema(request=SignedActionSerializer, responses={200: RulesSubmissionSerializer})
+    @action(detail=True, methods=["post"])
+    def file(self, request, pk=None):
+        """File a draft without violations with the regulator (compliance manager, signed)."""
+        submission = self.get_object()
+        body = SignedActionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        return self._answer(
+            services.rules_submission_file(submission_id=submission.pk, signature=body.validated_data["signature"])
+        )
+
+    @extend_schema(request=DecisionSerializer, responses={200: RulesSubmissionSerializer})
+    @action(detail=True, methods=["post"])
+    def decision(self, request, pk=None):
+        """Approve or reject a filed submission (a regulator of its jurisdiction, signed)."""
+        submission = self.get_object()
+        body = DecisionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        return self._answer(
+            services.rules_submission_decide(
+                submission_id=submission.pk,
+                decision=data["decision"],
+                reference=data["reference"],
+                note=data["note"],
+                signature=data["signature"],
+            )
+        )

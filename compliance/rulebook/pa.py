@@ -15,8 +15,8 @@ from django.utils.dateparse import parse_datetime
 
 from compliance.models import Game, Role, TableState, WheelType
 from compliance.rulebook.base import Violation
-from compliance.rulebook.roles import AMENDER_ROLES
-from compliance.rulebook.wagers import DOUBLE, SINGLE, Paytable, standard_wagers
+from compliance.rulebook.roles import AMENDER_ROLES, APPROVER_ROLES, FILER_ROLES
+from compliance.rulebook.wagers import DOUBLE, SINGLE, Paytable, check_roulette_submission, standard_wagers
 
 BALL = "58 Pa. Code § 617a.1(a)"
 WHEEL_DIAMETER = "58 Pa. Code § 617a.1(b)"
@@ -712,3 +712,103 @@ def exclusivity(*, offered: set[str]) -> list[Violation]:
 def required_options(*, wheel_types: list[str], options: dict) -> list[Violation]:
     """§ 617a.4(b): on 0 and 00 the even-money wagers are lost; there is no half-loss option here."""
     return []
+
+
+# ---- Rules Submissions (§ 601a.2): what is filed, by whom, and who decides ----
+
+RULES_SUBMISSION = "58 Pa. Code § 601a.2"
+
+
+def check_rules_submission(
+    *, game_rules, game: str, wheel_types: list, payout_odds: dict, options: dict
+) -> list[Violation]:
+    """Every violation of a submission's content at once (the wagers are the jurisdiction's own)."""
+    if game != Game.ROULETTE:
+        return [
+            Violation(
+                "game_rules_not_encoded",
+                f"Rules Submissions for {Game(game).label} are not checked by this version of the rulebook yet.",
+                RULES_SUBMISSION,
+                "game",
+            )
+        ]
+    violations = []
+    if not wheel_types:
+        violations.append(
+            Violation("wheel_types_required", "Name the wheel types the rules are for.", WHEELS, "wheel_types")
+        )
+    if not payout_odds:
+        violations.append(
+            Violation(
+                "payout_odds_required", "List the wagers offered and their payout odds.", PAYOUT_ODDS, "payout_odds"
+            )
+        )
+    for index, wheel_type in enumerate(wheel_types):
+        if wheel_type not in WheelType.values:
+            violations.append(
+                Violation("wheel_type_unknown", f"“{wheel_type}” is not a wheel type.", WHEELS, f"wheel_types.{index}")
+            )
+    known = [w for w in wheel_types if w in WheelType.values]
+    return violations + check_roulette_submission(
+        game_rules, wheel_types=known, payout_odds=payout_odds, options=options
+    )
+
+
+def may_edit_submission(*, submission) -> Violation | None:
+    if submission.status != "draft":
+        return Violation(
+            "submission_not_draft",
+            f"Version {submission.version} was {submission.get_status_display().lower()}; it is never rewritten: "
+            "make a new version instead.",
+            RULES_SUBMISSION,
+            None,
+        )
+    return None
+
+
+def may_file(*, submission, signer) -> list[Violation | None]:
+    """The certificate holder's compliance manager files a valid draft with the Board."""
+    violations = [may_edit_submission(submission=submission)]
+    if signer.role not in FILER_ROLES or signer.property_id != submission.property_id:
+        violations.append(
+            Violation(
+                "filer_role",
+                f"The Rules Submission is filed by a compliance manager of {submission.property.name}.",
+                RULES_SUBMISSION,
+                "signature",
+            )
+        )
+    if submission.violations:
+        violations.append(
+            Violation(
+                "submission_has_violations",
+                f"The draft still breaks {len(submission.violations)} rule(s); correct them before filing.",
+                RULES_SUBMISSION,
+                None,
+            )
+        )
+    return violations
+
+
+def may_decide(*, submission, signer) -> list[Violation | None]:
+    """A Board agent of the property's jurisdiction approves or rejects a filed submission."""
+    violations = []
+    if submission.status != "filed":
+        violations.append(
+            Violation(
+                "submission_not_filed",
+                f"Only a filed submission is decided; this one is {submission.get_status_display().lower()}.",
+                RULES_SUBMISSION,
+                None,
+            )
+        )
+    if signer.role not in APPROVER_ROLES or signer.jurisdiction != submission.property.jurisdiction:
+        violations.append(
+            Violation(
+                "approver_role",
+                "A regulator of the property's jurisdiction decides on a Rules Submission.",
+                RULES_SUBMISSION,
+                "signature",
+            )
+        )
+    return violations

@@ -8,3 +8,6 @@ LOGBOOK_WRITER_ROLES = frozenset({Role.SECURITY, Role.FLOORPERSON, Role.MAINTENA
 AMENDER_ROLES = frozenset({Role.COMPLIANCE})
 # The roles a compliance manager may give to the people of their property.
 STAFF_ROLES = frozenset({Role.SECURITY, Role.FLOORPERSON, Role.MAINTENANCE, Role.COMPLIANCE})
+# Who files a Rules Submission or layout with the Board, and who decides on it.
+FILER_ROLES = frozenset({Role.COMPLIANCE})
+APPROVER_ROLES = frozenset({Role.REGULATOR})

@@ -244,3 +244,19 @@ def _check_options(rules, *, wheel_types: list[str], options: dict) -> list[Viol
                 )
     violations.extend(rules.required_options(wheel_types=wheel_types, options=options))
     return violations
+
+
+def house_edges(*, game_rules, wheel_types: list[str], payout_odds: dict, options: dict) -> dict[str, dict[str, float]]:
+    """Wager code → wheel type → house edge in percent (4 decimals), for what is well formed."""
+    loss = options.get("double_zero_loss") or "all"
+    edges: dict[str, dict[str, float]] = {}
+    for code, value in payout_odds.items():
+        wager, odds = game_rules.WAGERS.get(code), _odds(value)
+        if wager is None or odds is None:
+            continue
+        edges[code] = {
+            wheel: round(float(house_edge(wager=wager, odds=odds, wheel_type=wheel, double_zero_loss=loss)) * 100, 4)
+            for wheel in wheel_types
+            if wheel in wager.wheels
+        }
+    return edges

@@ -5,26 +5,16 @@ from __future__ import annotations
 import json
 import zoneinfo
 
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from compliance.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
+from compliance.api.serializers import SignatureInputSerializer
 from compliance.rulebook.pa import IRREGULARITY_KINDS
 from compliance.selectors import balls_visible_to, tables_visible_to
-from compliance.signatures import SignatureInput
 from inspections.models import Entry, EntryKind, Signature
 from inspections.selectors import ADJUSTMENT_KINDS, entries_visible_to
-
-
-class SignatureInputSerializer(serializers.Serializer):
-    """The signer re-enters their password at the moment of signing."""
-
-    username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
-
-    def to_internal_value(self, data) -> SignatureInput:
-        values = super().to_internal_value(data)
-        return SignatureInput(username=values["username"], password=values["password"])
-
 
 _datetime = serializers.DateTimeField()
 
@@ -113,11 +103,16 @@ class AdjustmentSerializer(EntrySerializer):
         read_only_fields = [f for f in EntrySerializer.Meta.base_fields if f not in ("kind", "description")]
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class IdOfField(ScopedPrimaryKeyRelatedField):
+    """A related id stored inside an entry's details (the schema cannot see through the JSON)."""
+
+
 class IrregularitySerializer(EntrySerializer):
     table = _table_field()
     irregularity = serializers.ChoiceField(choices=IRREGULARITY_KINDS, source="details.irregularity", write_only=True)
     ball_replaced = StrictBooleanField(source="details.ball_replaced", default=False)
-    new_ball = ScopedPrimaryKeyRelatedField(
+    new_ball = IdOfField(
         scope=balls_visible_to,
         source="details.new_ball",
         write_only=True,

@@ -23,6 +23,9 @@ def admin_client_logged_in(client, db):
         "/admin/compliance/gamingtable/",
         "/admin/inspections/entry/",
         "/admin/inspections/signature/",
+        "/admin/compliance/wheel/",
+        "/admin/compliance/ball/",
+        "/admin/compliance/rulessubmission/",
         "/admin/django_celery_beat/periodictask/",
     ],
 )

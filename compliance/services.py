@@ -1,0 +1,129 @@
+"""Approvals: Rules Submissions drafted, filed and decided. The only write path for them."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from compliance.models import ApprovalSignature, Property, RulesSubmission, SubmissionStatus, User
+from compliance.rulebook import game_rules_for, raise_if_any, rulebook_for
+from compliance.signatures import SignatureInput, content_digest, signer_authenticate
+
+
+def _violations(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[dict]:
+    rules = rulebook_for(prop.jurisdiction)
+    found = rules.check_rules_submission(
+        game_rules=game_rules_for(prop.jurisdiction),
+        game=game,
+        wheel_types=wheel_types,
+        payout_odds=payout_odds,
+        options=options,
+    )
+    return [v.as_dict() for v in found]
+
+
+@transaction.atomic
+def rules_submission_draft(
+    *,
+    prop: Property,
+    game: str,
+    effective_from: date,
+    wheel_types: list,
+    payout_odds: dict,
+    options: dict,
+    created_by: User,
+) -> RulesSubmission:
+    """A new version, saved with its violations listed (a draft may break rules; filing may not)."""
+    # Lock the property: two drafts at once must not take the same version number.
+    Property.objects.select_for_update().get(pk=prop.pk)
+    latest = RulesSubmission.objects.filter(property=prop, game=game).aggregate(v=Max("version"))["v"] or 0
+    return RulesSubmission.objects.create(
+        property=prop,
+        game=game,
+        version=latest + 1,
+        effective_from=effective_from,
+        wheel_types=wheel_types,
+        payout_odds=payout_odds,
+        options=options,
+        violations=_violations(prop=prop, game=game, wheel_types=wheel_types, payout_odds=payout_odds, options=options),
+        created_by=created_by,
+    )
+
+
+@transaction.atomic
+def rules_submission_update(*, submission_id: int, **changes) -> RulesSubmission:
+    """Change a draft and check it again; a filed version is never rewritten."""
+    submission = RulesSubmission.objects.select_for_update().select_related("property").get(pk=submission_id)
+    raise_if_any([rulebook_for(submission.property.jurisdiction).may_edit_submission(submission=submission)])
+    for name in ("effective_from", "wheel_types", "payout_odds", "options"):
+        if name in changes:
+            setattr(submission, name, changes[name])
+    submission.violations = _violations(
+        prop=submission.property,
+        game=submission.game,
+        wheel_types=submission.wheel_types,
+        payout_odds=submission.payout_odds,
+        options=submission.options,
+    )
+    submission.save()
+    return submission
+
+
+def submission_content(submission: RulesSubmission) -> dict:
+    """What is signed when a submission is filed and decided."""
+    return {
+        "property": submission.property_id,
+        "game": submission.game,
+        "version": submission.version,
+        "effective_from": submission.effective_from.isoformat(),
+        "wheel_types": submission.wheel_types,
+        "payout_odds": submission.payout_odds,
+        "options": submission.options,
+    }
+
+
+def _sign(*, submission: RulesSubmission, signer: User, action: str, reference: str = "", note: str = "") -> None:
+    ApprovalSignature.objects.create(
+        rules_submission=submission,
+        action=action,
+        reference=reference,
+        note=note,
+        signer=signer,
+        signer_name=signer.display_name,
+        credential_number=signer.credential_number,
+        signed_at=timezone.now(),
+        content_hash=submission.content_hash,
+    )
+
+
+def rules_submission_file(*, submission_id: int, signature: SignatureInput) -> RulesSubmission:
+    """The compliance manager files a draft without violations; its content is frozen and hashed."""
+    jurisdiction = RulesSubmission.objects.values_list("property__jurisdiction", flat=True).get(pk=submission_id)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    with transaction.atomic():
+        submission = RulesSubmission.objects.select_for_update().select_related("property").get(pk=submission_id)
+        raise_if_any(rulebook_for(jurisdiction).may_file(submission=submission, signer=signer))
+        submission.status = SubmissionStatus.FILED
+        submission.content_hash = content_digest(submission_content(submission))
+        submission.save(update_fields=["status", "content_hash"])
+        _sign(submission=submission, signer=signer, action="filed")
+    return submission
+
+
+def rules_submission_decide(
+    *, submission_id: int, decision: str, reference: str, signature: SignatureInput, note: str = ""
+) -> RulesSubmission:
+    """The regulator approves or rejects a filed submission, signed, with the Board's reference."""
+    jurisdiction = RulesSubmission.objects.values_list("property__jurisdiction", flat=True).get(pk=submission_id)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    with transaction.atomic():
+        submission = RulesSubmission.objects.select_for_update().select_related("property").get(pk=submission_id)
+        raise_if_any(rulebook_for(jurisdiction).may_decide(submission=submission, signer=signer))
+        submission.status = SubmissionStatus(decision)
+        submission.decision_reference = reference
+        submission.save(update_fields=["status", "decision_reference"])
+        _sign(submission=submission, signer=signer, action=decision, reference=reference, note=note)
+    return submission
