@@ -1,7 +1,16 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
-from compliance.models import ApprovalSignature, Ball, GamingTable, Property, RulesSubmission, User, Wheel
+from compliance.models import (
+    ApprovalSignature,
+    Ball,
+    GamingTable,
+    LayoutSubmission,
+    Property,
+    RulesSubmission,
+    User,
+    Wheel,
+)
 
 
 @admin.register(Property)
@@ -105,3 +114,10 @@ class RulesSubmissionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(LayoutSubmission)
+class LayoutSubmissionAdmin(RulesSubmissionAdmin):
+    list_display = ["name", "property", "game", "status", "decision_reference", "created_at"]
+    list_filter = ["property", "game", "status"]
+    search_fields = ["name", "property__name", "decision_reference", "content_hash"]

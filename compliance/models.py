@@ -240,11 +240,41 @@ class RulesSubmission(models.Model):
         return f"{self.get_game_display()} Rules Submission v{self.version} ({self.get_status_display()})"
 
 
+class LayoutStatus(models.TextChoices):
+    PENDING = "pending", "Pending the regulator's decision"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+class LayoutSubmission(models.Model):
+    """A table layout submitted for approval (58 Pa. Code § 617a.1(f)), with the tables it is used on."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="layouts")
+    game = models.CharField(max_length=20, choices=Game.choices, default=Game.ROULETTE)
+    name = models.CharField(max_length=200)
+    features = models.JSONField(default=list, help_text="What the layout shows, from the API's vocabulary.")
+    tables = models.ManyToManyField(GamingTable, related_name="layouts", blank=True)
+    status = models.CharField(max_length=20, choices=LayoutStatus.choices, default=LayoutStatus.PENDING)
+    content_hash = models.CharField(max_length=64, editable=False)
+    decision_reference = models.CharField(max_length=100, blank=True)
+    created_by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["property", "-created_at"]
+
+    def __str__(self) -> str:
+        return f"Layout {self.name} ({self.get_status_display()})"
+
+
 class ApprovalSignature(models.Model):
     """A signed step of an approval (filed, approved, rejected), bound to the content's hash."""
 
     rules_submission = models.ForeignKey(
         RulesSubmission, null=True, blank=True, on_delete=models.PROTECT, related_name="signatures"
+    )
+    layout = models.ForeignKey(
+        LayoutSubmission, null=True, blank=True, on_delete=models.PROTECT, related_name="signatures"
     )
     action = models.CharField(
         max_length=20, choices=[("filed", "Filed"), ("approved", "Approved"), ("rejected", "Rejected")]

@@ -6,7 +6,18 @@ from datetime import date
 
 from django.db.models import Q, QuerySet
 
-from compliance.models import Ball, GamingTable, Property, Role, RulesSubmission, SubmissionStatus, User, Wheel
+from compliance.models import (
+    Ball,
+    GamingTable,
+    LayoutStatus,
+    LayoutSubmission,
+    Property,
+    Role,
+    RulesSubmission,
+    SubmissionStatus,
+    User,
+    Wheel,
+)
 
 
 def is_administrator(user) -> bool:
@@ -86,5 +97,22 @@ def rules_submission_in_effect(*, property_id: int, game: str, on: date) -> Rule
             property_id=property_id, game=game, status=SubmissionStatus.APPROVED, effective_from__lte=on
         )
         .order_by("-effective_from", "-version")
+        .first()
+    )
+
+
+def layouts_visible_to(user) -> QuerySet[LayoutSubmission]:
+    return (
+        LayoutSubmission.objects.filter(property_filter(user))
+        .select_related("property")
+        .prefetch_related("tables", "signatures")
+    )
+
+
+def layout_approved_for(*, table_id: int) -> LayoutSubmission | None:
+    """The most recently submitted approved layout used on the table."""
+    return (
+        LayoutSubmission.objects.filter(tables__id=table_id, status=LayoutStatus.APPROVED)
+        .order_by("-created_at", "-id")
         .first()
     )

@@ -8,8 +8,18 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from compliance.models import ApprovalSignature, Property, RulesSubmission, SubmissionStatus, User
+from compliance.models import (
+    ApprovalSignature,
+    GamingTable,
+    LayoutStatus,
+    LayoutSubmission,
+    Property,
+    RulesSubmission,
+    SubmissionStatus,
+    User,
+)
 from compliance.rulebook import game_rules_for, raise_if_any, rulebook_for
+from compliance.selectors import rules_submission_in_effect
 from compliance.signatures import SignatureInput, content_digest, signer_authenticate
 
 
@@ -85,9 +95,12 @@ def submission_content(submission: RulesSubmission) -> dict:
     }
 
 
-def _sign(*, submission: RulesSubmission, signer: User, action: str, reference: str = "", note: str = "") -> None:
+def _sign(
+    *, submission: RulesSubmission | LayoutSubmission, signer: User, action: str, reference: str = "", note: str = ""
+) -> None:
     ApprovalSignature.objects.create(
-        rules_submission=submission,
+        rules_submission=submission if isinstance(submission, RulesSubmission) else None,
+        layout=submission if isinstance(submission, LayoutSubmission) else None,
         action=action,
         reference=reference,
         note=note,
@@ -127,3 +140,53 @@ def rules_submission_decide(
         submission.save(update_fields=["status", "decision_reference"])
         _sign(submission=submission, signer=signer, action=decision, reference=reference, note=note)
     return submission
+
+
+def layout_violations(*, prop: Property, game: str, features: list[str], tables: list[GamingTable]):
+    """Checked against the Rules Submission in effect today for the property's game."""
+    in_effect = rules_submission_in_effect(property_id=prop.pk, game=game, on=timezone.localdate())
+    return rulebook_for(prop.jurisdiction).check_layout(
+        features=features, tables=tables, options=in_effect.options if in_effect else None
+    )
+
+
+@transaction.atomic
+def layout_submit(
+    *, prop: Property, game: str, name: str, features: list[str], tables: list[GamingTable], created_by: User
+) -> LayoutSubmission:
+    """Submit a layout for approval; refused, with every violation, unless it has what its tables offer."""
+    raise_if_any(layout_violations(prop=prop, game=game, features=features, tables=tables))
+    layout = LayoutSubmission.objects.create(
+        property=prop,
+        game=game,
+        name=name,
+        features=sorted(set(features)),
+        created_by=created_by,
+        content_hash=content_digest(
+            {
+                "property": prop.pk,
+                "game": game,
+                "name": name,
+                "features": sorted(set(features)),
+                "tables": sorted(t.pk for t in tables),
+            }
+        ),
+    )
+    layout.tables.set(tables)
+    return layout
+
+
+def layout_decide(
+    *, layout_id: int, decision: str, reference: str, signature: SignatureInput, note: str = ""
+) -> LayoutSubmission:
+    """The regulator approves or rejects a pending layout, signed, with the Bureau's reference."""
+    jurisdiction = LayoutSubmission.objects.values_list("property__jurisdiction", flat=True).get(pk=layout_id)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    with transaction.atomic():
+        layout = LayoutSubmission.objects.select_for_update().select_related("property").get(pk=layout_id)
+        raise_if_any(rulebook_for(jurisdiction).may_decide_layout(layout=layout, signer=signer))
+        layout.status = LayoutStatus(decision)
+        layout.decision_reference = reference
+        layout.save(update_fields=["status", "decision_reference"])
+        _sign(submission=layout, signer=signer, action=decision, reference=reference, note=note)
+    return layout

@@ -2,7 +2,14 @@ from django.urls import path
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
-from compliance.api.views import BallViewSet, PersonViewSet, PropertyViewSet, RulesSubmissionViewSet, WheelViewSet
+from compliance.api.views import (
+    BallViewSet,
+    LayoutViewSet,
+    PersonViewSet,
+    PropertyViewSet,
+    RulesSubmissionViewSet,
+    WheelViewSet,
+)
 from inspections.api import views
 
 router = DefaultRouter()
@@ -12,6 +19,7 @@ router.register("tables", views.GamingTableViewSet, basename="table")
 router.register("wheels", WheelViewSet, basename="wheel")
 router.register("balls", BallViewSet, basename="ball")
 router.register("rules-submissions", RulesSubmissionViewSet, basename="rules-submission")
+router.register("layouts", LayoutViewSet, basename="layout")
 router.register("inspections", views.InspectionViewSet, basename="inspection")
 router.register("adjustments", views.AdjustmentViewSet, basename="adjustment")
 router.register("irregularities", views.IrregularityViewSet, basename="irregularity")

@@ -3,11 +3,27 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
 from compliance.api.fields import ScopedPrimaryKeyRelatedField
-from compliance.models import ApprovalSignature, Ball, GamingTable, Property, Role, RulesSubmission, User, Wheel
+from compliance.models import (
+    ApprovalSignature,
+    Ball,
+    GamingTable,
+    LayoutSubmission,
+    Property,
+    Role,
+    RulesSubmission,
+    User,
+    Wheel,
+)
 from compliance.rulebook import game_rules_for, raise_if_any, rulebook_for
 from compliance.rulebook.roles import STAFF_ROLES
 from compliance.rulebook.wagers import house_edges
-from compliance.selectors import balls_visible_to, is_administrator, properties_managed_by, wheels_visible_to
+from compliance.selectors import (
+    balls_visible_to,
+    is_administrator,
+    properties_managed_by,
+    tables_visible_to,
+    wheels_visible_to,
+)
 from compliance.signatures import SignatureInput
 
 
@@ -255,3 +271,39 @@ class DecisionSerializer(serializers.Serializer):
     reference = serializers.CharField(max_length=100, help_text="The Board's reference for the decision.")
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
     signature = SignatureInputSerializer()
+
+
+class LayoutSubmissionSerializer(serializers.ModelSerializer):
+    property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
+    features = serializers.ListField(child=serializers.CharField(max_length=40), max_length=40)
+    tables = ScopedPrimaryKeyRelatedField(
+        scope=tables_visible_to, many=True, help_text="Ids of the tables it is used on."
+    )
+    signatures = ApprovalSignatureSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = LayoutSubmission
+        fields = [
+            "id",
+            "property",
+            "game",
+            "name",
+            "features",
+            "tables",
+            "status",
+            "content_hash",
+            "decision_reference",
+            "signatures",
+            "created_by",
+            "created_at",
+        ]
+        read_only_fields = ["status", "content_hash", "decision_reference", "created_by", "created_at"]
+
+    def validate(self, attrs):
+        strangers = [t.number for t in attrs["tables"] if t.property_id != attrs["property"].pk]
+        if strangers:
+            raise serializers.ValidationError({"tables": f"Tables {', '.join(strangers)} are not of this property."})
+        other_game = [t.number for t in attrs["tables"] if t.game != attrs.get("game", "roulette")]
+        if other_game:
+            raise serializers.ValidationError({"tables": f"Tables {', '.join(other_game)} play another game."})
+        return attrs

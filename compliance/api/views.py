@@ -13,16 +13,18 @@ from compliance.api.serializers import (
     BallSerializer,
     DecisionSerializer,
     GamingTableSerializer,
+    LayoutSubmissionSerializer,
     PersonSerializer,
     PropertySerializer,
     RulesSubmissionSerializer,
     SignedActionSerializer,
     WheelSerializer,
 )
-from compliance.models import Ball, GamingTable, RulesSubmission, User, Wheel
+from compliance.models import Ball, GamingTable, LayoutSubmission, RulesSubmission, User, Wheel
 from compliance.selectors import (
     balls_visible_to,
     is_administrator,
+    layouts_visible_to,
     people_visible_to,
     properties_managed_by,
     properties_visible_to,
@@ -212,3 +214,54 @@ class RulesSubmissionViewSet(ListRetrieveCreatePatchViewSet):
                 signature=data["signature"],
             )
         )
+
+
+class LayoutFilter(filters.FilterSet):
+    property = IdFilter(field_name="property_id")
+
+    class Meta:
+        model = LayoutSubmission
+        fields = ["property", "game", "status"]
+
+
+class LayoutViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+    """Layouts: submitted by compliance with what their tables offer, decided by the regulator (§ 617a.1(f))."""
+
+    serializer_class = LayoutSubmissionSerializer
+    filterset_class = LayoutFilter
+
+    def get_permissions(self):
+        if self.action == "decision":
+            return [IsAuthenticated()]  # the rule (may_decide_layout) names who decides
+        return [ReadOrConfigure()]
+
+    def get_queryset(self):
+        return layouts_visible_to(self.request.user).order_by("property_id", "-created_at")
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        serializer.instance = services.layout_submit(
+            prop=data["property"],
+            game=data.get("game", "roulette"),
+            name=data["name"],
+            features=data["features"],
+            tables=data["tables"],
+            created_by=self.request.user,
+        )
+
+    @extend_schema(request=DecisionSerializer, responses={200: LayoutSubmissionSerializer})
+    @action(detail=True, methods=["post"])
+    def decision(self, request, pk=None):
+        """Approve or reject a pending layout (a regulator of its jurisdiction, signed)."""
+        layout = self.get_object()
+        body = DecisionSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        services.layout_decide(
+            layout_id=layout.pk,
+            decision=data["decision"],
+            reference=data["reference"],
+            note=data["note"],
+            signature=data["signature"],
+        )
+        return Response(self.get_serializer(self.get_queryset().get(pk=layout.pk)).data)

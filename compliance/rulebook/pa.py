@@ -812,3 +812,116 @@ def may_decide(*, submission, signer) -> list[Violation | None]:
             )
         )
     return violations
+
+
+# ---- Layouts (§ 617a.1(e)–(g), § 617c.1(b), § 617c.2(b), § 617c.3(b)) ----
+
+LAYOUT_APPROVAL = "58 Pa. Code § 617a.1(f)"
+LAYOUT_FEATURES = frozenset(
+    {
+        "name_or_logo",
+        "betting_areas",
+        "min_max_signage",
+        "wheel_replica",
+        "touchdown_electronic_area",
+        "b2b_area",
+        "b2b_reader_board_rng",
+        "blazing7_area",
+        "blazing7_release_device",
+        "lightning_rng",
+        "double_zero_cover",
+        "single_zero_signage",
+        "drop_box",
+        "tip_box",
+    }
+)
+# Always: § 617a.1(f)(1)–(3) and (g).
+LAYOUT_ALWAYS = (
+    ("name_or_logo", "58 Pa. Code § 617a.1(f)(1)"),
+    ("betting_areas", "58 Pa. Code § 617a.1(f)(2)"),
+    ("min_max_signage", "58 Pa. Code § 617a.1(f)(3)"),
+    ("drop_box", "58 Pa. Code § 617a.1(g)"),
+    ("tip_box", "58 Pa. Code § 617a.1(g)"),
+)
+# What an option of the Rules Submission in effect adds.
+LAYOUT_FOR_OPTION = {
+    "five_adjacent": (("wheel_replica", "58 Pa. Code § 617a.1(f)(4)"),),
+    "touchdown_paytable": (("touchdown_electronic_area", "58 Pa. Code § 617a.1(f)(5)"),),
+    "b2b_payouts": (("b2b_area", "58 Pa. Code § 617c.1(b)"), ("b2b_reader_board_rng", "58 Pa. Code § 617c.1(b)")),
+    "blazing7_paytable": (
+        ("blazing7_area", "58 Pa. Code § 617c.2(b)"),
+        ("blazing7_release_device", "58 Pa. Code § 617c.2(b)"),
+    ),
+    "lightning_payouts": (("lightning_rng", "58 Pa. Code § 617c.3(b)"),),
+}
+# A double-zero wheel used as single-zero: the 00 area covered and the notices posted.
+LAYOUT_FOR_AS_SINGLE_ZERO = (
+    ("double_zero_cover", "58 Pa. Code § 617a.1(e)(1)"),
+    ("single_zero_signage", "58 Pa. Code § 617a.1(e)(2)"),
+)
+
+
+def check_layout(*, features: list[str], tables, options: dict | None) -> list[Violation]:
+    """Every feature the layout needs for what is offered on its tables, and none unknown."""
+    violations = []
+    for index, feature in enumerate(features):
+        if feature not in LAYOUT_FEATURES:
+            violations.append(
+                Violation(
+                    "layout_feature_unknown",
+                    f"“{feature}” is not a layout feature.",
+                    LAYOUT_APPROVAL,
+                    f"features.{index}",
+                )
+            )
+    needed = list(LAYOUT_ALWAYS)
+    for option, requirements in LAYOUT_FOR_OPTION.items():
+        if options and options.get(option) not in (None, False, [], ""):
+            needed.extend(requirements)
+    if any(table.wheel_type == WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO for table in tables):
+        needed.extend(LAYOUT_FOR_AS_SINGLE_ZERO)
+    for feature, citation in needed:
+        if feature not in features:
+            violations.append(
+                Violation(
+                    "layout_feature_missing",
+                    f"The layout must have {feature.replace('_', ' ')} for what is offered on its tables.",
+                    citation,
+                    "features",
+                )
+            )
+    electronic = [t.number for t in tables if not t.electronic]
+    if options and options.get("touchdown_paytable") and electronic:
+        violations.append(
+            Violation(
+                "touchdown_not_electronic",
+                f"Touchdown Roulette is offered on a fully automated electronic table; {', '.join(electronic)} is not.",
+                "58 Pa. Code § 617a.1(f)(5)",
+                "tables",
+            )
+        )
+    return violations
+
+
+def may_decide_layout(*, layout, signer) -> list[Violation | None]:
+    """The Bureau approves a layout (§ 617a.1(f)): a regulator of the jurisdiction, on a pending one."""
+    violations = []
+    if layout.status != "pending":
+        violations.append(
+            Violation(
+                "layout_not_pending",
+                f"This layout was already {layout.get_status_display().lower()}.",
+                LAYOUT_APPROVAL,
+                None,
+            )
+        )
+    if signer.role not in APPROVER_ROLES or signer.jurisdiction != layout.property.jurisdiction:
+        violations.append(
+            Violation(
+                "approver_role",
+                "A regulator of the property's jurisdiction decides on a layout.",
+                LAYOUT_APPROVAL,
+                "signature",
+            )
+        )
+    return violations

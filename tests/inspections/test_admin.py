@@ -26,6 +26,7 @@ def admin_client_logged_in(client, db):
         "/admin/compliance/wheel/",
         "/admin/compliance/ball/",
         "/admin/compliance/rulessubmission/",
+        "/admin/compliance/layoutsubmission/",
         "/admin/django_celery_beat/periodictask/",
     ],
 )

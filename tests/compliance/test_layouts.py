@@ -1,0 +1,115 @@
+"""Layouts: what they must show for what their tables offer (§ 617a.1(e)–(g), § 617c), and approval."""
+
+from compliance.models import LayoutSubmission
+from tests.compliance.test_rules_submissions import draft
+from tests.factories import GamingTableFactory, RegulatorFactory
+from tests.inspections.test_api import assert_refused, client_for, signature
+
+BASIC = ["name_or_logo", "betting_areas", "min_max_signage", "drop_box", "tip_box"]
+
+
+def submit(client, casino, features, tables=None):
+    body = {
+        "property": casino.property.pk,
+        "game": "roulette",
+        "name": "Keystone 2026",
+        "features": features,
+        "tables": tables or [casino.table.pk],
+    }
+    return client.post("/api/layouts/", body, format="json")
+
+
+def approve_rules(casino, regulator, **overrides):
+    client = client_for(casino.compliance)
+    submission = draft(client, casino.property, **overrides).json()
+    client.post(
+        f"/api/rules-submissions/{submission['id']}/file/", {"signature": signature(casino.compliance)}, format="json"
+    )
+    response = client_for(regulator).post(
+        f"/api/rules-submissions/{submission['id']}/decision/",
+        {"decision": "approved", "reference": "BGO-1", "signature": signature(regulator)},
+        format="json",
+    )
+    assert response.json()["status"] == "approved", response.content
+
+
+def test_a_layout_needs_the_basic_features(casino):
+    response = submit(client_for(casino.compliance), casino, ["name_or_logo", "sparkles"])
+    errors = assert_refused(response, "layout_feature_missing", "58 Pa. Code § 617a.1(f)(2)", "features")
+    assert {e["citation"] for e in errors} >= {
+        "58 Pa. Code § 617a.1(f)(3)",
+        "58 Pa. Code § 617a.1(g)",
+        "58 Pa. Code § 617a.1(f)",
+    }
+    assert "layout_feature_unknown" in {e["code"] for e in errors}
+    assert not LayoutSubmission.objects.exists()
+
+
+def test_a_table_used_as_single_zero_needs_the_00_cover_and_signage(casino):
+    as_single = GamingTableFactory(property=casino.property, wheel_type="double_zero_as_single_zero")
+    errors = assert_refused(
+        submit(client_for(casino.compliance), casino, BASIC, [as_single.pk]),
+        "layout_feature_missing",
+        "58 Pa. Code § 617a.1(e)(1)",
+    )
+    assert "58 Pa. Code § 617a.1(e)(2)" in {e["citation"] for e in errors}
+    assert (
+        submit(
+            client_for(casino.compliance), casino, [*BASIC, "double_zero_cover", "single_zero_signage"], [as_single.pk]
+        ).status_code
+        == 201
+    )
+
+
+def test_options_in_effect_add_their_layout_areas(casino, regulator):
+    approve_rules(
+        casino,
+        regulator,
+        options={"touchdown_paytable": "A", "five_adjacent": True, "b2b_payouts": [1000, 500, 250, 100, 50, 25, 10]},
+    )
+    errors = assert_refused(
+        submit(client_for(casino.compliance), casino, BASIC), "layout_feature_missing", "58 Pa. Code § 617a.1(f)(4)"
+    )
+    citations = {e["citation"] for e in errors}
+    assert {"58 Pa. Code § 617a.1(f)(5)", "58 Pa. Code § 617c.1(b)"} <= citations
+    assert "touchdown_not_electronic" in {e["code"] for e in errors}
+    casino.table.electronic = True
+    casino.table.save()
+    full = [*BASIC, "wheel_replica", "touchdown_electronic_area", "b2b_area", "b2b_reader_board_rng"]
+    assert submit(client_for(casino.compliance), casino, full).status_code == 201
+
+
+def test_a_regulator_approves_a_layout_signed(casino, regulator):
+    layout = submit(client_for(casino.compliance), casino, BASIC).json()
+    assert layout["status"] == "pending"
+    decision = {"decision": "approved", "reference": "BGO-L-7", "signature": signature(regulator)}
+    assert (
+        client_for(casino.compliance)
+        .post(
+            f"/api/layouts/{layout['id']}/decision/",
+            {**decision, "signature": signature(casino.compliance)},
+            format="json",
+        )
+        .status_code
+        == 400
+    )
+    response = client_for(regulator).post(f"/api/layouts/{layout['id']}/decision/", decision, format="json")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["status"] == "approved" and body["decision_reference"] == "BGO-L-7"
+    assert body["signatures"][0]["credential_number"] == regulator.credential_number
+    assert_refused(
+        client_for(regulator).post(f"/api/layouts/{layout['id']}/decision/", decision, format="json"),
+        "layout_not_pending",
+        "58 Pa. Code § 617a.1(f)",
+    )
+
+
+def test_a_layout_of_another_property_is_out_of_reach(casino, other_casino):
+    assert_refused(
+        submit(client_for(casino.compliance), casino, BASIC, [other_casino.table.pk]), "does_not_exist", None, "tables"
+    )
+    layout = submit(client_for(casino.compliance), casino, BASIC).json()
+    outsider = RegulatorFactory(jurisdiction="NJ")
+    assert client_for(outsider).get(f"/api/layouts/{layout['id']}/").status_code == 404
+    assert client_for(other_casino.compliance).get("/api/layouts/").json()["count"] == 0
