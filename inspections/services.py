@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from compliance.models import Ball, GamingTable, Property, TableState, User
 from compliance.rulebook import raise_if_any, rulebook_for
+from compliance.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.signatures import SignatureInput, signer_authenticate
 from inspections import chain
 from inspections.models import Entry, EntryKind, Signature, SignatureMeaning
@@ -273,6 +274,20 @@ def table_event_record(
             table.last_closed_at = at
             table.inspection_void_reason = ""
 
+    def configured(rules, table: GamingTable) -> list:
+        # Opening also needs what the regulator approved, in effect today, and registered equipment.
+        if kind != EntryKind.OPEN:
+            return []
+        return rules.configuration_ready(
+            table=table,
+            layout=layout_approved_for(table_id=table.pk),
+            rules_submission=rules_submission_in_effect(
+                property_id=table.property_id,
+                game=table.game,
+                on=timezone.localtime(timezone.now(), table.property.zone).date(),
+            ),
+        )
+
     return _recorded_event(
         table_id=table_id,
         event=kind,
@@ -282,6 +297,7 @@ def table_event_record(
         at=at,
         describe=lambda rules: description,
         on_table=move,
+        more_checks=configured,
     )
 
 

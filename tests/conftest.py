@@ -6,7 +6,14 @@ from django.db import connection
 from compliance.models import Role
 from compliance.signatures import SignatureInput
 from inspections import triggers
-from tests.factories import PASSWORD, GamingTableFactory, PropertyFactory, RegulatorFactory, UserFactory
+from tests.factories import (
+    PASSWORD,
+    GamingTableFactory,
+    PropertyFactory,
+    RegulatorFactory,
+    UserFactory,
+    configure_for_opening,
+)
 
 
 def sign(user, password: str = PASSWORD) -> SignatureInput:
@@ -25,18 +32,28 @@ def staff_of(prop) -> SimpleNamespace:
     )
 
 
+def bare_casino_staff(name: str) -> SimpleNamespace:
+    staff = staff_of(PropertyFactory(name=name))
+    staff.table = GamingTableFactory(property=staff.property, number="R-01")
+    return staff
+
+
 @pytest.fixture
 def casino(db):
     """A Pennsylvania property with one person of each floor role and a double-zero table."""
     staff = staff_of(PropertyFactory(name="Keystone Casino"))
-    staff.table = GamingTableFactory(property=staff.property, number="R-01")
+    staff.table = configure_for_opening(
+        GamingTableFactory(property=staff.property, number="R-01"), created_by=staff.compliance
+    )
     return staff
 
 
 @pytest.fixture
 def other_casino(db):
     staff = staff_of(PropertyFactory(name="Other Casino"))
-    staff.table = GamingTableFactory(property=staff.property, number="R-01")
+    staff.table = configure_for_opening(
+        GamingTableFactory(property=staff.property, number="R-01"), created_by=staff.compliance
+    )
     return staff
 
 

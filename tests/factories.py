@@ -50,3 +50,49 @@ class GamingTableFactory(factory.django.DjangoModelFactory):
     game = Game.ROULETTE
     wheel_type = WheelType.DOUBLE_ZERO
     has_external_movable_parts = True
+
+
+def configure_for_opening(table: GamingTable, *, created_by: User) -> GamingTable:
+    """What a Roulette table needs before it opens: registered equipment, an approved Rules
+    Submission in effect for its wheel type, an approved layout. Made directly: these tests are
+    about the logbook; the approvals have their own tests."""
+    from datetime import date
+    from decimal import Decimal
+
+    from compliance.models import Ball, LayoutSubmission, RulesSubmission, Wheel
+    from compliance.rulebook import pa
+
+    physical = "single_zero" if table.wheel_type == WheelType.SINGLE_ZERO else "double_zero"
+    table.wheel = Wheel.objects.create(
+        property=table.property,
+        serial=f"W-{table.number}",
+        wheel_type=physical,
+        diameter_inches=Decimal(32),
+        number_order=list(pa.wheel_order_for(physical)),
+    )
+    table.ball = Ball.objects.create(
+        property=table.property, serial=f"B-{table.number}", material="non_metallic", diameter_inches=Decimal("0.8125")
+    )
+    table.save()
+    RulesSubmission.objects.get_or_create(
+        property=table.property,
+        game=table.game,
+        version=1,
+        defaults={
+            "effective_from": date(2020, 1, 1),
+            "wheel_types": list(WheelType.values),
+            "payout_odds": {"straight": [35, 1]},
+            "status": "approved",
+            "created_by": created_by,
+        },
+    )
+    layout = LayoutSubmission.objects.create(
+        property=table.property,
+        name=f"Layout {table.number}",
+        features=[],
+        status="approved",
+        created_by=created_by,
+        content_hash="0" * 64,
+    )
+    layout.tables.add(table)
+    return table

@@ -925,3 +925,48 @@ def may_decide_layout(*, layout, signer) -> list[Violation | None]:
             )
         )
     return violations
+
+
+def configuration_ready(*, table, layout, rules_submission) -> list[Violation]:
+    """Before a Roulette table opens: an approved layout, an approved Rules Submission in effect for
+    its wheel type, and registered (so compliant) equipment."""
+    if table.game != Game.ROULETTE:
+        return []
+    violations = []
+    if layout is None:
+        violations.append(
+            Violation(
+                "layout_not_approved",
+                f"Table {table.number} has no approved layout: a Roulette layout is approved before use.",
+                LAYOUT_APPROVAL,
+                "table",
+            )
+        )
+    if rules_submission is None:
+        violations.append(
+            Violation(
+                "rules_submission_not_in_effect",
+                f"{table.property.name} has no approved Roulette Rules Submission in effect today.",
+                RULES_SUBMISSION,
+                "table",
+            )
+        )
+    elif table.wheel_type not in rules_submission.wheel_types:
+        violations.append(
+            Violation(
+                "rules_submission_wheel_type",
+                f"The Rules Submission in effect (version {rules_submission.version}) does not cover "
+                f"{(table.get_wheel_type_display() or 'this').lower()} tables.",
+                RULES_SUBMISSION,
+                "table",
+            )
+        )
+    if table.wheel_id is None:
+        violations.append(
+            Violation("wheel_not_registered", f"Table {table.number} has no registered wheel.", WHEELS, "table")
+        )
+    if table.ball_id is None:
+        violations.append(
+            Violation("ball_not_registered", f"Table {table.number} has no registered ball.", BALL, "table")
+        )
+    return violations

@@ -7,6 +7,7 @@ import pytest
 
 from compliance.models import Ball, Wheel
 from compliance.rulebook import pa
+from tests.factories import configure_for_opening
 from tests.inspections.test_api import assert_refused, client_for
 
 
@@ -149,6 +150,7 @@ def test_a_ball_replaced_after_an_irregularity_becomes_the_tables_ball(casino, o
     from tests.inspections.test_api import signature
     from tests.inspections.test_services import event, inspect
 
+    configure_for_opening(casino.table, created_by=casino.compliance)
     old = Ball.objects.create(
         property=casino.property, serial="B-OLD", material="non_metallic", diameter_inches=Decimal("0.8125")
     )

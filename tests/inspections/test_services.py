@@ -426,3 +426,27 @@ def test_a_correction_names_real_fields_and_true_times(casino, correction, code,
         "58 Pa. Code § 617a.2(e)",
     )
     assert field in {v.field for v in violations}
+
+
+def test_opening_needs_approved_layout_rules_and_registered_equipment(casino):
+    from compliance.models import LayoutSubmission, RulesSubmission
+
+    inspect(casino)
+    LayoutSubmission.objects.all().delete()
+    RulesSubmission.objects.update(status="rejected")
+    type(casino.table).objects.filter(pk=casino.table.pk).update(wheel=None, ball=None)
+    violations = refused(lambda: event(casino, "open"), "layout_not_approved", "58 Pa. Code § 617a.1(f)")
+    assert {(v.code, v.citation) for v in violations} == {
+        ("layout_not_approved", "58 Pa. Code § 617a.1(f)"),
+        ("rules_submission_not_in_effect", "58 Pa. Code § 601a.2"),
+        ("wheel_not_registered", "58 Pa. Code § 617a.1(c), (d)"),
+        ("ball_not_registered", "58 Pa. Code § 617a.1(a)"),
+    }
+
+
+def test_opening_needs_rules_covering_the_tables_wheel_type(casino):
+    from compliance.models import RulesSubmission
+
+    inspect(casino)
+    RulesSubmission.objects.update(wheel_types=["single_zero"])
+    refused(lambda: event(casino, "open"), "rules_submission_wheel_type", "58 Pa. Code § 601a.2")

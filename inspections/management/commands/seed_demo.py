@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
@@ -19,8 +20,9 @@ from django.db.models import Q
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from compliance.models import Game, GamingTable, Property, Role, User, WheelType
-from compliance.rulebook import rulebook_for
+from compliance import services as approvals
+from compliance.models import Ball, BallMaterial, Game, GamingTable, Property, Role, User, Wheel, WheelType
+from compliance.rulebook import raise_if_any, rulebook_for
 from compliance.signatures import SignatureInput
 from inspections import demo, services
 from inspections.models import Entry, EntryKind
@@ -76,6 +78,24 @@ TODAY = {
     "R-08": ("unlock", "adjustment"),
 }
 DAYS = 7
+
+# The demo's approved Roulette odds: § 617a.4(a)'s minimums (First Five is left out: it needs a
+# double-zero layout and the demo's Rules Submission covers every wheel type).
+DEMO_PAYOUT_ODDS = {
+    "straight": [35, 1],
+    "split": [17, 1],
+    "three_numbers": [11, 1],
+    "four_numbers": [8, 1],
+    "six_numbers": [5, 1],
+    "column": [2, 1],
+    "dozen": [2, 1],
+    "red": [1, 1],
+    "black": [1, 1],
+    "odd": [1, 1],
+    "even": [1, 1],
+    "low": [1, 1],
+    "high": [1, 1],
+}
 
 
 @dataclass
@@ -260,6 +280,7 @@ class Command(BaseCommand):
         with transaction.atomic():
             with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
                 prop, people, tables = self.create_property()
+                self.approve(prop, people, tables)
                 history = History(people=people, tables=tables, now=timezone.now())
                 history.plan()
                 entries = history.write()
@@ -317,6 +338,74 @@ class Command(BaseCommand):
             for number, wheel_type, external, electronic in TABLES
         ]
         return prop, people, tables
+
+    def approve(self, prop: Property, people: dict[str, User], tables: list[GamingTable]) -> None:
+        """What the tables need before they open: registered equipment, an approved Rules Submission
+        and an approved layout, filed and decided through the approval services, signed."""
+        rules = rulebook_for(prop.jurisdiction)
+        for table in tables:
+            physical = WheelType.SINGLE_ZERO if table.wheel_type == WheelType.SINGLE_ZERO else WheelType.DOUBLE_ZERO
+            order = list(rules.wheel_order_for(physical))
+            raise_if_any(rules.check_wheel(wheel_type=physical, diameter_inches=Decimal(32), number_order=order))
+            raise_if_any(rules.check_ball(material=BallMaterial.NON_METALLIC, diameter_inches=Decimal("0.8125")))
+            table.wheel = Wheel.objects.create(
+                property=prop,
+                serial=f"WH-{table.number}",
+                wheel_type=physical,
+                diameter_inches=Decimal(32),
+                number_order=order,
+            )
+            table.ball = Ball.objects.create(
+                property=prop,
+                serial=f"BL-{table.number}-1",
+                material=BallMaterial.NON_METALLIC,
+                diameter_inches=Decimal("0.8125"),
+            )
+            table.save(update_fields=["wheel", "ball"])
+        compliance = people["compliance"]
+        submission = approvals.rules_submission_draft(
+            prop=prop,
+            game=Game.ROULETTE,
+            effective_from=timezone.localdate() - timedelta(days=30),
+            wheel_types=list(WheelType.values),
+            payout_odds=DEMO_PAYOUT_ODDS,
+            options={"five_adjacent": True},
+            created_by=compliance,
+        )
+        approvals.rules_submission_file(
+            submission_id=submission.pk, signature=SignatureInput("compliance", demo.DEMO_PASSWORD)
+        )
+        approvals.rules_submission_decide(
+            submission_id=submission.pk,
+            decision="approved",
+            reference="BGO-RS-2026-0117",
+            signature=SignatureInput("regulator", demo.DEMO_PASSWORD),
+        )
+        layout = approvals.layout_submit(
+            prop=prop,
+            game=Game.ROULETTE,
+            name="Keystone standard Roulette layout (2026)",
+            features=[
+                "name_or_logo",
+                "betting_areas",
+                "min_max_signage",
+                "wheel_replica",
+                "double_zero_cover",
+                "single_zero_signage",
+                "drop_box",
+                "tip_box",
+            ],
+            tables=tables,
+            created_by=compliance,
+        )
+        approvals.layout_decide(
+            layout_id=layout.pk,
+            decision="approved",
+            reference="BGO-LY-2026-0042",
+            signature=SignatureInput("regulator", demo.DEMO_PASSWORD),
+        )
+        for table in tables:
+            table.refresh_from_db()
 
     def amend(self, entries: list[Entry], people: dict[str, User]) -> None:
         """A compliance manager corrects one adjustment's part: the original stays as it was signed."""
