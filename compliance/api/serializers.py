@@ -16,7 +16,7 @@ from compliance.models import (
 )
 from compliance.rulebook import game_rules_for, raise_if_any, rulebook_for
 from compliance.rulebook.roles import STAFF_ROLES
-from compliance.rulebook.wagers import house_edges
+from compliance.rulebook.wagers import big_six_house_edges, house_edges
 from compliance.selectors import (
     balls_visible_to,
     is_administrator,
@@ -247,6 +247,10 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
         read_only_fields = ["version", "status", "content_hash", "decision_reference", "created_by", "created_at"]
 
     def get_house_edge(self, submission) -> dict:
+        if submission.game == "big_six":
+            return big_six_house_edges(
+                game_rules=game_rules_for(submission.property.jurisdiction), payout_odds=submission.payout_odds
+            )
         return house_edges(
             game_rules=game_rules_for(submission.property.jurisdiction),
             wheel_types=submission.wheel_types,

@@ -7,7 +7,7 @@ this subchapter sets none.
 from __future__ import annotations
 
 from compliance.rulebook.base import Violation
-from compliance.rulebook.wagers import DOUBLE, SINGLE, Wager, double_zero_loss_chosen, standard_wagers
+from compliance.rulebook.wagers import DOUBLE, SINGLE, Wager, big_six_wagers, double_zero_loss_chosen, standard_wagers
 
 NAME = "New Jersey (N.J.A.C. 19:47-5)"
 WAGERS_CITATION = "N.J.A.C. 19:47-5.1(e)"
@@ -76,3 +76,11 @@ def exclusivity(*, offered: set[str]) -> list[Violation]:
 
 def required_options(*, wheel_types: list[str], options: dict) -> list[Violation]:
     return double_zero_loss_chosen(wheel_types=wheel_types, options=options, citation="N.J.A.C. 19:47-5.2(b)")
+
+
+# ---- Big Six ----
+
+BIG_SIX_CITATION = "N.J.A.C. 19:47-5.5(a)"
+BIG_SIX_WAGERS = big_six_wagers(payout_citation=BIG_SIX_CITATION)
+# Between two sections: the number passed, or void and respin, as the casino chooses and posts.
+BIG_SIX_CLAPPER = (("previous_number", "void_and_respin"), "N.J.A.C. 19:47-5.6(c)")

@@ -16,7 +16,15 @@ from django.utils.dateparse import parse_datetime
 from compliance.models import Game, Role, TableState, WheelType
 from compliance.rulebook.base import Violation
 from compliance.rulebook.roles import AMENDER_ROLES, APPROVER_ROLES, FILER_ROLES
-from compliance.rulebook.wagers import DOUBLE, SINGLE, Paytable, check_roulette_submission, standard_wagers
+from compliance.rulebook.wagers import (
+    DOUBLE,
+    SINGLE,
+    Paytable,
+    big_six_wagers,
+    check_big_six_submission,
+    check_roulette_submission,
+    standard_wagers,
+)
 
 BALL = "58 Pa. Code § 617a.1(a)"
 WHEEL_DIAMETER = "58 Pa. Code § 617a.1(b)"
@@ -723,6 +731,8 @@ def check_rules_submission(
     *, game_rules, game: str, wheel_types: list, payout_odds: dict, options: dict
 ) -> list[Violation]:
     """Every violation of a submission's content at once (the wagers are the jurisdiction's own)."""
+    if game == Game.BIG_SIX:
+        return check_big_six_submission(game_rules, payout_odds=payout_odds, options=options)
     if game != Game.ROULETTE:
         return [
             Violation(
@@ -970,3 +980,70 @@ def configuration_ready(*, table, layout, rules_submission) -> list[Violation]:
             Violation("ball_not_registered", f"Table {table.number} has no registered ball.", BALL, "table")
         )
     return violations
+
+
+# ---- Big Six Wheel (Chapter 619a, from the 2011 text) ----
+
+BIG_SIX_CITATION = "58 Pa. Code § 619a.3"
+BIG_SIX_WAGERS = big_six_wagers(payout_citation=BIG_SIX_CITATION, flag_label="Flag, name or logo")
+# § 619a.1(b): clockwise from the joker.
+BIG_SIX_ORDER = tuple(
+    [
+        "joker",
+        "1",
+        "2",
+        "1",
+        "5",
+        "2",
+        "1",
+        "10",
+        "1",
+        "5",
+        "1",
+        "2",
+        "1",
+        "20",
+        "1",
+        "2",
+        "1",
+        "5",
+        "2",
+        "1",
+        "10",
+        "1",
+        "2",
+        "5",
+        "1",
+        "2",
+        "1",
+        "flag",
+        "2",
+        "5",
+        "2",
+        "1",
+        "2",
+        "1",
+        "10",
+        "1",
+        "5",
+        "1",
+        "2",
+        "1",
+        "20",
+        "1",
+        "2",
+        "1",
+        "5",
+        "2",
+        "1",
+        "10",
+        "1",
+        "2",
+        "5",
+        "1",
+        "2",
+        "1",
+    ]
+)
+# § 619a.2(d): between two sections the spin is void and respun; Pennsylvania gives no choice.
+BIG_SIX_CLAPPER = (("void_and_respin",), "58 Pa. Code § 619a.2(d)")

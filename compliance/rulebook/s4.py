@@ -7,7 +7,7 @@ this text sets none.
 from __future__ import annotations
 
 from compliance.rulebook.base import Violation
-from compliance.rulebook.wagers import Wager, double_zero_loss_chosen, standard_wagers
+from compliance.rulebook.wagers import Wager, big_six_wagers, double_zero_loss_chosen, standard_wagers
 
 NAME = "the Section 4 rules"
 WAGERS_CITATION = "Section 4(a)(5)"
@@ -32,3 +32,11 @@ def exclusivity(*, offered: set[str]) -> list[Violation]:
 
 def required_options(*, wheel_types: list[str], options: dict) -> list[Violation]:
     return double_zero_loss_chosen(wheel_types=wheel_types, options=options, citation="Section 4(b)(2)")
+
+
+# ---- Big Six ----
+
+BIG_SIX_CITATION = "Section 4(e)(1)"
+BIG_SIX_WAGERS = big_six_wagers(payout_citation=BIG_SIX_CITATION)
+# Between two sections: the number passed, or void and respin, as the casino chooses and posts.
+BIG_SIX_CLAPPER = (("previous_number", "void_and_respin"), "Section 4(f)(3)")

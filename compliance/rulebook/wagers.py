@@ -260,3 +260,95 @@ def house_edges(*, game_rules, wheel_types: list[str], payout_odds: dict, option
             if wheel in wager.wheels
         }
     return edges
+
+
+# ---- Big Six ----
+
+BIG_SIX_SECTIONS = 54
+
+
+def big_six_wagers(*, payout_citation: str, flag_label: str = "Flag") -> dict[str, Wager]:
+    """The symbols, how many of the 54 sections carry each (58 Pa. Code § 619a.1(a)), and the
+    minimum odds the three texts share (§ 619a.3; N.J.A.C. 19:47-5.5(a); Section 4(e)(1))."""
+    wagers = (
+        Wager("big_six_1", "$1 symbol", 23, (1, 1), payout_citation),
+        Wager("big_six_2", "$2 symbol", 15, (2, 1), payout_citation),
+        Wager("big_six_5", "$5 symbol", 8, (5, 1), payout_citation),
+        Wager("big_six_10", "$10 symbol", 4, (10, 1), payout_citation),
+        Wager("big_six_20", "$20 symbol", 2, (20, 1), payout_citation),
+        Wager("joker", "Joker", 1, (45, 1), payout_citation),
+        Wager("flag", flag_label, 1, (45, 1), payout_citation),
+    )
+    return {w.code: w for w in wagers}
+
+
+def big_six_house_edge(*, wager: Wager, odds: tuple[int, int]) -> Fraction:
+    """A void spin is respun and a between-sections stop takes the section passed: either way each
+    section is equally likely, so the edge is the sections' count against the payout."""
+    return 1 - Fraction(wager.numbers) * (Fraction(*odds) + 1) / BIG_SIX_SECTIONS
+
+
+def big_six_house_edges(*, game_rules, payout_odds: dict) -> dict[str, dict[str, float]]:
+    edges = {}
+    for code, value in payout_odds.items():
+        wager, odds = game_rules.BIG_SIX_WAGERS.get(code), _odds(value)
+        if wager is not None and odds is not None:
+            edges[code] = {"big_six": round(float(big_six_house_edge(wager=wager, odds=odds)) * 100, 4)}
+    return edges
+
+
+def check_big_six_submission(rules, *, payout_odds: dict, options: dict) -> list[Violation]:
+    violations: list[Violation] = []
+    for code, value in payout_odds.items():
+        wager = rules.BIG_SIX_WAGERS.get(code)
+        if wager is None:
+            violations.append(
+                Violation(
+                    "wager_not_in_jurisdiction",
+                    f"“{code}” is not a Big Six wager of {rules.NAME}.",
+                    rules.BIG_SIX_CITATION,
+                    f"payout_odds.{code}",
+                )
+            )
+            continue
+        odds = _odds(value)
+        if odds is None:
+            violations.append(
+                Violation(
+                    "odds_format",
+                    f"Give the odds of {wager.label} as [X, Y] for “X to Y”.",
+                    None,
+                    f"payout_odds.{code}",
+                )
+            )
+        elif Fraction(*odds) < Fraction(*wager.minimum):
+            violations.append(
+                Violation(
+                    "odds_below_minimum",
+                    f"{wager.label} pays at least {wager.minimum[0]} to {wager.minimum[1]}; {odds[0]} to {odds[1]} was given.",
+                    wager.citation,
+                    f"payout_odds.{code}",
+                )
+            )
+    allowed, citation = rules.BIG_SIX_CLAPPER
+    chosen = options.get("big_six_clapper_between")
+    if chosen not in allowed and not (chosen is None and len(allowed) == 1):
+        violations.append(
+            Violation(
+                "clapper_option",
+                "When the clapper stops between two sections: " + " or ".join(allowed) + ".",
+                citation,
+                "options.big_six_clapper_between",
+            )
+        )
+    for name in options:
+        if name != "big_six_clapper_between" and options[name] not in (None, False, [], ""):
+            violations.append(
+                Violation(
+                    "option_not_in_jurisdiction",
+                    f"“{name}” is not a Big Six option.",
+                    rules.BIG_SIX_CITATION,
+                    f"options.{name}",
+                )
+            )
+    return violations
