@@ -353,6 +353,8 @@ def deck_change_record(
         at=at,
         describe=lambda rules: f"{decks} new decks put in the shoe",
         details={"decks": decks},
+        # Six or eight decks from a manual shoe; more (12 to 16) only with an automated shuffler.
+        more_checks=lambda rules, table: [rules.casino_war_decks_allowed(decks=decks, automated_shuffler=decks > 8)],
     )
 
 

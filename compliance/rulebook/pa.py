@@ -733,15 +733,17 @@ def check_rules_submission(
     """Every violation of a submission's content at once (the wagers are the jurisdiction's own)."""
     if game == Game.BIG_SIX:
         return check_big_six_submission(game_rules, payout_odds=payout_odds, options=options)
-    if game != Game.ROULETTE:
-        return [
-            Violation(
-                "game_rules_not_encoded",
-                f"Rules Submissions for {Game(game).label} are not checked by this version of the rulebook yet.",
-                RULES_SUBMISSION,
-                "game",
-            )
-        ]
+    if game == Game.CASINO_WAR:
+        if not hasattr(game_rules, "check_casino_war_submission"):
+            return [
+                Violation(
+                    "game_not_in_jurisdiction",
+                    f"The rules of {game_rules.NAME} in this product have no Casino War.",
+                    game_rules.WAGERS_CITATION,
+                    "game",
+                )
+            ]
+        return game_rules.check_casino_war_submission(payout_odds=payout_odds, options=options)
     violations = []
     if not wheel_types:
         violations.append(
@@ -1047,3 +1049,103 @@ BIG_SIX_ORDER = tuple(
 )
 # § 619a.2(d): between two sections the spin is void and respun; Pennsylvania gives no choice.
 BIG_SIX_CLAPPER = (("void_and_respin",), "58 Pa. Code § 619a.2(d)")
+
+
+# ---- Casino War (Chapter 651a, from the 2011 text) ----
+
+# § 651a.10: the odds at which each wager "shall be paid" — exactly these, not minimums.
+CASINO_WAR_PAYOUTS = {
+    "initial": ((1, 1), "58 Pa. Code § 651a.10(1)"),
+    "tie": ((10, 1), "58 Pa. Code § 651a.10(2)"),
+    "war": ((2, 1), "58 Pa. Code § 651a.10(3)"),
+    "war_tie": ((3, 1), "58 Pa. Code § 651a.10(3)"),
+}
+
+
+def casino_war_decks_allowed(*, decks: int, automated_shuffler: bool) -> Violation | None:
+    """§ 651a.3(a), (c): six or eight decks from a manual shoe; 12 to 16, in two equal batches, with a shuffler."""
+    if automated_shuffler:
+        if 12 <= decks <= 16 and decks % 2 == 0:
+            return None
+        return Violation(
+            "casino_war_decks",
+            "With an automated card shuffling device Casino War uses 12 to 16 decks in two equal batches.",
+            "58 Pa. Code § 651a.3(c)",
+            "decks",
+        )
+    if decks in (6, 8):
+        return None
+    return Violation(
+        "casino_war_decks", "Casino War is played with six or eight decks.", "58 Pa. Code § 651a.3(a)", "decks"
+    )
+
+
+def check_casino_war_submission(*, payout_odds: dict, options: dict) -> list[Violation]:
+    violations = []
+    for code, value in payout_odds.items():
+        if code not in CASINO_WAR_PAYOUTS:
+            violations.append(
+                Violation(
+                    "wager_not_in_jurisdiction",
+                    f"“{code}” is not a Casino War wager.",
+                    "58 Pa. Code § 651a.7",
+                    f"payout_odds.{code}",
+                )
+            )
+            continue
+        required, citation = CASINO_WAR_PAYOUTS[code]
+        if value != list(required):
+            violations.append(
+                Violation(
+                    "casino_war_odds",
+                    f"The {code.replace('_', ' ')} wager is paid {required[0]} to {required[1]}.",
+                    citation,
+                    f"payout_odds.{code}",
+                )
+            )
+    for code, (_required, citation) in CASINO_WAR_PAYOUTS.items():
+        if code not in payout_odds:
+            violations.append(
+                Violation(
+                    "casino_war_odds",
+                    f"State the {code.replace('_', ' ')} wager's odds.",
+                    citation,
+                    f"payout_odds.{code}",
+                )
+            )
+    boxes = options.get("casino_war_adjacent_boxes")
+    if not isinstance(boxes, int) or isinstance(boxes, bool) or not 1 <= boxes <= 7:
+        violations.append(
+            Violation(
+                "adjacent_boxes_required",
+                "State on how many adjacent boxes (1 to 7) a player may wager in one round.",
+                "58 Pa. Code § 651a.7(e)",
+                "options.casino_war_adjacent_boxes",
+            )
+        )
+    decks = options.get("casino_war_decks")
+    if not isinstance(decks, int) or isinstance(decks, bool):
+        violations.append(
+            Violation(
+                "casino_war_decks",
+                "State how many decks are used.",
+                "58 Pa. Code § 651a.3(a)",
+                "options.casino_war_decks",
+            )
+        )
+    else:
+        problem = casino_war_decks_allowed(decks=decks, automated_shuffler=options.get("automated_shuffler") is True)
+        if problem:
+            violations.append(Violation(problem.code, problem.message, problem.citation, "options.casino_war_decks"))
+    known = {"casino_war_adjacent_boxes", "casino_war_decks", "automated_shuffler"}
+    for name in options:
+        if name not in known and options[name] not in (None, False, [], ""):
+            violations.append(
+                Violation(
+                    "option_not_in_jurisdiction",
+                    f"“{name}” is not a Casino War option.",
+                    RULES_SUBMISSION,
+                    f"options.{name}",
+                )
+            )
+    return violations

@@ -450,3 +450,20 @@ def test_opening_needs_rules_covering_the_tables_wheel_type(casino):
     inspect(casino)
     RulesSubmission.objects.update(wheel_types=["single_zero"])
     refused(lambda: event(casino, "open"), "rules_submission_wheel_type", "58 Pa. Code § 601a.2")
+
+
+@pytest.mark.parametrize("decks, accepted", [(6, True), (8, True), (12, True), (5, False), (13, False)])
+def test_a_deck_change_puts_six_or_eight_decks_or_a_shufflers_batches(casino, decks, accepted):
+    war = GamingTableFactory(
+        property=casino.property, game="casino_war", wheel_type=None, has_external_movable_parts=False
+    )
+
+    def call():
+        return services.deck_change_record(
+            table_id=war.pk, decks=decks, signature=sign(casino.floorperson), recorded_by=casino.floorperson
+        )
+
+    if accepted:
+        assert call().details == {"decks": decks}
+    else:
+        refused(call, "casino_war_decks", "58 Pa. Code § 651a.3(c)" if decks > 8 else "58 Pa. Code § 651a.3(a)")
