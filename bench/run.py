@@ -30,6 +30,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -74,10 +75,10 @@ def database_url() -> str:
     return urlunsplit(parts)
 
 
-def database_create(url: str) -> str:
+def _server(url: str):
+    """A connection to the server's maintenance database, and the bench database's name."""
     import dj_database_url
     import psycopg
-    from psycopg import sql
 
     config = dj_database_url.parse(url)
     name = config["NAME"]
@@ -88,7 +89,28 @@ def database_create(url: str) -> str:
         "user": config.get("USER") or None,
         "password": config.get("PASSWORD") or None,
     }
-    with psycopg.connect(dbname="postgres", autocommit=True, **{k: v for k, v in params.items() if v}) as conn:
+    return psycopg.connect(dbname="postgres", autocommit=True, **{k: v for k, v in params.items() if v}), name
+
+
+def run_lock(url: str):
+    """Hold a server-wide advisory lock for the whole run; None when another run holds it.
+
+    Two runs at once would drop each other's database and share the two cores, so the second
+    one refuses to start. The lock goes with the connection, so a killed run leaves none behind.
+    """
+    conn, name = _server(url)
+    key = zlib.crc32(f"bench run {name}".encode())
+    if conn.execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()[0]:
+        return conn
+    conn.close()
+    return None
+
+
+def database_create(url: str) -> str:
+    from psycopg import sql
+
+    conn, name = _server(url)
+    with conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
         return conn.execute("SHOW server_version").fetchone()[0]
@@ -294,8 +316,14 @@ def main() -> int:
     os.environ["DATABASE_URL"] = url
     os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
     signal.signal(signal.SIGTERM, _terminate)
+    # A shell that starts a job in the background ignores SIGINT for it; `kill -INT` should still stop a run.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     name = urlsplit(url).path.lstrip("/")
+    lock = run_lock(url)
+    if lock is None:
+        log(f"Another benchmark run is using {name} on this server: wait for it to finish.")
+        return 2
     log(f"Database {name}: created afresh")
     server_version = database_create(url)
 
