@@ -66,7 +66,9 @@ def rules_submission_draft(
 @transaction.atomic
 def rules_submission_update(*, submission_id: int, **changes) -> RulesSubmission:
     """Change a draft and check it again; a filed version is never rewritten."""
-    submission = RulesSubmission.objects.select_for_update().select_related("property").get(pk=submission_id)
+    submission = (
+        RulesSubmission.objects.select_for_update(of=("self",)).select_related("property").get(pk=submission_id)
+    )
     raise_if_any([rulebook_for(submission.property.jurisdiction).may_edit_submission(submission=submission)])
     for name in ("effective_from", "wheel_types", "payout_odds", "options"):
         if name in changes:
@@ -117,7 +119,9 @@ def rules_submission_file(*, submission_id: int, signature: SignatureInput) -> R
     jurisdiction = RulesSubmission.objects.values_list("property__jurisdiction", flat=True).get(pk=submission_id)
     signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
     with transaction.atomic():
-        submission = RulesSubmission.objects.select_for_update().select_related("property").get(pk=submission_id)
+        submission = (
+            RulesSubmission.objects.select_for_update(of=("self",)).select_related("property").get(pk=submission_id)
+        )
         raise_if_any(rulebook_for(jurisdiction).may_file(submission=submission, signer=signer))
         submission.status = SubmissionStatus.FILED
         submission.content_hash = content_digest(submission_content(submission))
@@ -130,21 +134,35 @@ def rules_submission_decide(
     *, submission_id: int, decision: str, reference: str, signature: SignatureInput, note: str = ""
 ) -> RulesSubmission:
     """The regulator approves or rejects a filed submission, signed, with the Board's reference."""
-    jurisdiction = RulesSubmission.objects.values_list("property__jurisdiction", flat=True).get(pk=submission_id)
+    return _decide(
+        model=RulesSubmission,
+        pk=submission_id,
+        check="may_decide",
+        status=SubmissionStatus(decision),
+        reference=reference,
+        signature=signature,
+        note=note,
+    )
+
+
+def _decide(*, model, pk: int, check: str, status: str, reference: str, signature: SignatureInput, note: str):
+    """Authenticate the regulator, lock the submission, ask the rule, record and sign the decision."""
+    jurisdiction = model.objects.values_list("property__jurisdiction", flat=True).get(pk=pk)
     signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
     with transaction.atomic():
-        submission = RulesSubmission.objects.select_for_update().select_related("property").get(pk=submission_id)
-        raise_if_any(rulebook_for(jurisdiction).may_decide(submission=submission, signer=signer))
-        submission.status = SubmissionStatus(decision)
+        submission = model.objects.select_for_update(of=("self",)).select_related("property").get(pk=pk)
+        raise_if_any(getattr(rulebook_for(jurisdiction), check)(submission, signer=signer))
+        submission.status = status
         submission.decision_reference = reference
         submission.save(update_fields=["status", "decision_reference"])
-        _sign(submission=submission, signer=signer, action=decision, reference=reference, note=note)
+        _sign(submission=submission, signer=signer, action=str(status), reference=reference, note=note)
     return submission
 
 
 def layout_violations(*, prop: Property, game: str, features: list[str], tables: list[GamingTable]):
     """Checked against the Rules Submission in effect today for the property's game."""
-    in_effect = rules_submission_in_effect(property_id=prop.pk, game=game, on=timezone.localdate())
+    today = timezone.localtime(timezone.now(), prop.zone).date()
+    in_effect = rules_submission_in_effect(property_id=prop.pk, game=game, on=today)
     return rulebook_for(prop.jurisdiction).check_layout(
         features=features, tables=tables, options=in_effect.options if in_effect else None
     )
@@ -180,13 +198,12 @@ def layout_decide(
     *, layout_id: int, decision: str, reference: str, signature: SignatureInput, note: str = ""
 ) -> LayoutSubmission:
     """The regulator approves or rejects a pending layout, signed, with the Bureau's reference."""
-    jurisdiction = LayoutSubmission.objects.values_list("property__jurisdiction", flat=True).get(pk=layout_id)
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
-    with transaction.atomic():
-        layout = LayoutSubmission.objects.select_for_update().select_related("property").get(pk=layout_id)
-        raise_if_any(rulebook_for(jurisdiction).may_decide_layout(layout=layout, signer=signer))
-        layout.status = LayoutStatus(decision)
-        layout.decision_reference = reference
-        layout.save(update_fields=["status", "decision_reference"])
-        _sign(submission=layout, signer=signer, action=decision, reference=reference, note=note)
-    return layout
+    return _decide(
+        model=LayoutSubmission,
+        pk=layout_id,
+        check="may_decide_layout",
+        status=LayoutStatus(decision),
+        reference=reference,
+        signature=signature,
+        note=note,
+    )

@@ -802,7 +802,7 @@ def may_file(*, submission, signer) -> list[Violation | None]:
     return violations
 
 
-def may_decide(*, submission, signer) -> list[Violation | None]:
+def may_decide(submission, *, signer) -> list[Violation | None]:
     """A Board agent of the property's jurisdiction approves or rejects a filed submission."""
     violations = []
     if submission.status != "filed":
@@ -915,7 +915,7 @@ def check_layout(*, features: list[str], tables, options: dict | None) -> list[V
     return violations
 
 
-def may_decide_layout(*, layout, signer) -> list[Violation | None]:
+def may_decide_layout(layout, *, signer) -> list[Violation | None]:
     """The Bureau approves a layout (§ 617a.1(f)): a regulator of the jurisdiction, on a pending one."""
     violations = []
     if layout.status != "pending":

@@ -117,33 +117,54 @@ def _odds(value) -> tuple[int, int] | None:
     return None
 
 
+def _offer(*, wagers: dict, code: str, value, game: str, rules, citation: str):
+    """(wager, odds, None), or the violation that stops the wager being checked further."""
+    wager = wagers.get(code)
+    if wager is None:
+        return (
+            None,
+            None,
+            Violation(
+                "wager_not_in_jurisdiction",
+                f"“{code}” is not a {game} wager of {rules.NAME}.",
+                citation,
+                f"payout_odds.{code}",
+            ),
+        )
+    odds = _odds(value)
+    if odds is None:
+        return (
+            wager,
+            None,
+            Violation(
+                "odds_format", f"Give the odds of {wager.label} as [X, Y] for “X to Y”.", None, f"payout_odds.{code}"
+            ),
+        )
+    return wager, odds, None
+
+
+def _below_minimum(*, wager: Wager, odds: tuple[int, int], minimum: tuple[int, int], citation: str, code: str):
+    if Fraction(*odds) < Fraction(*minimum):
+        return Violation(
+            "odds_below_minimum",
+            f"{wager.label} pays at least {minimum[0]} to {minimum[1]}; {odds[0]} to {odds[1]} was given.",
+            citation,
+            f"payout_odds.{code}",
+        )
+    return None
+
+
 def check_roulette_submission(rules, *, wheel_types: list[str], payout_odds: dict, options: dict) -> list[Violation]:
     """Every violation of a Roulette Rules Submission at once, each with its citation."""
     violations: list[Violation] = []
     wagers = rules.WAGERS
     lightning = "lightning_payouts" in rules.OPTIONS and bool(options.get("lightning_payouts"))
     for code, value in payout_odds.items():
-        wager = wagers.get(code)
-        if wager is None:
-            violations.append(
-                Violation(
-                    "wager_not_in_jurisdiction",
-                    f"“{code}” is not a Roulette wager of {rules.NAME}.",
-                    rules.WAGERS_CITATION,
-                    f"payout_odds.{code}",
-                )
-            )
-            continue
-        odds = _odds(value)
-        if odds is None:
-            violations.append(
-                Violation(
-                    "odds_format",
-                    f"Give the odds of {wager.label} as [X, Y] for “X to Y”.",
-                    None,
-                    f"payout_odds.{code}",
-                )
-            )
+        wager, odds, problem = _offer(
+            wagers=wagers, code=code, value=value, game="Roulette", rules=rules, citation=rules.WAGERS_CITATION
+        )
+        if problem:
+            violations.append(problem)
             continue
         minimum, citation = wager.minimum, wager.citation
         if code == "straight" and lightning:
@@ -158,15 +179,7 @@ def check_roulette_submission(rules, *, wheel_types: list[str], payout_odds: dic
                     )
                 )
             continue
-        if Fraction(*odds) < Fraction(*minimum):
-            violations.append(
-                Violation(
-                    "odds_below_minimum",
-                    f"{wager.label} pays at least {minimum[0]} to {minimum[1]}; {odds[0]} to {odds[1]} was given.",
-                    citation,
-                    f"payout_odds.{code}",
-                )
-            )
+        violations.append(_below_minimum(wager=wager, odds=odds, minimum=minimum, citation=citation, code=code))
         wrong_wheels = sorted(set(wheel_types) - wager.wheels)
         if wrong_wheels:
             violations.append(
@@ -179,7 +192,7 @@ def check_roulette_submission(rules, *, wheel_types: list[str], payout_odds: dic
             )
     violations.extend(rules.exclusivity(offered=set(payout_odds)))
     violations.extend(_check_options(rules, wheel_types=wheel_types, options=options))
-    return violations
+    return [v for v in violations if v is not None]
 
 
 def _check_options(rules, *, wheel_types: list[str], options: dict) -> list[Violation]:
@@ -300,36 +313,17 @@ def big_six_house_edges(*, game_rules, payout_odds: dict) -> dict[str, dict[str,
 def check_big_six_submission(rules, *, payout_odds: dict, options: dict) -> list[Violation]:
     violations: list[Violation] = []
     for code, value in payout_odds.items():
-        wager = rules.BIG_SIX_WAGERS.get(code)
-        if wager is None:
-            violations.append(
-                Violation(
-                    "wager_not_in_jurisdiction",
-                    f"“{code}” is not a Big Six wager of {rules.NAME}.",
-                    rules.BIG_SIX_CITATION,
-                    f"payout_odds.{code}",
-                )
-            )
-            continue
-        odds = _odds(value)
-        if odds is None:
-            violations.append(
-                Violation(
-                    "odds_format",
-                    f"Give the odds of {wager.label} as [X, Y] for “X to Y”.",
-                    None,
-                    f"payout_odds.{code}",
-                )
-            )
-        elif Fraction(*odds) < Fraction(*wager.minimum):
-            violations.append(
-                Violation(
-                    "odds_below_minimum",
-                    f"{wager.label} pays at least {wager.minimum[0]} to {wager.minimum[1]}; {odds[0]} to {odds[1]} was given.",
-                    wager.citation,
-                    f"payout_odds.{code}",
-                )
-            )
+        wager, odds, problem = _offer(
+            wagers=rules.BIG_SIX_WAGERS,
+            code=code,
+            value=value,
+            game="Big Six",
+            rules=rules,
+            citation=rules.BIG_SIX_CITATION,
+        )
+        violations.append(
+            problem or _below_minimum(wager=wager, odds=odds, minimum=wager.minimum, citation=wager.citation, code=code)
+        )
     allowed, citation = rules.BIG_SIX_CLAPPER
     chosen = options.get("big_six_clapper_between")
     if chosen not in allowed and not (chosen is None and len(allowed) == 1):
@@ -351,4 +345,4 @@ def check_big_six_submission(rules, *, payout_odds: dict, options: dict) -> list
                     f"options.{name}",
                 )
             )
-    return violations
+    return [v for v in violations if v is not None]
