@@ -292,3 +292,7 @@ class ApprovalSignature(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} by {self.signer_name} ({self.credential_number})"
+
+
+# The tables whose rows the database refuses to update or delete (migrations install the triggers).
+APPEND_ONLY_TABLES = ("compliance_approvalsignature",)

@@ -111,5 +111,5 @@ class Signature(models.Model):
         return f"{self.signer_name} ({self.credential_number}), {self.meaning}"
 
 
-# The tables the append-only triggers protect (migration 0002 and tests read this).
+# The tables the append-only triggers protect (migration 0002 installs them).
 APPEND_ONLY_TABLES = ("inspections_entry", "inspections_signature")

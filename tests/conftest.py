@@ -5,7 +5,7 @@ from django.db import connection
 
 from compliance.models import Role
 from compliance.signatures import SignatureInput
-from inspections import triggers
+from tests import append_only as triggers
 from tests.factories import (
     PASSWORD,
     GamingTableFactory,

@@ -2,22 +2,10 @@
 
 from django.db import migrations
 
-
-def install(apps, schema_editor):
-    from inspections import triggers
-
-    for sql in triggers.install_statements(schema_editor.connection.vendor):
-        schema_editor.execute(sql, params=None)
-
-
-def drop(apps, schema_editor):
-    from inspections import triggers
-
-    for sql in triggers.drop_statements(schema_editor.connection.vendor):
-        schema_editor.execute(sql, params=None)
+from compliance.append_only import migration_operation
 
 
 class Migration(migrations.Migration):
     dependencies = [("inspections", "0001_initial")]
 
-    operations = [migrations.RunPython(install, drop)]
+    operations = [migration_operation(("inspections_entry", "inspections_signature"))]

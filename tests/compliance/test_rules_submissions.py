@@ -2,6 +2,9 @@
 
 from datetime import date, timedelta
 
+import pytest
+from django.db import DatabaseError, connection, transaction
+
 from compliance.models import ApprovalSignature, RulesSubmission
 from compliance.selectors import rules_submission_in_effect
 from tests.factories import RegulatorFactory
@@ -172,3 +175,22 @@ def test_unknown_wagers_and_wheels_are_a_clear_answer_not_a_500(casino):
     ).json()
     codes = {v["code"] for v in body["violations"]}
     assert codes == {"wheel_type_unknown", "wager_not_in_jurisdiction", "odds_format"}
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE compliance_approvalsignature SET credential_number = 'forged'",
+        "DELETE FROM compliance_approvalsignature",
+    ],
+)
+def test_approval_signatures_are_append_only_in_the_database(casino, sql):
+    client = client_for(casino.compliance)
+    submission = draft(client, casino.property).json()
+    client.post(
+        f"/api/rules-submissions/{submission['id']}/file/", {"signature": signature(casino.compliance)}, format="json"
+    )
+    assert ApprovalSignature.objects.count() == 1
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql)
+    assert ApprovalSignature.objects.get().credential_number == casino.compliance.credential_number

@@ -7,8 +7,9 @@ from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 
 from compliance.models import Property
-from inspections import chain, triggers
+from inspections import chain
 from inspections.models import Entry, Signature
+from tests import append_only as triggers
 from tests.inspections.test_services import adjust, event, inspect
 
 
