@@ -85,3 +85,40 @@ def migration_operation(tables: tuple[str, ...]):
             schema_editor.execute(sql, params=None)
 
     return migrations.RunPython(forwards, backwards)
+
+
+def frozen_once_filed_statements(vendor: str) -> list[str]:
+    """A Rules Submission's content is frozen once filed, and its status once decided (§ 601a.2)."""
+    table = "compliance_rulessubmission"
+    content = (
+        "effective_from",
+        "wheel_types",
+        "payout_odds",
+        "options",
+        "content_hash",
+        "property_id",
+        "game",
+        "version",
+    )
+    if vendor == "postgresql":
+        changed = " OR ".join(f"OLD.{c} IS DISTINCT FROM NEW.{c}" for c in content)
+        return [
+            POSTGRES_FUNCTION,
+            f"DROP TRIGGER IF EXISTS {table}_frozen ON {table};",
+            f"CREATE TRIGGER {table}_frozen BEFORE UPDATE ON {table} FOR EACH ROW "
+            f"WHEN ((OLD.status <> 'draft' AND ({changed})) OR OLD.status IN ('approved', 'rejected')) "
+            "EXECUTE FUNCTION logbook_refuse_change();",
+            f"DROP TRIGGER IF EXISTS {table}_kept ON {table};",
+            f"CREATE TRIGGER {table}_kept BEFORE DELETE ON {table} FOR EACH ROW "
+            "WHEN (OLD.status <> 'draft') EXECUTE FUNCTION logbook_refuse_change();",
+        ]
+    changed = " OR ".join(f"OLD.{c} IS NOT NEW.{c}" for c in content)
+    return [
+        f"DROP TRIGGER IF EXISTS {table}_frozen;",
+        f"CREATE TRIGGER {table}_frozen BEFORE UPDATE ON {table} "
+        f"WHEN (OLD.status <> 'draft' AND ({changed})) OR OLD.status IN ('approved', 'rejected') "
+        f"BEGIN SELECT RAISE(ABORT, '{MESSAGE} (UPDATE on {table})'); END;",
+        f"DROP TRIGGER IF EXISTS {table}_kept;",
+        f"CREATE TRIGGER {table}_kept BEFORE DELETE ON {table} WHEN OLD.status <> 'draft' "
+        f"BEGIN SELECT RAISE(ABORT, '{MESSAGE} (DELETE on {table})'); END;",
+    ]

@@ -52,7 +52,9 @@ class GamingTableFactory(factory.django.DjangoModelFactory):
     has_external_movable_parts = True
 
 
-def configure_for_opening(table: GamingTable, *, created_by: User) -> GamingTable:
+def configure_for_opening(
+    table: GamingTable, *, created_by: User, rules_wheel_types: list[str] | None = None
+) -> GamingTable:
     """What a Roulette table needs before it opens: registered equipment, an approved Rules
     Submission in effect for its wheel type, an approved layout. Made directly: these tests are
     about the logbook; the approvals have their own tests."""
@@ -80,7 +82,7 @@ def configure_for_opening(table: GamingTable, *, created_by: User) -> GamingTabl
         version=1,
         defaults={
             "effective_from": date(2020, 1, 1),
-            "wheel_types": list(WheelType.values),
+            "wheel_types": rules_wheel_types or list(WheelType.values),
             "payout_odds": {"straight": [35, 1]},
             "status": "approved",
             "created_by": created_by,

@@ -194,3 +194,34 @@ def test_approval_signatures_are_append_only_in_the_database(casino, sql):
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql)
     assert ApprovalSignature.objects.get().credential_number == casino.compliance.credential_number
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE compliance_rulessubmission SET options = '{}'",
+        "UPDATE compliance_rulessubmission SET status = 'draft'",
+        "DELETE FROM compliance_rulessubmission",
+    ],
+)
+def test_a_decided_submission_cannot_change_in_the_database(casino, regulator, sql):
+    client = client_for(casino.compliance)
+    submission = draft(client, casino.property).json()
+    client.post(
+        f"/api/rules-submissions/{submission['id']}/file/", {"signature": signature(casino.compliance)}, format="json"
+    )
+    client_for(regulator).post(
+        f"/api/rules-submissions/{submission['id']}/decision/",
+        {"decision": "approved", "reference": "R", "signature": signature(regulator)},
+        format="json",
+    )
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql)
+    assert RulesSubmission.objects.get().options == {"touchdown_paytable": "A"}
+
+
+def test_a_draft_still_changes_in_the_database(casino):
+    draft(client_for(casino.compliance), casino.property)
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE compliance_rulessubmission SET options = '{}'")
+    assert RulesSubmission.objects.get().options == {}

@@ -10,8 +10,8 @@ from compliance.rulebook import RuleViolation
 from compliance.signatures import SignatureInput
 from inspections import services
 from inspections.models import Entry, Signature
-from tests.conftest import sign
-from tests.factories import GamingTableFactory, UserFactory
+from tests.conftest import bare_casino_staff, sign
+from tests.factories import GamingTableFactory, UserFactory, configure_for_opening
 
 ALL_PASS = {
     "ball_non_magnetic": True,
@@ -428,14 +428,10 @@ def test_a_correction_names_real_fields_and_true_times(casino, correction, code,
     assert field in {v.field for v in violations}
 
 
-def test_opening_needs_approved_layout_rules_and_registered_equipment(casino):
-    from compliance.models import LayoutSubmission, RulesSubmission
-
-    inspect(casino)
-    LayoutSubmission.objects.all().delete()
-    RulesSubmission.objects.update(status="rejected")
-    type(casino.table).objects.filter(pk=casino.table.pk).update(wheel=None, ball=None)
-    violations = refused(lambda: event(casino, "open"), "layout_not_approved", "58 Pa. Code § 617a.1(f)")
+def test_opening_needs_approved_layout_rules_and_registered_equipment(db):
+    bare = bare_casino_staff("Nothing approved yet")
+    inspect(bare)
+    violations = refused(lambda: event(bare, "open"), "layout_not_approved", "58 Pa. Code § 617a.1(f)")
     assert {(v.code, v.citation) for v in violations} == {
         ("layout_not_approved", "58 Pa. Code § 617a.1(f)"),
         ("rules_submission_not_in_effect", "58 Pa. Code § 601a.2"),
@@ -444,12 +440,11 @@ def test_opening_needs_approved_layout_rules_and_registered_equipment(casino):
     }
 
 
-def test_opening_needs_rules_covering_the_tables_wheel_type(casino):
-    from compliance.models import RulesSubmission
-
-    inspect(casino)
-    RulesSubmission.objects.update(wheel_types=["single_zero"])
-    refused(lambda: event(casino, "open"), "rules_submission_wheel_type", "58 Pa. Code § 601a.2")
+def test_opening_needs_rules_covering_the_tables_wheel_type(db):
+    staff = bare_casino_staff("Single-zero rules only")  # its table is double-zero
+    configure_for_opening(staff.table, created_by=staff.compliance, rules_wheel_types=["single_zero"])
+    inspect(staff)
+    refused(lambda: event(staff, "open"), "rules_submission_wheel_type", "58 Pa. Code § 601a.2")
 
 
 @pytest.mark.parametrize("decks, accepted", [(6, True), (8, True), (12, True), (5, False), (13, False)])
