@@ -122,3 +122,44 @@ def frozen_once_filed_statements(vendor: str) -> list[str]:
         f"CREATE TRIGGER {table}_kept BEFORE DELETE ON {table} WHEN OLD.status <> 'draft' "
         f"BEGIN SELECT RAISE(ABORT, '{MESSAGE} (DELETE on {table})'); END;",
     ]
+
+
+def layout_frozen_statements(vendor: str) -> list[str]:
+    """A layout is filed when submitted: its content never changes, its status only from pending once."""
+    table = "compliance_layoutsubmission"
+    content = ("name", "features", "content_hash", "property_id", "game", "created_by_id", "created_at")
+    if vendor == "postgresql":
+        changed = " OR ".join(f"OLD.{c} IS DISTINCT FROM NEW.{c}" for c in content)
+        return [
+            POSTGRES_FUNCTION,
+            f"DROP TRIGGER IF EXISTS {table}_frozen ON {table};",
+            f"CREATE TRIGGER {table}_frozen BEFORE UPDATE ON {table} FOR EACH ROW "
+            f"WHEN (({changed}) OR OLD.status <> 'pending') EXECUTE FUNCTION logbook_refuse_change();",
+            f"DROP TRIGGER IF EXISTS {table}_kept ON {table};",
+            f"CREATE TRIGGER {table}_kept BEFORE DELETE ON {table} FOR EACH ROW EXECUTE FUNCTION logbook_refuse_change();",
+        ]
+    changed = " OR ".join(f"OLD.{c} IS NOT NEW.{c}" for c in content)
+    return [
+        f"DROP TRIGGER IF EXISTS {table}_frozen;",
+        f"CREATE TRIGGER {table}_frozen BEFORE UPDATE ON {table} WHEN ({changed}) OR OLD.status <> 'pending' "
+        f"BEGIN SELECT RAISE(ABORT, '{MESSAGE} (UPDATE on {table})'); END;",
+        f"DROP TRIGGER IF EXISTS {table}_kept;",
+        f"CREATE TRIGGER {table}_kept BEFORE DELETE ON {table} "
+        f"BEGIN SELECT RAISE(ABORT, '{MESSAGE} (DELETE on {table})'); END;",
+    ]
+
+
+FROZEN = ("compliance_rulessubmission", "compliance_layoutsubmission")
+
+
+def frozen_statements(vendor: str) -> list[str]:
+    return frozen_once_filed_statements(vendor) + layout_frozen_statements(vendor)
+
+
+def frozen_drop_statements(vendor: str) -> list[str]:
+    on = " ON {table}" if vendor == "postgresql" else ""
+    return [
+        f"DROP TRIGGER IF EXISTS {table}_{name}{on.format(table=table)};"
+        for table in FROZEN
+        for name in ("frozen", "kept")
+    ]

@@ -295,4 +295,4 @@ class ApprovalSignature(models.Model):
 
 
 # The tables whose rows the database refuses to update or delete (migrations install the triggers).
-APPEND_ONLY_TABLES = ("compliance_approvalsignature",)
+APPEND_ONLY_TABLES = ("compliance_approvalsignature", "compliance_layoutsubmission_tables")

@@ -1,5 +1,8 @@
 """Layouts: what they must show for what their tables offer (§ 617a.1(e)–(g), § 617c), and approval."""
 
+import pytest
+from django.db import DatabaseError, connection, transaction
+
 from compliance.models import LayoutSubmission
 from tests.compliance.test_rules_submissions import draft
 from tests.factories import GamingTableFactory, RegulatorFactory
@@ -113,3 +116,24 @@ def test_a_layout_of_another_property_is_out_of_reach(casino, other_casino):
     outsider = RegulatorFactory(jurisdiction="NJ")
     assert client_for(outsider).get(f"/api/layouts/{layout['id']}/").status_code == 404
     assert client_for(other_casino.compliance).get("/api/layouts/").json()["count"] == 0
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE compliance_layoutsubmission SET features = '[]'",
+        "UPDATE compliance_layoutsubmission SET status = 'pending'",
+        "DELETE FROM compliance_layoutsubmission_tables",
+        "DELETE FROM compliance_layoutsubmission",
+    ],
+)
+def test_a_decided_layout_cannot_change_in_the_database(casino, regulator, sql):
+    layout = submit(client_for(casino.compliance), casino, BASIC).json()
+    client_for(regulator).post(
+        f"/api/layouts/{layout['id']}/decision/",
+        {"decision": "approved", "reference": "L", "signature": signature(regulator)},
+        format="json",
+    )
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql)
+    assert LayoutSubmission.objects.get().features == sorted(BASIC)
