@@ -896,6 +896,17 @@ def configuration_ready(*, table, layout, rules_submission) -> list[Violation]:
                 "table",
             )
         )
+    touchdown = layout is not None and "touchdown_electronic_area" in layout.features
+    if touchdown and (not table.electronic or table.wheel_type != WheelType.DOUBLE_ZERO):
+        violations.append(
+            Violation(
+                "touchdown_table",
+                f"Table {table.number}'s layout offers Touchdown Roulette, which is played on a fully automated "
+                "electronic table with a double-zero wheel.",
+                "58 Pa. Code § 617a.1(f)(5)",
+                "table",
+            )
+        )
     if table.wheel_id is None:
         violations.append(
             Violation("wheel_not_registered", f"Table {table.number} has no registered wheel.", WHEELS, "table")

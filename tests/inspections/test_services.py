@@ -462,3 +462,21 @@ def test_a_deck_change_puts_six_or_eight_decks_or_a_shufflers_batches(casino, de
         assert call().details == {"decks": decks}
     else:
         refused(call, "casino_war_decks", "58 Pa. Code § 651a.3(c)" if decks > 8 else "58 Pa. Code § 651a.3(a)")
+
+
+def test_a_touchdown_layout_opens_only_on_an_electronic_double_zero_table(casino):
+    from compliance.models import LayoutSubmission
+
+    touchdown = LayoutSubmission.objects.create(
+        property=casino.property,
+        name="Touchdown",
+        features=["touchdown_electronic_area"],
+        status="approved",
+        created_by=casino.compliance,
+        content_hash="0" * 64,
+    )
+    touchdown.tables.add(casino.table)
+    inspect(casino)
+    refused(lambda: event(casino, "open"), "touchdown_table", "58 Pa. Code § 617a.1(f)(5)")
+    type(casino.table).objects.filter(pk=casino.table.pk).update(electronic=True)
+    assert event(casino, "open").kind == "open"
