@@ -164,7 +164,7 @@ def layout_violations(*, prop: Property, game: str, features: list[str], tables:
     today = timezone.localtime(timezone.now(), prop.zone).date()
     in_effect = rules_submission_in_effect(property_id=prop.pk, game=game, on=today)
     return rulebook_for(prop.jurisdiction).check_layout(
-        features=features, tables=tables, options=in_effect.options if in_effect else None
+        features=features, tables=tables, options=in_effect.options if in_effect else None, game=game
     )
 
 

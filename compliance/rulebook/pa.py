@@ -752,6 +752,11 @@ def may_decide(submission, *, signer) -> list[Violation | None]:
 # ---- Layouts (§ 617a.1(e)–(g), § 617c.1(b), § 617c.2(b), § 617c.3(b)) ----
 
 LAYOUT_APPROVAL = "58 Pa. Code § 617a.1(f)"
+LAYOUT_APPROVAL_BY_GAME = {
+    Game.ROULETTE: LAYOUT_APPROVAL,
+    Game.BIG_SIX: "58 Pa. Code § 619a.1(g)",
+    Game.CASINO_WAR: "58 Pa. Code § 651a.2(b)",
+}
 LAYOUT_FEATURES = frozenset(
     {
         "name_or_logo",
@@ -768,6 +773,8 @@ LAYOUT_FEATURES = frozenset(
         "single_zero_signage",
         "drop_box",
         "tip_box",
+        "payout_odds_signage",
+        "tie_betting_area",
     }
 )
 # Always: § 617a.1(f)(1)–(3) and (g).
@@ -778,6 +785,25 @@ LAYOUT_ALWAYS = (
     ("drop_box", "58 Pa. Code § 617a.1(g)"),
     ("tip_box", "58 Pa. Code § 617a.1(g)"),
 )
+# Big Six (§ 619a.1(f), (g)) and Casino War (§ 651a.2(b), (c)), from the 2011 text.
+LAYOUT_ALWAYS_BY_GAME = {
+    Game.ROULETTE: LAYOUT_ALWAYS,
+    Game.BIG_SIX: (
+        ("name_or_logo", "58 Pa. Code § 619a.1(g)(1)"),
+        ("betting_areas", "58 Pa. Code § 619a.1(g)(2)"),
+        ("payout_odds_signage", "58 Pa. Code § 619a.1(g)(3)"),
+        ("drop_box", "58 Pa. Code § 619a.1(f)"),
+        ("tip_box", "58 Pa. Code § 619a.1(f)"),
+    ),
+    Game.CASINO_WAR: (
+        ("name_or_logo", "58 Pa. Code § 651a.2(b)(1)"),
+        ("betting_areas", "58 Pa. Code § 651a.2(b)(2)"),
+        ("tie_betting_area", "58 Pa. Code § 651a.2(b)(3)"),
+        ("payout_odds_signage", "58 Pa. Code § 651a.2(b)(4)"),
+        ("drop_box", "58 Pa. Code § 651a.2(c)"),
+        ("tip_box", "58 Pa. Code § 651a.2(c)"),
+    ),
+}
 # What an option of the Rules Submission in effect adds.
 LAYOUT_FOR_OPTION = {
     "five_adjacent": (("wheel_replica", "58 Pa. Code § 617a.1(f)(4)"),),
@@ -796,7 +822,7 @@ LAYOUT_FOR_AS_SINGLE_ZERO = (
 )
 
 
-def check_layout(*, features: list[str], tables, options: dict | None) -> list[Violation]:
+def check_layout(*, features: list[str], tables, options: dict | None, game: str = Game.ROULETTE) -> list[Violation]:
     """Every feature the layout needs for what is offered on its tables, and none unknown."""
     violations = []
     for index, feature in enumerate(features):
@@ -809,7 +835,9 @@ def check_layout(*, features: list[str], tables, options: dict | None) -> list[V
                     f"features.{index}",
                 )
             )
-    needed = list(LAYOUT_ALWAYS)
+    needed = list(LAYOUT_ALWAYS_BY_GAME[game])
+    if game != Game.ROULETTE:
+        options = None  # the Roulette options add Roulette areas only
     for option, requirements in LAYOUT_FOR_OPTION.items():
         if options and options.get(option) not in (None, False, [], ""):
             needed.extend(requirements)
@@ -863,17 +891,15 @@ def may_decide_layout(layout, *, signer) -> list[Violation | None]:
 
 
 def configuration_ready(*, table, layout, rules_submission) -> list[Violation]:
-    """Before a Roulette table opens: an approved layout, an approved Rules Submission in effect for
-    its wheel type, and registered (so compliant) equipment."""
-    if table.game != Game.ROULETTE:
-        return []
+    """Before a table opens: an approved layout and an approved Rules Submission in effect for its
+    game; for Roulette, one covering its wheel type, and registered (so compliant) equipment."""
     violations = []
     if layout is None:
         violations.append(
             Violation(
                 "layout_not_approved",
-                f"Table {table.number} has no approved layout: a Roulette layout is approved before use.",
-                LAYOUT_APPROVAL,
+                f"Table {table.number} has no approved layout: a layout is approved before use.",
+                LAYOUT_APPROVAL_BY_GAME[table.game],
                 "table",
             )
         )
@@ -881,12 +907,14 @@ def configuration_ready(*, table, layout, rules_submission) -> list[Violation]:
         violations.append(
             Violation(
                 "rules_submission_not_in_effect",
-                f"{table.property.name} has no approved Roulette Rules Submission in effect today.",
+                f"{table.property.name} has no approved {table.get_game_display()} Rules Submission in effect today.",
                 RULES_SUBMISSION,
                 "table",
             )
         )
-    elif table.wheel_type not in rules_submission.wheel_types:
+    if table.game != Game.ROULETTE:
+        return violations
+    if rules_submission is not None and table.wheel_type not in rules_submission.wheel_types:
         violations.append(
             Violation(
                 "rules_submission_wheel_type",

@@ -137,3 +137,23 @@ def test_a_decided_layout_cannot_change_in_the_database(casino, regulator, sql):
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(sql)
     assert LayoutSubmission.objects.get().features == sorted(BASIC)
+
+
+@pytest.mark.parametrize(
+    "game, missing_citation",
+    [("big_six", "58 Pa. Code § 619a.1(g)(3)"), ("casino_war", "58 Pa. Code § 651a.2(b)(3)")],
+)
+def test_big_six_and_casino_war_layouts_have_their_own_contents(casino, game, missing_citation):
+    table = GamingTableFactory(property=casino.property, game=game, wheel_type=None, has_external_movable_parts=False)
+    body = {"property": casino.property.pk, "game": game, "name": game, "features": BASIC, "tables": [table.pk]}
+    errors = assert_refused(
+        client_for(casino.compliance).post("/api/layouts/", body, format="json"),
+        "layout_feature_missing",
+        missing_citation,
+    )
+    assert all(e["code"] == "layout_feature_missing" for e in errors)
+    full = [*BASIC, "payout_odds_signage", "tie_betting_area"]
+    assert (
+        client_for(casino.compliance).post("/api/layouts/", {**body, "features": full}, format="json").status_code
+        == 201
+    )

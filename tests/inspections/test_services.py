@@ -1,6 +1,7 @@
 """The § 617a.2 rules as the logbook services apply them: each accepted and refused."""
 
-from datetime import timedelta
+from datetime import date, timedelta
+from types import SimpleNamespace
 
 import pytest
 from django.utils import timezone
@@ -480,3 +481,32 @@ def test_a_touchdown_layout_opens_only_on_an_electronic_double_zero_table(casino
     refused(lambda: event(casino, "open"), "touchdown_table", "58 Pa. Code § 617a.1(f)(5)")
     type(casino.table).objects.filter(pk=casino.table.pk).update(electronic=True)
     assert event(casino, "open").kind == "open"
+
+
+def test_a_casino_war_table_opens_with_its_approved_layout_and_rules(casino):
+    from compliance.models import LayoutSubmission, RulesSubmission
+
+    war = GamingTableFactory(
+        property=casino.property, game="casino_war", wheel_type=None, has_external_movable_parts=False
+    )
+    staff = SimpleNamespace(**{**vars(casino), "table": war})
+    violations = refused(lambda: event(staff, "open"), "layout_not_approved", "58 Pa. Code § 651a.2(b)")
+    assert {v.code for v in violations} == {"layout_not_approved", "rules_submission_not_in_effect"}
+    layout = LayoutSubmission.objects.create(
+        property=casino.property,
+        game="casino_war",
+        name="War",
+        status="approved",
+        created_by=casino.compliance,
+        content_hash="0" * 64,
+    )
+    layout.tables.add(war)
+    RulesSubmission.objects.create(
+        property=casino.property,
+        game="casino_war",
+        version=1,
+        effective_from=date(2020, 1, 1),
+        status="approved",
+        created_by=casino.compliance,
+    )
+    assert event(staff, "open").kind == "open"
