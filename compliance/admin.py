@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
@@ -11,6 +12,7 @@ from compliance.models import (
     User,
     Wheel,
 )
+from compliance.rulebook import rulebook_for
 
 
 @admin.register(Property)
@@ -72,8 +74,31 @@ class GamingTableAdmin(admin.ModelAdmin):
     ]
 
 
+class EquipmentForm(forms.ModelForm):
+    """The admin registers equipment under the same rule as the API (§ 617a.1(a)–(d))."""
+
+    def clean(self):
+        data = super().clean()
+        if self.errors or not data.get("property"):
+            return data
+        rules = rulebook_for(data["property"].jurisdiction)
+        if self._meta.model is Wheel:
+            found = rules.check_wheel(
+                wheel_type=data["wheel_type"],
+                diameter_inches=data["diameter_inches"],
+                number_order=data["number_order"] or [],
+            )
+        else:
+            found = rules.check_ball(material=data["material"], diameter_inches=data["diameter_inches"])
+        for violation in found:
+            field = (violation.field or "").split(".")[0] or None
+            self.add_error(field, f"{violation.message} ({violation.citation})")
+        return data
+
+
 @admin.register(Wheel)
 class WheelAdmin(admin.ModelAdmin):
+    form = EquipmentForm
     list_display = ["serial", "property", "wheel_type", "diameter_inches", "registered_at"]
     list_filter = ["property", "wheel_type"]
     search_fields = ["serial"]
@@ -81,6 +106,7 @@ class WheelAdmin(admin.ModelAdmin):
 
 @admin.register(Ball)
 class BallAdmin(admin.ModelAdmin):
+    form = EquipmentForm
     list_display = ["serial", "property", "material", "diameter_inches", "registered_at"]
     list_filter = ["property", "material"]
     search_fields = ["serial"]

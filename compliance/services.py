@@ -18,12 +18,13 @@ from compliance.models import (
     SubmissionStatus,
     User,
 )
-from compliance.rulebook import game_rules_for, raise_if_any, rulebook_for
+from compliance.rulebook import game_rules_for, malformed, raise_if_any, rulebook_for
 from compliance.selectors import rules_submission_in_effect
 from compliance.signatures import SignatureInput, content_digest, signer_authenticate
 
 
 def _violations(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[dict]:
+    """The draft's violations to save with it; a malformed draft is refused (400) and not saved."""
     rules = rulebook_for(prop.jurisdiction)
     found = rules.check_rules_submission(
         game_rules=game_rules_for(prop.jurisdiction),
@@ -32,6 +33,7 @@ def _violations(*, prop: Property, game: str, wheel_types, payout_odds, options)
         payout_odds=payout_odds,
         options=options,
     )
+    raise_if_any(malformed(found))
     return [v.as_dict() for v in found]
 
 

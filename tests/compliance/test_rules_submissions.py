@@ -44,8 +44,9 @@ def test_a_draft_lists_every_violation_and_is_kept(casino):
     response = draft(
         client_for(casino.compliance),
         casino.property,
+        wheel_types=["double_zero", "single_zero"],
         payout_odds={**STANDARD, "straight": [30, 1], "seven_numbers": [4, 1]},
-        options={"touchdown_paytable": "Z", "b2b_payouts": [1000]},
+        options={"touchdown_paytable": "A", "b2b_payouts": [1000]},
     )
     assert response.status_code == 201, response.content
     body = response.json()
@@ -53,8 +54,10 @@ def test_a_draft_lists_every_violation_and_is_kept(casino):
     found = {(v["code"], v["citation"], v["field"]) for v in body["violations"]}
     assert found == {
         ("odds_below_minimum", "58 Pa. Code § 617a.4(a)", "payout_odds.straight"),
+        # New Jersey has the seven numbers wager; Pennsylvania does not.
         ("wager_not_in_jurisdiction", "58 Pa. Code § 617a.3(e)", "payout_odds.seven_numbers"),
-        ("paytable_not_listed", "58 Pa. Code § 617a.4(d)", "options.touchdown_paytable"),
+        ("wager_wheel_type", "58 Pa. Code § 617a.3(e)(5)", "payout_odds.first_five"),
+        ("option_wheel_type", "58 Pa. Code § 617a.1(f)(5)", "options.touchdown_paytable"),
         ("payouts_incomplete", "58 Pa. Code § 617c.1(e)", "options.b2b_payouts"),
     }
 
@@ -166,15 +169,24 @@ def test_only_compliance_drafts_and_a_wrong_password_files_nothing(casino):
     assert RulesSubmission.objects.get().status == "draft"
 
 
-def test_unknown_wagers_and_wheels_are_a_clear_answer_not_a_500(casino):
-    body = draft(
+def test_unknown_wagers_and_wheels_are_a_clear_400_and_nothing_is_saved(casino):
+    response = draft(
         client_for(casino.compliance),
         casino.property,
         wheel_types=["triple_zero"],
         payout_odds={"martingale": [1, 1], "straight": "35:1"},
-    ).json()
-    codes = {v["code"] for v in body["violations"]}
-    assert codes == {"wheel_type_unknown", "wager_not_in_jurisdiction", "odds_format"}
+        options={"touchdown_paytable": "Z", "free_drinks": True},
+    )
+    assert response.status_code == 400
+    fields = {(e["code"], e["field"]) for e in response.json()["errors"]}
+    assert fields == {
+        ("wheel_type_unknown", "wheel_types.0"),
+        ("wager_unknown", "payout_odds.martingale"),
+        ("odds_format", "payout_odds.straight"),
+        ("paytable_not_listed", "options.touchdown_paytable"),
+        ("option_unknown", "options.free_drinks"),
+    }
+    assert not RulesSubmission.objects.exists()
 
 
 @pytest.mark.parametrize(

@@ -56,3 +56,21 @@ def test_createsuperuser_noinput_gives_the_admin_role(db, monkeypatch):
     call_command("createsuperuser", "--noinput")
     boss = User.objects.get(username="boss")
     assert boss.role == Role.ADMIN and boss.is_superuser and boss.credential_number
+
+
+def test_the_admin_refuses_a_non_compliant_ball_with_its_citation(admin_client_logged_in, casino):
+    from compliance.models import Ball
+
+    response = admin_client_logged_in.post(
+        "/admin/compliance/ball/add/",
+        {"property": casino.property.pk, "serial": "B-9", "material": "metallic", "diameter_inches": "0.8125"},
+    )
+    assert response.status_code == 200
+    assert "58 Pa. Code § 617a.1(a)" in response.content.decode()
+    assert not Ball.objects.filter(serial="B-9").exists()
+    response = admin_client_logged_in.post(
+        "/admin/compliance/ball/add/",
+        {"property": casino.property.pk, "serial": "B-9", "material": "non_metallic", "diameter_inches": "0.8125"},
+    )
+    assert response.status_code == 302
+    assert Ball.objects.filter(serial="B-9").exists()
