@@ -40,6 +40,8 @@ DOUBLE_ZERO_AS_SINGLE_ZERO = "58 Pa. Code § 617a.1(e)"
 WHEELS = "58 Pa. Code § 617a.1(c), (d)"
 IRREGULARITIES = "58 Pa. Code § 617a.6"
 CASINO_WAR_DECKS = "58 Pa. Code § 651a.3(d)"
+# § 651a.3(d): the decks opened for use are changed at least once every 24 hours (the overdue scan's deadline).
+CASINO_WAR_DECK_CHANGE_HOURS = 24
 
 
 # § 617a.1(c), (d): the numbers clockwise from zero.
