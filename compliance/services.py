@@ -119,12 +119,15 @@ def _sign(
 def rules_submission_file(*, submission_id: int, signature: SignatureInput) -> RulesSubmission:
     """The compliance manager files a draft without violations; its content is frozen and hashed."""
     jurisdiction = RulesSubmission.objects.values_list("property__jurisdiction", flat=True).get(pk=submission_id)
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    rules = rulebook_for(jurisdiction)
+    signer = signer_authenticate(
+        signature=signature, field="signature", jurisdiction=jurisdiction, citation=rules.RULES_SUBMISSION
+    )
     with transaction.atomic():
         submission = (
             RulesSubmission.objects.select_for_update(of=("self",)).select_related("property").get(pk=submission_id)
         )
-        raise_if_any(rulebook_for(jurisdiction).may_file(submission=submission, signer=signer))
+        raise_if_any(rules.may_file(submission=submission, signer=signer))
         submission.status = SubmissionStatus.FILED
         submission.content_hash = content_digest(submission_content(submission))
         submission.save(update_fields=["status", "content_hash"])
@@ -150,10 +153,12 @@ def rules_submission_decide(
 def _decide(*, model, pk: int, check: str, status: str, reference: str, signature: SignatureInput, note: str):
     """Authenticate the regulator, lock the submission, ask the rule, record and sign the decision."""
     jurisdiction = model.objects.values_list("property__jurisdiction", flat=True).get(pk=pk)
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    rules = rulebook_for(jurisdiction)
+    citation = rules.LAYOUT_APPROVAL if model is LayoutSubmission else rules.RULES_SUBMISSION
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, citation=citation)
     with transaction.atomic():
         submission = model.objects.select_for_update(of=("self",)).select_related("property").get(pk=pk)
-        raise_if_any(getattr(rulebook_for(jurisdiction), check)(submission, signer=signer))
+        raise_if_any(getattr(rules, check)(submission, signer=signer))
         submission.status = status
         submission.decision_reference = reference
         submission.save(update_fields=["status", "decision_reference"])

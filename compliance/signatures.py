@@ -30,9 +30,14 @@ def content_digest(value) -> str:
     return hashlib.sha256(canonical(value)).hexdigest()
 
 
-def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: str) -> User:
-    """The named person re-authenticates now; a wrong password refuses the request, naming the field."""
+def signer_authenticate(
+    *, signature: SignatureInput, field: str, jurisdiction: str, citation: str | None = None
+) -> User:
+    """The named person re-authenticates now; a wrong password refuses the request, naming the field
+    and the rule that asks for the signature (the inspection log's unless another is given)."""
     user = authenticate(username=signature.username, password=signature.password)
     if user is None:
-        raise RuleViolation([rulebook_for(jurisdiction).signature_invalid(field=field, username=signature.username)])
+        rules = rulebook_for(jurisdiction)
+        extra = {"citation": citation} if citation else {}
+        raise RuleViolation([rules.signature_invalid(field=field, username=signature.username, **extra)])
     return user

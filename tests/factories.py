@@ -46,10 +46,23 @@ class GamingTableFactory(factory.django.DjangoModelFactory):
         model = GamingTable
 
     property = factory.SubFactory(PropertyFactory)
-    number = factory.Sequence(lambda n: f"R-{n:02d}")
+    number = factory.Sequence(lambda n: f"T-{n:03d}")
     game = Game.ROULETTE
     wheel_type = WheelType.DOUBLE_ZERO
     has_external_movable_parts = True
+
+
+# Everything a Roulette layout may need for the demo options (§ 617a.1(e)–(g)).
+ROULETTE_LAYOUT = [
+    "name_or_logo",
+    "betting_areas",
+    "min_max_signage",
+    "drop_box",
+    "tip_box",
+    "wheel_replica",
+    "double_zero_cover",
+    "single_zero_signage",
+]
 
 
 def configure_for_opening(
@@ -91,7 +104,7 @@ def configure_for_opening(
     layout = LayoutSubmission.objects.create(
         property=table.property,
         name=f"Layout {table.number}",
-        features=[],
+        features=ROULETTE_LAYOUT,
         status="approved",
         created_by=created_by,
         content_hash="0" * 64,

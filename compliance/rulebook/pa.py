@@ -596,19 +596,19 @@ def time_in_order(*, table, at: datetime, now: datetime, skew: timedelta, field:
     return None
 
 
-def signature_invalid(*, field: str, username: str) -> Violation:
-    """§ 617a.2(e): the log carries the signature of the individual."""
+def signature_invalid(*, field: str, username: str, citation: str = INSPECTION_LOG) -> Violation:
+    """§ 617a.2(e) for the log, § 601a.2 or § 617a.1(f) for approvals: the signature of the individual."""
     return Violation(
         "signature_invalid",
         f"The username or password given to sign as “{username}” is wrong.",
-        INSPECTION_LOG,
+        citation,
         field,
     )
 
 
 # ---- Wagers, payout odds and Rules Submission options (§ 617a.3, § 617a.4, Chapter 617c) ----
 
-NAME = "Pennsylvania (58 Pa. Code Chapter 617a)"
+NAME = "Pennsylvania (58 Pa. Code)"
 WAGERS_CITATION = "58 Pa. Code § 617a.3(e)"
 PAYOUT_ODDS = "58 Pa. Code § 617a.4(a)"
 LIGHTNING_STRAIGHT = (29, 1)
@@ -719,7 +719,8 @@ def may_file(*, submission, signer) -> list[Violation | None]:
         violations.append(
             Violation(
                 "submission_has_violations",
-                f"The draft still breaks {len(submission.violations)} rule(s); correct them before filing.",
+                f"The draft still breaks {len(submission.violations)} rule(s) "
+                f"({', '.join(sorted({v['code'] for v in submission.violations}))}); correct them before filing.",
                 RULES_SUBMISSION,
                 None,
             )
@@ -850,7 +851,7 @@ def check_layout(*, features: list[str], tables, options: dict | None, game: str
             violations.append(
                 Violation(
                     "layout_feature_missing",
-                    f"The layout must have {feature.replace('_', ' ')} for what is offered on its tables.",
+                    f"The layout must have “{feature}” for what is offered on its tables.",
                     citation,
                     "features",
                 )
@@ -913,6 +914,16 @@ def configuration_ready(*, table, layout, rules_submission) -> list[Violation]:
                 RULES_SUBMISSION,
                 "table",
             )
+        )
+    if layout is not None and rules_submission is not None:
+        # The rules in effect may offer more than when the layout was approved (§ 617c.1(b), …).
+        lacking = check_layout(
+            features=layout.features, tables=[table], options=rules_submission.options, game=table.game
+        )
+        violations.extend(
+            Violation(v.code, f"Table {table.number}'s approved layout: {v.message}", v.citation, "table")
+            for v in lacking
+            if v.code != "layout_feature_unknown"
         )
     if table.game != Game.ROULETTE:
         return violations

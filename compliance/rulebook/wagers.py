@@ -6,6 +6,7 @@ jurisdiction's module's (pa.py, nj.py, s4.py); this module only knows how to app
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -105,13 +106,17 @@ def house_edge(*, wager: Wager, odds: tuple[int, int], wheel_type: str, double_z
     return 1 - returned / total
 
 
+# No published payout comes near these: anything larger is a typing mistake (and would overflow).
+MAX_ODDS_TO, MAX_ODDS_PER = 100_000, 1_000
+
+
 def _odds(value) -> tuple[int, int] | None:
     if (
         isinstance(value, list | tuple)
         and len(value) == 2
         and all(isinstance(x, int) and not isinstance(x, bool) for x in value)
-        and value[0] > 0
-        and value[1] > 0
+        and 0 < value[0] <= MAX_ODDS_TO
+        and 0 < value[1] <= MAX_ODDS_PER
     ):
         return int(value[0]), int(value[1])
     return None
@@ -217,10 +222,12 @@ def _check_options(rules, *, wheel_types: list[str], options: dict) -> list[Viol
                 given = set(value) if isinstance(value, list) and all(isinstance(v, int) for v in value) else None
                 if given != set(rule.include_all):
                     listed = ", ".join(f"{v} to 1" for v in sorted(rule.include_all, reverse=True))
+                    missing = sorted(set(rule.include_all) - (given or set()), reverse=True)
                     violations.append(
                         Violation(
                             "payouts_incomplete",
-                            f"All of the possible payouts are included, and no others: {listed}.",
+                            f"All of the possible payouts are included, and no others: {listed}"
+                            + (f" (missing: {', '.join(f'{v} to 1' for v in missing)})." if missing else "."),
                             rule.citation,
                             f"options.{name}",
                         )
@@ -239,7 +246,7 @@ def _check_options(rules, *, wheel_types: list[str], options: dict) -> list[Viol
                 violations.append(
                     Violation(
                         "option_wheel_type",
-                        f"This option is not played on a {', '.join(w.replace('_', ' ') for w in wrong_wheels)} wheel.",
+                        f"“{name}” is not played on a {', '.join(w.replace('_', ' ') for w in wrong_wheels)} wheel.",
                         rule.wheels_citation or rule.citation,
                         f"options.{name}",
                     )
@@ -250,7 +257,7 @@ def _check_options(rules, *, wheel_types: list[str], options: dict) -> list[Viol
                 violations.append(
                     Violation(
                         "option_value",
-                        f"“{name}” is one of {', '.join(map(str, allowed))}.",
+                        f"“{name}” is one of {', '.join(json.dumps(v) for v in allowed)}.",
                         citation,
                         f"options.{name}",
                     )
@@ -330,7 +337,9 @@ def check_big_six_submission(rules, *, payout_odds: dict, options: dict) -> list
         violations.append(
             Violation(
                 "clapper_option",
-                "When the clapper stops between two sections: " + " or ".join(allowed) + ".",
+                "When the clapper stops between two sections, big_six_clapper_between is "
+                + " or ".join(json.dumps(v) for v in allowed)
+                + " here.",
                 citation,
                 "options.big_six_clapper_between",
             )

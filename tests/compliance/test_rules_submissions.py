@@ -165,7 +165,7 @@ def test_only_compliance_drafts_and_a_wrong_password_files_nothing(casino):
         {"signature": signature(casino.compliance, "wrong")},
         format="json",
     )
-    assert_refused(response, "signature_invalid", "58 Pa. Code § 617a.2(e)", "signature")
+    assert_refused(response, "signature_invalid", "58 Pa. Code § 601a.2", "signature")
     assert RulesSubmission.objects.get().status == "draft"
 
 
@@ -237,3 +237,11 @@ def test_a_draft_still_changes_in_the_database(casino):
     with connection.cursor() as cursor:
         cursor.execute("UPDATE compliance_rulessubmission SET options = '{}'")
     assert RulesSubmission.objects.get().options == {}
+
+
+def test_odds_too_large_to_be_meant_are_a_400_not_a_500(casino):
+    response = draft(client_for(casino.compliance), casino.property, payout_odds={"straight": [10**400, 1]})
+    assert response.status_code == 400
+    assert response.json()["errors"][0]["code"] == "odds_format"
+    assert not RulesSubmission.objects.exists()
+    assert client_for(casino.compliance).get("/api/rules-submissions/").status_code == 200

@@ -12,7 +12,7 @@ from compliance.signatures import SignatureInput
 from inspections import services
 from inspections.models import Entry, Signature
 from tests.conftest import bare_casino_staff, sign
-from tests.factories import GamingTableFactory, UserFactory, configure_for_opening
+from tests.factories import ROULETTE_LAYOUT, GamingTableFactory, UserFactory, configure_for_opening
 
 ALL_PASS = {
     "ball_non_magnetic": True,
@@ -471,7 +471,7 @@ def test_a_touchdown_layout_opens_only_on_an_electronic_double_zero_table(casino
     touchdown = LayoutSubmission.objects.create(
         property=casino.property,
         name="Touchdown",
-        features=["touchdown_electronic_area"],
+        features=[*ROULETTE_LAYOUT, "touchdown_electronic_area"],
         status="approved",
         created_by=casino.compliance,
         content_hash="0" * 64,
@@ -496,6 +496,7 @@ def test_a_casino_war_table_opens_with_its_approved_layout_and_rules(casino):
         property=casino.property,
         game="casino_war",
         name="War",
+        features=["name_or_logo", "betting_areas", "tie_betting_area", "payout_odds_signage", "drop_box", "tip_box"],
         status="approved",
         created_by=casino.compliance,
         content_hash="0" * 64,
@@ -510,3 +511,21 @@ def test_a_casino_war_table_opens_with_its_approved_layout_and_rules(casino):
         created_by=casino.compliance,
     )
     assert event(staff, "open").kind == "open"
+
+
+def test_opening_needs_the_layout_areas_of_the_options_now_in_effect(casino):
+    from compliance.models import RulesSubmission
+
+    RulesSubmission.objects.create(
+        property=casino.property,
+        game="roulette",
+        version=2,
+        effective_from=date(2021, 1, 1),
+        wheel_types=["double_zero"],
+        options={"blazing7_paytable": 2},
+        status="approved",
+        created_by=casino.compliance,
+    )
+    inspect(casino)
+    violations = refused(lambda: event(casino, "open"), "layout_feature_missing", "58 Pa. Code § 617c.2(b)")
+    assert {v.message.split("“")[1].split("”")[0] for v in violations} == {"blazing7_area", "blazing7_release_device"}
