@@ -96,17 +96,27 @@ class EquipmentForm(forms.ModelForm):
         return data
 
 
-@admin.register(Wheel)
-class WheelAdmin(admin.ModelAdmin):
+class RegisteredEquipmentAdmin(admin.ModelAdmin):
+    """Registered once, by the rule; never rewritten or deleted (its history is in the logbook)."""
+
     form = EquipmentForm
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return obj is None and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Wheel)
+class WheelAdmin(RegisteredEquipmentAdmin):
     list_display = ["serial", "property", "wheel_type", "diameter_inches", "registered_at"]
     list_filter = ["property", "wheel_type"]
     search_fields = ["serial"]
 
 
 @admin.register(Ball)
-class BallAdmin(admin.ModelAdmin):
-    form = EquipmentForm
+class BallAdmin(RegisteredEquipmentAdmin):
     list_display = ["serial", "property", "material", "diameter_inches", "registered_at"]
     list_filter = ["property", "material"]
     search_fields = ["serial"]

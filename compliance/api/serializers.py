@@ -191,6 +191,13 @@ class GamingTableSerializer(serializers.ModelSerializer):
                     wheel=attrs.get("wheel", getattr(self.instance, "wheel", None)),
                     ball=attrs.get("ball", getattr(self.instance, "ball", None)),
                 ),
+                *rules.equipment_change(
+                    table=self.instance or candidate,
+                    wheel_changed="wheel" in attrs and attrs["wheel"] != getattr(self.instance, "wheel", None),
+                    ball_changed="ball" in attrs and attrs["ball"] != getattr(self.instance, "ball", None),
+                    wheel=attrs.get("wheel"),
+                    ball=attrs.get("ball"),
+                ),
             ]
         )
         return attrs

@@ -124,6 +124,32 @@ def check_ball(*, material: str, diameter_inches: Decimal) -> list[Violation]:
     return violations
 
 
+def equipment_change(*, table, wheel_changed: bool, ball_changed: bool, wheel, ball) -> list[Violation]:
+    """§ 617a.2(d): a wheel or ball changed on an inspected or open table would play uninspected;
+    and one wheel or ball is on one table at a time."""
+    violations = []
+    if (wheel_changed or ball_changed) and table.pk and table.state in (TableState.OPEN, TableState.INSPECTED):
+        violations.append(
+            Violation(
+                "equipment_change_while_inspected",
+                f"Table {table.number} is {table.get_state_display().lower()}: change its wheel or ball when it is "
+                "closed, before the inspection that must follow (§ 617a.2(d)).",
+                REPLACEMENT,
+                "wheel" if wheel_changed else "ball",
+            )
+        )
+    for name, item, changed, citation in (("wheel", wheel, wheel_changed, WHEELS), ("ball", ball, ball_changed, BALL)):
+        if changed and item is not None:
+            elsewhere = item.tables.exclude(pk=table.pk).values_list("number", flat=True).first()
+            if elsewhere:
+                violations.append(
+                    Violation(
+                        "equipment_in_use", f"{item} is on table {elsewhere}; take it off there first.", citation, name
+                    )
+                )
+    return violations
+
+
 def table_equipment(*, table, wheel, ball) -> list[Violation]:
     """The wheel a table uses is of the table's type (§ 617a.1(c)–(e)), both of its property."""
     violations = []

@@ -190,3 +190,40 @@ def test_a_ball_replaced_after_an_irregularity_becomes_the_tables_ball(casino, o
     casino.table.refresh_from_db()
     assert casino.table.ball == new
     assert client.get("/api/irregularities/").json()["results"][0]["new_ball"] == new.pk
+
+
+def test_equipment_changes_only_on_a_closed_table_and_one_table_at_a_time(casino):
+    from compliance.models import GamingTable
+    from tests.factories import GamingTableFactory
+
+    client = client_for(casino.compliance)
+    first = Wheel.objects.create(
+        property=casino.property,
+        serial="D-1",
+        wheel_type="double_zero",
+        diameter_inches=Decimal(32),
+        number_order=list(pa.DOUBLE_ZERO_ORDER),
+    )
+    second = Wheel.objects.create(
+        property=casino.property,
+        serial="D-2",
+        wheel_type="double_zero",
+        diameter_inches=Decimal(32),
+        number_order=list(pa.DOUBLE_ZERO_ORDER),
+    )
+    other = GamingTableFactory(property=casino.property)
+    assert client.patch(f"/api/tables/{casino.table.pk}/", {"wheel": first.pk}, format="json").status_code == 200
+    assert_refused(
+        client.patch(f"/api/tables/{other.pk}/", {"wheel": first.pk}, format="json"),
+        "equipment_in_use",
+        "58 Pa. Code § 617a.1(c), (d)",
+        "wheel",
+    )
+    GamingTable.objects.filter(pk=casino.table.pk).update(state="open")
+    assert_refused(
+        client.patch(f"/api/tables/{casino.table.pk}/", {"wheel": second.pk}, format="json"),
+        "equipment_change_while_inspected",
+        "58 Pa. Code § 617a.2(d)",
+        "wheel",
+    )
+    assert client.patch(f"/api/tables/{casino.table.pk}/", {"electronic": True}, format="json").status_code == 200

@@ -74,3 +74,24 @@ def test_the_admin_refuses_a_non_compliant_ball_with_its_citation(admin_client_l
     )
     assert response.status_code == 302
     assert Ball.objects.filter(serial="B-9").exists()
+
+
+def test_registered_equipment_is_never_rewritten_or_deleted_in_the_admin(admin_client_logged_in, casino):
+    wheel = casino.table.wheel
+    assert admin_client_logged_in.get(f"/admin/compliance/wheel/{wheel.pk}/change/").status_code == 200
+    response = admin_client_logged_in.post(
+        f"/admin/compliance/wheel/{wheel.pk}/change/",
+        {
+            "property": casino.property.pk,
+            "serial": "X",
+            "wheel_type": "single_zero",
+            "diameter_inches": "31",
+            "number_order": "[]",
+        },
+    )
+    assert response.status_code == 403
+    assert (
+        admin_client_logged_in.post(f"/admin/compliance/wheel/{wheel.pk}/delete/", {"post": "yes"}).status_code == 403
+    )
+    wheel.refresh_from_db()
+    assert wheel.serial == f"W-{casino.table.number}"
