@@ -1,5 +1,15 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from inspections import views
+from inspections import web
 
-urlpatterns = [path("", views.home, name="home")]
+urlpatterns = [
+    path("", web.home, name="home"),
+    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("floor/", web.floor, name="floor"),
+    path("tables/<int:pk>/", web.table_page, name="table"),
+    path("tables/<int:pk>/inspect/", web.inspection, name="inspect"),
+    path("tables/<int:pk>/adjust/", web.adjustment, name="adjust"),
+    path("tables/<int:pk>/<str:kind>/", web.table_event, name="table-event"),
+]

@@ -1,0 +1,176 @@
+"""The floor logbook in the browser: thin views over the same selectors and services as the API."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from compliance.models import Role, TableState
+from compliance.rulebook import RuleViolation, rulebook_for
+from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES
+from compliance.selectors import properties_visible_to, tables_visible_to
+from inspections import services
+from inspections.forms import AdjustmentForm, InspectionForm, TableEventForm
+from inspections.models import Entry, EntryKind
+
+# What a table needs next, by state, and the action that does it (DESIGN.md §3).
+NEXT_STEP = {
+    TableState.LOCKED: ("Unlock the wheel", EntryKind.UNLOCK),
+    TableState.UNLOCKED: ("Inspect (§ 617a.2(a))", EntryKind.INSPECTION),
+    TableState.CLOSED: ("Cover and lock the wheel (§ 617a.2(f))", EntryKind.COVER),
+    TableState.INSPECTED: ("Open for play", EntryKind.OPEN),
+    TableState.OPEN: ("In play", EntryKind.CLOSE),
+}
+# The actions each state allows, in the order a floor person does them.
+ACTIONS = {
+    TableState.LOCKED: (EntryKind.UNLOCK,),
+    TableState.UNLOCKED: (EntryKind.INSPECTION, EntryKind.ADJUSTMENT, EntryKind.COVER),
+    TableState.CLOSED: (EntryKind.COVER, EntryKind.INSPECTION, EntryKind.ADJUSTMENT),
+    TableState.INSPECTED: (EntryKind.OPEN, EntryKind.ADJUSTMENT, EntryKind.INSPECTION, EntryKind.COVER),
+    TableState.OPEN: (EntryKind.CLOSE, EntryKind.INSPECTION),
+}
+ACTION_LABELS = {
+    EntryKind.UNLOCK: "Unlock",
+    EntryKind.INSPECTION: "Inspect",
+    EntryKind.ADJUSTMENT: "Adjust or replace",
+    EntryKind.OPEN: "Open",
+    EntryKind.CLOSE: "Close",
+    EntryKind.COVER: "Cover and lock",
+}
+
+
+def _table(request, pk: int):
+    return get_object_or_404(tables_visible_to(request.user), pk=pk)
+
+
+def _may_write(user) -> bool:
+    return user.role in LOGBOOK_WRITER_ROLES
+
+
+@login_required
+def home(request):
+    if request.user.role == Role.REGULATOR:
+        return render(request, "floor/regulator_home.html", {"properties": properties_visible_to(request.user)})
+    return redirect("floor")
+
+
+@login_required
+def floor(request):
+    tables = tables_visible_to(request.user).order_by("property__name", "number")
+    rows = [
+        {"table": table, "next": NEXT_STEP.get(table.state, ("", None))[0], "zone": table.property.zone}
+        for table in tables
+    ]
+    return render(request, "floor/dashboard.html", {"rows": rows})
+
+
+@login_required
+def table_page(request, pk: int):
+    table = _table(request, pk)
+    entries = Entry.objects.filter(table=table).for_register().order_by("-occurred_at", "-seq")
+    page = Paginator(entries, 25).get_page(request.GET.get("page"))
+    allowed = ACTIONS.get(table.state, ()) if _may_write(request.user) else ()
+    actions = [(ACTION_LABELS[kind], action_url(table, kind)) for kind in allowed]
+    return render(
+        request,
+        "floor/table.html",
+        {
+            "table": table,
+            "page": page,
+            "zone": table.property.zone,
+            "actions": actions,
+            "next": NEXT_STEP[table.state][0],
+        },
+    )
+
+
+def _done(request, table, entry) -> object:
+    messages.success(request, f"Recorded: {entry.get_kind_display()} (table {table.number}, entry #{entry.seq}).")
+    return redirect("table", pk=table.pk)
+
+
+@login_required
+def table_event(request, pk: int, kind: str):
+    table = _table(request, pk)
+    if kind not in (EntryKind.UNLOCK, EntryKind.OPEN, EntryKind.CLOSE, EntryKind.COVER) or not _may_write(request.user):
+        return redirect("table", pk=pk)
+    form = TableEventForm(request.POST or None, initial={"username": request.user.username})
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.table_event_record(
+                table_id=table.pk, kind=kind, signature=form.signature(), recorded_by=request.user
+            )
+        except RuleViolation as refusal:
+            form.show(refusal)
+        else:
+            return _done(request, table, entry)
+    return render(
+        request, "floor/action.html", {"table": table, "form": form, "title": ACTION_LABELS[kind], "kind": kind}
+    )
+
+
+@login_required
+def inspection(request, pk: int):
+    table = _table(request, pk)
+    if not _may_write(request.user):
+        return redirect("table", pk=pk)
+    checklist = rulebook_for(table.property.jurisdiction).checklist_for(table)
+    form = InspectionForm(request.POST or None, checklist=checklist, initial={"username": request.user.username})
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.inspection_record(
+                table_id=table.pk,
+                items=form.items(),
+                notes=form.cleaned_data["notes"],
+                signature=form.signature(),
+                recorded_by=request.user,
+            )
+        except RuleViolation as refusal:
+            form.show(refusal)
+        else:
+            return _done(request, table, entry)
+    return render(
+        request,
+        "floor/action.html",
+        {"table": table, "form": form, "title": "Inspection (§ 617a.2(a))", "kind": "inspection"},
+    )
+
+
+@login_required
+def adjustment(request, pk: int):
+    table = _table(request, pk)
+    if not _may_write(request.user):
+        return redirect("table", pk=pk)
+    form = AdjustmentForm(request.POST or None, initial={"username": request.user.username})
+    form.fields["username"].label = "Made by (username)"
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.adjustment_record(
+                table_id=table.pk,
+                kind=form.cleaned_data["kind"],
+                part=form.cleaned_data["part"],
+                description=form.cleaned_data["description"],
+                performer=form.signature(),
+                witness=form.witness(),
+                recorded_by=request.user,
+            )
+        except RuleViolation as refusal:
+            form.show(refusal)
+        else:
+            return _done(request, table, entry)
+    return render(
+        request,
+        "floor/action.html",
+        {"table": table, "form": form, "title": "Adjustment or replacement (§ 617a.2(b))", "kind": "adjustment"},
+    )
+
+
+def action_url(table, kind: str) -> str:
+    if kind == EntryKind.INSPECTION:
+        return reverse("inspect", args=[table.pk])
+    if kind == EntryKind.ADJUSTMENT:
+        return reverse("adjust", args=[table.pk])
+    return reverse("table-event", args=[table.pk, kind])
