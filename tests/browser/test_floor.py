@@ -1,0 +1,112 @@
+"""The floor logbook in Chromium: a security officer opens a table on a tablet, and the refusals."""
+
+import pytest
+
+from compliance.models import GamingTable, Role, TableState
+from inspections.models import Entry
+from tests.browser.conftest import login, screenshot
+from tests.conftest import bare_casino_staff
+from tests.factories import PASSWORD, RegulatorFactory, UserFactory, configure_for_opening
+
+
+@pytest.fixture
+def floor(site):
+    staff = bare_casino_staff("Keystone Casino")
+    configure_for_opening(staff.table, created_by=staff.compliance)
+    GamingTable.objects.filter(pk=staff.table.pk).update(state=TableState.LOCKED)
+    return staff
+
+
+def sign_and_record(page, username: str, password: str = PASSWORD) -> None:
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("text=Sign and record")
+
+
+def test_a_security_officer_opens_a_table_on_a_tablet(site, tablet_page, floor):
+    page = tablet_page
+    login(page, site, floor.security.username, PASSWORD)
+    assert page.url.endswith("/floor/")
+    screenshot(page, "floor-dashboard-tablet")
+    page.click(f"a[href='/tables/{floor.table.pk}/']")
+    page.click(".actions >> text=Unlock")
+    sign_and_record(page, floor.security.username)
+    assert "Recorded: Wheel unlocked" in page.inner_text(".messages")
+
+    page.click(".actions >> text=Adjust or replace")
+    page.fill("#id_username", floor.maintenance.username)
+    page.fill("#id_password", PASSWORD)
+    page.select_option("#id_kind", "adjustment")
+    page.fill("#id_part", "ball track")
+    page.fill("#id_description", "Re-seated the ball track ring")
+    page.fill("#id_witness_username", floor.security.username)
+    page.fill("#id_witness_password", PASSWORD)
+    page.click("text=Sign and record")
+    assert "Recorded: Adjustment" in page.inner_text(".messages")
+
+    page.click(".actions >> text=Inspect")
+    for code in ("ball_non_magnetic", "no_magnet_or_contrivance", "wheel_level_and_rotating", "parts_secure"):
+        page.check(f"input[name='{code}'][value='pass']")
+    screenshot(page, "inspection-form")
+    sign_and_record(page, floor.security.username)
+    assert "Recorded: Inspection" in page.inner_text(".messages")
+
+    page.click(".actions >> text=Open")
+    sign_and_record(page, floor.security.username)
+    assert "Recorded: Table opened" in page.inner_text(".messages")
+    screenshot(page, "table-page")
+    for action, message in (("Close", "Table closed"), ("Cover and lock", "Wheel covered and locked")):
+        page.click(f".actions >> text={action}")
+        sign_and_record(page, floor.security.username)
+        assert f"Recorded: {message}" in page.inner_text(".messages")
+    assert list(Entry.objects.values_list("kind", flat=True).order_by("seq")) == [
+        "unlock",
+        "adjustment",
+        "inspection",
+        "open",
+        "close",
+        "cover",
+    ]
+
+
+def test_opening_without_an_inspection_shows_the_citation(site, page, floor):
+    GamingTable.objects.filter(pk=floor.table.pk).update(state=TableState.UNLOCKED)
+    login(page, site, floor.floorperson.username, PASSWORD)
+    page.goto(f"{site}/tables/{floor.table.pk}/open/")
+    sign_and_record(page, floor.floorperson.username)
+    alert = page.inner_text("[role=alert]")
+    assert "58 Pa. Code § 617a.2(a)" in alert and "no passing inspection" in alert
+    screenshot(page, "refused-opening")
+    assert not Entry.objects.exists()
+
+
+def test_a_wrong_witness_password_is_refused_and_the_form_kept(site, page, floor):
+    GamingTable.objects.filter(pk=floor.table.pk).update(state=TableState.UNLOCKED)
+    login(page, site, floor.maintenance.username, PASSWORD)
+    page.goto(f"{site}/tables/{floor.table.pk}/adjust/")
+    page.fill("#id_password", PASSWORD)
+    page.fill("#id_part", "rotor")
+    page.fill("#id_description", "New rotor fitted")
+    page.fill("#id_witness_username", floor.security.username)
+    page.fill("#id_witness_password", "not-the-password")
+    page.click("text=Sign and record")
+    assert "is wrong" in page.inner_text(".has-error")
+    assert page.input_value("#id_part") == "rotor"
+    assert page.input_value("#id_description") == "New rotor fitted"
+    assert not Entry.objects.exists()
+
+
+@pytest.mark.parametrize("role", [Role.SECURITY, Role.FLOORPERSON, Role.MAINTENANCE, Role.COMPLIANCE, Role.REGULATOR])
+def test_each_role_has_a_home(site, page, floor, role):
+    person = RegulatorFactory() if role == Role.REGULATOR else UserFactory(property=floor.property, role=role)
+    login(page, site, person.username, PASSWORD)
+    heading = page.inner_text("h1")
+    assert heading == ("Properties of your jurisdiction" if role == Role.REGULATOR else "Floor")
+    assert person.credential_number in page.inner_text("header")
+
+
+def test_the_dashboard_fits_a_768_px_tablet(site, tablet_page, floor):
+    login(tablet_page, site, floor.security.username, PASSWORD)
+    width = tablet_page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 768
+    screenshot(tablet_page, "login-then-floor")
