@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed-$(REQUIREMENTS_HASH)
 
 PYTEST_ARGS ?=
 
-.PHONY: venv run test bench lint format clean-venv
+.PHONY: venv run test bench bench-table-page lint format clean-venv
 
 venv: $(STAMP)
 
@@ -37,6 +37,10 @@ test: venv
 
 bench: venv
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/table_page.py
+
+bench-table-page: venv
+	$(BIN)/python bench/table_page.py
 
 lint: venv
 	$(BIN)/ruff check .
