@@ -79,6 +79,8 @@ class Entry(models.Model):
             # register) is an index-only scan on PostgreSQL.
             models.Index(fields=["table", "occurred_at", "seq"], include=["property"], name="entry_table_time"),
             models.Index(fields=["property", "occurred_at", "seq"], name="entry_property_time"),
+            # A table's page: its entries newest first, 25 at a time before a given position.
+            models.Index(fields=["table", "seq"], name="entry_table_seq"),
         ]
 
     def __str__(self) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
@@ -15,6 +14,8 @@ from compliance.selectors import properties_visible_to, tables_visible_to
 from inspections import services
 from inspections.forms import AdjustmentForm, InspectionForm, TableEventForm
 from inspections.models import Entry, EntryKind
+
+PAGE = 25  # timeline entries on a table's page
 
 # What a table needs next, by state, and the action that does it (DESIGN.md §3).
 NEXT_STEP = {
@@ -70,8 +71,15 @@ def floor(request):
 @login_required
 def table_page(request, pk: int):
     table = _table(request, pk)
-    entries = Entry.objects.filter(table=table).for_register().order_by("-occurred_at", "-seq")
-    page = Paginator(entries, 25).get_page(request.GET.get("page"))
+    # Newest first, 25 at a time, by position in the chain rather than by page number: a table's
+    # entries follow each other in time (§ 617a.2(e)), and "older than #n" costs the same on the
+    # first page as on the last, however long the history (no COUNT, no OFFSET).
+    entries = Entry.objects.filter(table=table).for_register().order_by("-seq")
+    before = request.GET.get("before", "")
+    if before.isdigit():
+        entries = entries.filter(seq__lt=int(before))
+    rows = list(entries[: PAGE + 1])
+    page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
     allowed = ACTIONS.get(table.state, ()) if _may_write(request.user) else ()
     actions = [(ACTION_LABELS[kind], action_url(table, kind)) for kind in allowed]
     return render(

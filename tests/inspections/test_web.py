@@ -96,3 +96,19 @@ def test_a_regulator_reads_but_has_no_actions(client, casino, regulator):
     assert "Sign and record" not in page and "/unlock/" not in page
     assert client.post(f"/tables/{casino.table.pk}/cover/", signed(regulator)).status_code == 302
     assert Entry.objects.count() == 0
+
+
+def test_the_timeline_pages_back_25_at_a_time_with_constant_queries(client, casino, django_assert_num_queries):
+    from tests.inspections.test_services import event, inspect
+
+    client.force_login(casino.security)
+    for _ in range(14):
+        inspect(casino)
+        event(casino, "open")
+        event(casino, "close")
+    first = client.get(f"/tables/{casino.table.pk}/").content.decode()
+    assert "?before=18" in first and "Newest" not in first
+    older = client.get(f"/tables/{casino.table.pk}/?before=18").content.decode()
+    assert "<td>17</td>" in older and "<td>18</td>" not in older and "Newest" in older and "?before=" not in older
+    with django_assert_num_queries(5):  # session, user, table, 25 entries, their signatures
+        client.get(f"/tables/{casino.table.pk}/?before=18")
