@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
@@ -49,6 +50,16 @@ def _table(request, pk: int):
 
 def _may_write(user) -> bool:
     return user.role in LOGBOOK_WRITER_ROLES
+
+
+def _require_writer(user) -> None:
+    """The 403 page names the roles that may record in the logbook."""
+    if not _may_write(user):
+        roles = ", ".join(sorted(Role(role).label.lower() for role in LOGBOOK_WRITER_ROLES))
+        raise PermissionDenied(
+            f"Recording in the logbook needs one of these roles: {roles}. You are signed in as a "
+            f"{user.get_role_display().lower()}."
+        )
 
 
 @login_required
@@ -103,8 +114,9 @@ def _done(request, table, entry) -> object:
 @login_required
 def table_event(request, pk: int, kind: str):
     table = _table(request, pk)
-    if kind not in (EntryKind.UNLOCK, EntryKind.OPEN, EntryKind.CLOSE, EntryKind.COVER) or not _may_write(request.user):
+    if kind not in (EntryKind.UNLOCK, EntryKind.OPEN, EntryKind.CLOSE, EntryKind.COVER):
         return redirect("table", pk=pk)
+    _require_writer(request.user)
     form = TableEventForm(request.POST or None, initial={"username": request.user.username})
     if request.method == "POST" and form.is_valid():
         try:
@@ -123,8 +135,7 @@ def table_event(request, pk: int, kind: str):
 @login_required
 def inspection(request, pk: int):
     table = _table(request, pk)
-    if not _may_write(request.user):
-        return redirect("table", pk=pk)
+    _require_writer(request.user)
     checklist = rulebook_for(table.property.jurisdiction).checklist_for(table)
     form = InspectionForm(request.POST or None, checklist=checklist, initial={"username": request.user.username})
     if request.method == "POST" and form.is_valid():
@@ -150,8 +161,7 @@ def inspection(request, pk: int):
 @login_required
 def adjustment(request, pk: int):
     table = _table(request, pk)
-    if not _may_write(request.user):
-        return redirect("table", pk=pk)
+    _require_writer(request.user)
     form = AdjustmentForm(request.POST or None, initial={"username": request.user.username})
     form.fields["username"].label = "Made by (username)"
     if request.method == "POST" and form.is_valid():

@@ -94,7 +94,9 @@ def test_a_regulator_reads_but_has_no_actions(client, casino, regulator):
     assert casino.property.name in client.get("/").content.decode()
     page = client.get(f"/tables/{casino.table.pk}/").content.decode()
     assert "Sign and record" not in page and "/unlock/" not in page
-    assert client.post(f"/tables/{casino.table.pk}/cover/", signed(regulator)).status_code == 302
+    response = client.post(f"/tables/{casino.table.pk}/cover/", signed(regulator))
+    assert response.status_code == 403
+    assert "needs one of these roles: compliance manager, floorperson, security officer" in response.content.decode()
     assert Entry.objects.count() == 0
 
 
