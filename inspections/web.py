@@ -7,11 +7,17 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 
 from compliance.models import Role, TableState
 from compliance.rulebook import RuleViolation, rulebook_for
 from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES
-from compliance.selectors import properties_visible_to, tables_visible_to
+from compliance.selectors import (
+    layout_approved_for,
+    properties_visible_to,
+    rules_submission_in_effect,
+    tables_visible_to,
+)
 from inspections import services
 from inspections.forms import AdjustmentForm, InspectionForm, TableEventForm
 from inspections.models import Entry, EntryKind
@@ -45,7 +51,7 @@ ACTION_LABELS = {
 
 
 def _table(request, pk: int):
-    return get_object_or_404(tables_visible_to(request.user), pk=pk)
+    return get_object_or_404(tables_visible_to(request.user).select_related("wheel", "ball"), pk=pk)
 
 
 def _may_write(user) -> bool:
@@ -93,6 +99,7 @@ def table_page(request, pk: int):
     page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
     allowed = ACTIONS.get(table.state, ()) if _may_write(request.user) else ()
     actions = [(ACTION_LABELS[kind], action_url(table, kind)) for kind in allowed]
+    today = timezone.localtime(timezone.now(), table.property.zone).date()
     return render(
         request,
         "floor/table.html",
@@ -102,6 +109,9 @@ def table_page(request, pk: int):
             "zone": table.property.zone,
             "actions": actions,
             "next": NEXT_STEP[table.state][0],
+            # What the regulator approved for it, as the gate at opening sees it.
+            "layout": layout_approved_for(table_id=table.pk),
+            "rules": rules_submission_in_effect(property_id=table.property_id, game=table.game, on=today),
         },
     )
 

@@ -112,5 +112,13 @@ def test_the_timeline_pages_back_25_at_a_time_with_constant_queries(client, casi
     assert "?before=18" in first and "Newest" not in first
     older = client.get(f"/tables/{casino.table.pk}/?before=18").content.decode()
     assert "<td>17</td>" in older and "<td>18</td>" not in older and "Newest" in older and "?before=" not in older
-    with django_assert_num_queries(5):  # session, user, table, 25 entries, their signatures
+    with django_assert_num_queries(7):  # session, user, table, layout, rules, 25 entries, their signatures
         client.get(f"/tables/{casino.table.pk}/?before=18")
+
+
+def test_the_table_page_shows_its_approvals_and_equipment(client, casino):
+    client.force_login(casino.security)
+    page = client.get(f"/tables/{casino.table.pk}/").content.decode()
+    assert "Layout R-01" in page and "version 1, from" in page
+    assert casino.table.wheel.serial in page and casino.table.ball.serial in page
+    assert "none approved" not in page
