@@ -149,17 +149,36 @@ def layout_frozen_statements(vendor: str) -> list[str]:
     ]
 
 
-FROZEN = ("compliance_rulessubmission", "compliance_layoutsubmission")
+# The frozen tables and the statements that freeze each.
+FROZEN = {
+    "compliance_rulessubmission": frozen_once_filed_statements,
+    "compliance_layoutsubmission": layout_frozen_statements,
+}
 
 
 def frozen_statements(vendor: str) -> list[str]:
-    return frozen_once_filed_statements(vendor) + layout_frozen_statements(vendor)
+    return [sql for statements in FROZEN.values() for sql in statements(vendor)]
 
 
-def frozen_drop_statements(vendor: str) -> list[str]:
+def frozen_drop_statements(vendor: str, tables: Iterable[str] = tuple(FROZEN)) -> list[str]:
     on = " ON {table}" if vendor == "postgresql" else ""
     return [
         f"DROP TRIGGER IF EXISTS {table}_{name}{on.format(table=table)};"
-        for table in FROZEN
+        for table in tables
         for name in ("frozen", "kept")
     ]
+
+
+def frozen_operation(table: str):
+    """The RunPython that freezes one of the FROZEN tables (and, backwards, thaws it)."""
+    from django.db import migrations
+
+    def forwards(apps, schema_editor):
+        for sql in FROZEN[table](schema_editor.connection.vendor):
+            schema_editor.execute(sql, params=None)
+
+    def backwards(apps, schema_editor):
+        for sql in frozen_drop_statements(schema_editor.connection.vendor, (table,)):
+            schema_editor.execute(sql, params=None)
+
+    return migrations.RunPython(forwards, backwards)

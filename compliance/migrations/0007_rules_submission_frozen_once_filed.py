@@ -2,21 +2,10 @@
 
 from django.db import migrations
 
-
-def install(apps, schema_editor):
-    from compliance.append_only import frozen_once_filed_statements
-
-    for sql in frozen_once_filed_statements(schema_editor.connection.vendor):
-        schema_editor.execute(sql, params=None)
-
-
-def drop(apps, schema_editor):
-    suffix = " ON compliance_rulessubmission" if schema_editor.connection.vendor == "postgresql" else ""
-    for name in ("frozen", "kept"):
-        schema_editor.execute(f"DROP TRIGGER IF EXISTS compliance_rulessubmission_{name}{suffix};", params=None)
+from compliance.append_only import frozen_operation
 
 
 class Migration(migrations.Migration):
     dependencies = [("compliance", "0006_append_only_signatures")]
 
-    operations = [migrations.RunPython(install, drop)]
+    operations = [frozen_operation("compliance_rulessubmission")]
