@@ -121,6 +121,19 @@ def _done(request, table, entry) -> object:
     return redirect("table", pk=table.pk)
 
 
+def _signed_action(request, table, form, *, title: str, kind: str, record) -> object:
+    """Record on a valid POST; on a refusal, the rule's words go next to their fields and what was
+    typed stays. `record(form)` calls the one service that writes the entry."""
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = record(form)
+        except RuleViolation as refusal:
+            form.show(refusal)
+        else:
+            return _done(request, table, entry)
+    return render(request, "floor/action.html", {"table": table, "form": form, "title": title, "kind": kind})
+
+
 @login_required
 def table_event(request, pk: int, kind: str):
     table = _table(request, pk)
@@ -128,17 +141,15 @@ def table_event(request, pk: int, kind: str):
         return redirect("table", pk=pk)
     _require_writer(request.user)
     form = TableEventForm(request.POST or None, initial={"username": request.user.username})
-    if request.method == "POST" and form.is_valid():
-        try:
-            entry = services.table_event_record(
-                table_id=table.pk, kind=kind, signature=form.signature(), recorded_by=request.user
-            )
-        except RuleViolation as refusal:
-            form.show(refusal)
-        else:
-            return _done(request, table, entry)
-    return render(
-        request, "floor/action.html", {"table": table, "form": form, "title": ACTION_LABELS[kind], "kind": kind}
+    return _signed_action(
+        request,
+        table,
+        form,
+        title=ACTION_LABELS[kind],
+        kind=kind,
+        record=lambda form: services.table_event_record(
+            table_id=table.pk, kind=kind, signature=form.signature(), recorded_by=request.user
+        ),
     )
 
 
@@ -148,23 +159,19 @@ def inspection(request, pk: int):
     _require_writer(request.user)
     checklist = rulebook_for(table.property.jurisdiction).checklist_for(table)
     form = InspectionForm(request.POST or None, checklist=checklist, initial={"username": request.user.username})
-    if request.method == "POST" and form.is_valid():
-        try:
-            entry = services.inspection_record(
-                table_id=table.pk,
-                items=form.items(),
-                notes=form.cleaned_data["notes"],
-                signature=form.signature(),
-                recorded_by=request.user,
-            )
-        except RuleViolation as refusal:
-            form.show(refusal)
-        else:
-            return _done(request, table, entry)
-    return render(
+    return _signed_action(
         request,
-        "floor/action.html",
-        {"table": table, "form": form, "title": "Inspection (§ 617a.2(a))", "kind": "inspection"},
+        table,
+        form,
+        title="Inspection (§ 617a.2(a))",
+        kind="inspection",
+        record=lambda form: services.inspection_record(
+            table_id=table.pk,
+            items=form.items(),
+            notes=form.cleaned_data["notes"],
+            signature=form.signature(),
+            recorded_by=request.user,
+        ),
     )
 
 
@@ -174,25 +181,21 @@ def adjustment(request, pk: int):
     _require_writer(request.user)
     form = AdjustmentForm(request.POST or None, initial={"username": request.user.username})
     form.fields["username"].label = "Made by (username)"
-    if request.method == "POST" and form.is_valid():
-        try:
-            entry = services.adjustment_record(
-                table_id=table.pk,
-                kind=form.cleaned_data["kind"],
-                part=form.cleaned_data["part"],
-                description=form.cleaned_data["description"],
-                performer=form.signature(),
-                witness=form.witness(),
-                recorded_by=request.user,
-            )
-        except RuleViolation as refusal:
-            form.show(refusal)
-        else:
-            return _done(request, table, entry)
-    return render(
+    return _signed_action(
         request,
-        "floor/action.html",
-        {"table": table, "form": form, "title": "Adjustment or replacement (§ 617a.2(b))", "kind": "adjustment"},
+        table,
+        form,
+        title="Adjustment or replacement (§ 617a.2(b))",
+        kind="adjustment",
+        record=lambda form: services.adjustment_record(
+            table_id=table.pk,
+            kind=form.cleaned_data["kind"],
+            part=form.cleaned_data["part"],
+            description=form.cleaned_data["description"],
+            performer=form.signature(),
+            witness=form.witness(),
+            recorded_by=request.user,
+        ),
     )
 
 
