@@ -103,6 +103,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": os.getenv("SQLITE_TEST_NAME", "")}
 
 AUTH_USER_MODEL = "compliance.User"
+# The logbook's table index carries property_id as a non-key column for PostgreSQL's index-only
+# count; SQLite (make run's default) ignores it, as intended: no need to warn at every command.
+SILENCED_SYSTEM_CHECKS = ["models.W040"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
