@@ -18,20 +18,36 @@ from compliance.models import (
     SubmissionStatus,
     User,
 )
-from compliance.rulebook import game_rules_for, malformed, raise_if_any, rulebook_for
+from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
+from compliance.rulebook.wagers import big_six_house_edges, house_edges
 from compliance.selectors import rules_submission_in_effect
 from compliance.signatures import SignatureInput, content_digest, signer_authenticate
 
 
-def _violations(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[dict]:
-    """The draft's violations to save with it; a malformed draft is refused (400) and not saved."""
-    rules = rulebook_for(prop.jurisdiction)
-    found = rules.check_rules_submission(
+def rules_submission_check(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[Violation]:
+    """Every violation of a Rules Submission's content, saving nothing (the draft page's live check)."""
+    return rulebook_for(prop.jurisdiction).check_rules_submission(
         game_rules=game_rules_for(prop.jurisdiction),
         game=game,
         wheel_types=wheel_types,
         payout_odds=payout_odds,
         options=options,
+    )
+
+
+def submission_house_edges(*, jurisdiction: str, game: str, wheel_types, payout_odds, options) -> dict:
+    """Wager code → wheel type (or the wheel, for Big Six) → the house edge in percent."""
+    if game == "big_six":
+        return big_six_house_edges(game_rules=game_rules_for(jurisdiction), payout_odds=payout_odds)
+    return house_edges(
+        game_rules=game_rules_for(jurisdiction), wheel_types=wheel_types, payout_odds=payout_odds, options=options
+    )
+
+
+def _violations(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[dict]:
+    """The draft's violations to save with it; a malformed draft is refused (400) and not saved."""
+    found = rules_submission_check(
+        prop=prop, game=game, wheel_types=wheel_types, payout_odds=payout_odds, options=options
     )
     raise_if_any(malformed(found))
     return [v.as_dict() for v in found]

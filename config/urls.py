@@ -7,6 +7,7 @@ urlpatterns = [
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("", include("compliance.urls")),
     path("", include("inspections.urls")),
 ]
 

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils import timezone
+from django.utils.text import capfirst
 
+from compliance.models import Ball
 from compliance.rulebook import RuleViolation
 from compliance.signatures import SignatureInput
 
@@ -76,3 +79,101 @@ class AdjustmentForm(SignedForm):
         return SignatureInput(
             username=self.cleaned_data["witness_username"], password=self.cleaned_data["witness_password"]
         )
+
+
+class IrregularityForm(SignedForm):
+    """A "no spin": its reason (the rulebook's list for the table's jurisdiction), the ball, notes."""
+
+    kind = forms.ChoiceField(label="Reason for the no spin", widget=forms.RadioSelect(attrs={"class": "stacked"}))
+    ball_replaced = forms.BooleanField(label="Ball replaced", required=False)
+    new_ball = forms.ModelChoiceField(
+        label="New ball",
+        queryset=Ball.objects.none(),
+        required=False,
+        empty_label="None named",
+        help_text="The registered ball put in play; it becomes the table's ball.",
+    )
+    notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 2}))
+
+    field_order = ["kind", "ball_replaced", "new_ball", "notes", "username", "password"]
+    FIELD_FOR = {"signature": "password", "table": None, "at": None, "ball": "new_ball"}
+
+    def __init__(self, *args, kinds=(), balls=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [(code, capfirst(label)) for code, label in kinds]
+        if balls is not None:
+            self.fields["new_ball"].queryset = balls
+        self.fields["new_ball"].label_from_instance = lambda ball: (
+            f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
+        )
+
+    def clean(self):
+        data = super().clean()
+        # As the API reads it: a new ball is named only with a replacement.
+        if data.get("new_ball") and not data.get("ball_replaced"):
+            self.add_error("new_ball", "A new ball is named only when the ball was replaced.")
+        return data
+
+
+class AmendmentForm(SignedForm):
+    """Why, and the corrected values: only the time and text the amended entry has (services.CORRECTABLE)."""
+
+    reason = forms.CharField(
+        label="Reason for the amendment", max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    corrected_time = forms.DateTimeField(
+        label="Corrected time",
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    corrected_notes = forms.CharField(label="Corrected notes", required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    corrected_description = forms.CharField(
+        label="Corrected description", required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+
+    field_order = ["reason", "corrected_time", "corrected_notes", "corrected_description", "username", "password"]
+    FIELD_FOR = {
+        "signature": "password",
+        "table": None,
+        "correction": None,
+        "correction.at": "corrected_time",
+        "correction.performed_at": "corrected_time",
+        "correction.notes": "corrected_notes",
+        "correction.description": "corrected_description",
+    }
+    # The names an entry's time has in a correction (inspections and adjustments: "performed_at").
+    TIMES = ("performed_at", "at")
+    TEXTS = ("notes", "description")
+
+    @classmethod
+    def offered_for(cls, correctable: frozenset[str]) -> bool:
+        """Whether this form can correct anything of an entry whose correctable names are these."""
+        return bool(correctable & {*cls.TIMES, *cls.TEXTS})
+
+    def __init__(self, *args, correctable: frozenset[str], zone, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.zone = zone
+        self.time_name = next((name for name in self.TIMES if name in correctable), None)
+        if self.time_name is None:
+            del self.fields["corrected_time"]
+        else:
+            self.fields["corrected_time"].help_text = f"In the property's time ({zone.key}); empty if it was right."
+        for name in self.TEXTS:
+            if name not in correctable:
+                del self.fields[f"corrected_{name}"]
+
+    def full_clean(self):
+        # The time typed is the property's wall-clock time, whatever the server's own zone.
+        with timezone.override(self.zone):
+            super().full_clean()
+
+    def correction(self) -> dict:
+        """What was filled in, by the names of the amended entry's API resource; times in ISO 8601 with offset."""
+        data = self.cleaned_data
+        correction = {}
+        if data.get("corrected_time"):
+            correction[self.time_name] = data["corrected_time"].isoformat()
+        for name in self.TEXTS:
+            if data.get(f"corrected_{name}"):
+                correction[name] = data[f"corrected_{name}"]
+        return correction

@@ -13,14 +13,16 @@ from compliance.models import Role, TableState
 from compliance.rulebook import RuleViolation, rulebook_for
 from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES
 from compliance.selectors import (
+    balls_visible_to,
     layout_approved_for,
     properties_visible_to,
     rules_submission_in_effect,
     tables_visible_to,
 )
 from inspections import services
-from inspections.forms import AdjustmentForm, InspectionForm, TableEventForm
+from inspections.forms import AdjustmentForm, AmendmentForm, InspectionForm, IrregularityForm, TableEventForm
 from inspections.models import Entry, EntryKind
+from inspections.selectors import entries_visible_to
 
 PAGE = 25  # timeline entries on a table's page
 
@@ -47,7 +49,10 @@ ACTION_LABELS = {
     EntryKind.OPEN: "Open",
     EntryKind.CLOSE: "Close",
     EntryKind.COVER: "Cover and lock",
+    EntryKind.IRREGULARITY: "No spin (irregularity)",
 }
+# The entries the amendment form can correct something of (a time, notes or a description).
+AMENDABLE = frozenset(kind for kind, names in services.CORRECTABLE.items() if AmendmentForm.offered_for(names))
 
 
 def _table(request, pk: int):
@@ -70,14 +75,20 @@ def _require_writer(user) -> None:
 
 @login_required
 def home(request):
+    """Each role's home: the regulator's properties, the compliance manager's configuration, the floor."""
     if request.user.role == Role.REGULATOR:
         return render(request, "floor/regulator_home.html", {"properties": properties_visible_to(request.user)})
+    if request.user.role == Role.COMPLIANCE:
+        return redirect("manage")
     return redirect("floor")
 
 
 @login_required
 def floor(request):
     tables = tables_visible_to(request.user).order_by("property__name", "number")
+    # A regulator's jurisdiction has several properties: the home page links to each one's floor.
+    if request.GET.get("property", "").isdigit():
+        tables = tables.filter(property_id=int(request.GET["property"]))
     rows = [
         {"table": table, "next": NEXT_STEP.get(table.state, ("", None))[0], "zone": table.property.zone}
         for table in tables
@@ -97,7 +108,11 @@ def table_page(request, pk: int):
         entries = entries.filter(seq__lt=int(before))
     rows = list(entries[: PAGE + 1])
     page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
-    allowed = ACTIONS.get(table.state, ()) if _may_write(request.user) else ()
+    may_write = _may_write(request.user)
+    allowed = ACTIONS.get(table.state, ()) if may_write else ()
+    # A "no spin" is offered where the rulebook would take it: at a Roulette table in play.
+    if may_write and rulebook_for(table.property.jurisdiction).may_record_irregularity(table=table) is None:
+        allowed = (*allowed, EntryKind.IRREGULARITY)
     actions = [(ACTION_LABELS[kind], action_url(table, kind)) for kind in allowed]
     today = timezone.localtime(timezone.now(), table.property.zone).date()
     return render(
@@ -108,6 +123,8 @@ def table_page(request, pk: int):
             "page": page,
             "zone": table.property.zone,
             "actions": actions,
+            "may_write": may_write,
+            "amendable": AMENDABLE,
             "next": NEXT_STEP[table.state][0],
             # What the regulator approved for it, as the gate at opening sees it.
             "layout": layout_approved_for(table_id=table.pk),
@@ -121,7 +138,9 @@ def _done(request, table, entry) -> object:
     return redirect("table", pk=table.pk)
 
 
-def _signed_action(request, table, form, *, title: str, kind: str, record) -> object:
+def _signed_action(
+    request, table, form, *, title: str, kind: str, record, template: str = "floor/action.html", extra=None
+) -> object:
     """Record on a valid POST; on a refusal, the rule's words go next to their fields and what was
     typed stays. `record(form)` calls the one service that writes the entry."""
     if request.method == "POST" and form.is_valid():
@@ -131,7 +150,7 @@ def _signed_action(request, table, form, *, title: str, kind: str, record) -> ob
             form.show(refusal)
         else:
             return _done(request, table, entry)
-    return render(request, "floor/action.html", {"table": table, "form": form, "title": title, "kind": kind})
+    return render(request, template, {"table": table, "form": form, "title": title, "kind": kind, **(extra or {})})
 
 
 @login_required
@@ -199,9 +218,72 @@ def adjustment(request, pk: int):
     )
 
 
+@login_required
+def irregularity(request, pk: int):
+    table = _table(request, pk)
+    _require_writer(request.user)
+    rules = rulebook_for(table.property.jurisdiction)
+    # The property's other registered balls: the one in play is not a replacement.
+    balls = balls_visible_to(request.user).filter(property_id=table.property_id).exclude(pk=table.ball_id)
+    form = IrregularityForm(
+        request.POST or None,
+        kinds=rules.IRREGULARITY_KINDS,
+        balls=balls.order_by("serial"),
+        initial={"username": request.user.username},
+    )
+    return _signed_action(
+        request,
+        table,
+        form,
+        title=f"No spin ({rules.IRREGULARITIES})",
+        kind="irregularity",
+        record=lambda form: services.irregularity_record(
+            table_id=table.pk,
+            kind=form.cleaned_data["kind"],
+            ball_replaced=form.cleaned_data["ball_replaced"],
+            new_ball=form.cleaned_data["new_ball"],
+            notes=form.cleaned_data["notes"],
+            signature=form.signature(),
+            recorded_by=request.user,
+        ),
+    )
+
+
+@login_required
+def amendment(request, entry_pk: int):
+    entry = get_object_or_404(entries_visible_to(request.user).select_related("table__property"), pk=entry_pk)
+    table = entry.table
+    _require_writer(request.user)
+    zone = table.property.zone
+    form = AmendmentForm(
+        request.POST or None,
+        correctable=services.CORRECTABLE[entry.kind],
+        zone=zone,
+        initial={"username": request.user.username},
+    )
+    return _signed_action(
+        request,
+        table,
+        form,
+        title=f"Amend entry #{entry.seq} ({rulebook_for(table.property.jurisdiction).INSPECTION_LOG})",
+        kind="amendment",
+        template="floor/amend.html",
+        extra={"entry": entry, "zone": zone},
+        record=lambda form: services.amendment_record(
+            entry_id=entry.pk,
+            reason=form.cleaned_data["reason"],
+            correction=form.correction(),
+            signature=form.signature(),
+            recorded_by=request.user,
+        ),
+    )
+
+
 def action_url(table, kind: str) -> str:
     if kind == EntryKind.INSPECTION:
         return reverse("inspect", args=[table.pk])
     if kind == EntryKind.ADJUSTMENT:
         return reverse("adjust", args=[table.pk])
+    if kind == EntryKind.IRREGULARITY:
+        return reverse("irregularity", args=[table.pk])
     return reverse("table-event", args=[table.pk, kind])

@@ -14,9 +14,8 @@ from compliance.models import (
     User,
     Wheel,
 )
-from compliance.rulebook import game_rules_for, raise_if_any, rulebook_for
+from compliance.rulebook import raise_if_any, rulebook_for
 from compliance.rulebook.roles import STAFF_ROLES
-from compliance.rulebook.wagers import big_six_house_edges, house_edges
 from compliance.selectors import (
     balls_visible_to,
     is_administrator,
@@ -24,6 +23,7 @@ from compliance.selectors import (
     tables_visible_to,
     wheels_visible_to,
 )
+from compliance.services import submission_house_edges
 from compliance.signatures import SignatureInput
 
 
@@ -254,12 +254,9 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
         read_only_fields = ["version", "status", "content_hash", "decision_reference", "created_by", "created_at"]
 
     def get_house_edge(self, submission) -> dict:
-        if submission.game == "big_six":
-            return big_six_house_edges(
-                game_rules=game_rules_for(submission.property.jurisdiction), payout_odds=submission.payout_odds
-            )
-        return house_edges(
-            game_rules=game_rules_for(submission.property.jurisdiction),
+        return submission_house_edges(
+            jurisdiction=submission.property.jurisdiction,
+            game=submission.game,
             wheel_types=submission.wheel_types,
             payout_odds=submission.payout_odds,
             options=submission.options,

@@ -101,7 +101,8 @@ def test_each_role_has_a_home(site, page, floor, role):
     person = RegulatorFactory() if role == Role.REGULATOR else UserFactory(property=floor.property, role=role)
     login(page, site, person.username, PASSWORD)
     heading = page.inner_text("h1")
-    assert heading == ("Properties of your jurisdiction" if role == Role.REGULATOR else "Floor")
+    homes = {Role.REGULATOR: "Properties of your jurisdiction", Role.COMPLIANCE: floor.property.name}
+    assert heading == homes.get(role, "Floor")
     assert person.credential_number in page.inner_text("header")
 
 
