@@ -63,6 +63,12 @@ class Property(models.Model):
     max_inspection_interval_hours = models.PositiveIntegerField(
         default=24, help_text="How long an open table may go without a fresh inspection."
     )
+    notify_emails = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The security supervisors' addresses: each new flag is mailed to them, and each morning a digest.",
+    )
+    digest_sent_on = models.DateField(null=True, blank=True, editable=False)
     # The head of the property's logbook hash chain, moved by every append (inspections.chain):
     # verification compares it with the entries, so a deleted last entry shows too.
     chain_length = models.PositiveBigIntegerField(default=0, editable=False)
@@ -165,6 +171,18 @@ class Ball(models.Model):
         return f"Ball {self.serial}"
 
 
+# The overdue scan's deadline columns of a table (below), one per kind of flag.
+TABLE_DEADLINES = (
+    "uninspected_since",
+    "adjusted_since",
+    "replaced_since",
+    "cover_due_at",
+    "inspection_due_at",
+    "decks_due_at",
+    "approval_due_at",
+)
+
+
 class GamingTable(models.Model):
     """A table and the precomputed state its logbook entries lead to.
 
@@ -191,11 +209,28 @@ class GamingTable(models.Model):
     last_replacement_at = models.DateTimeField(null=True, blank=True)
     last_opened_at = models.DateTimeField(null=True, blank=True)
     last_closed_at = models.DateTimeField(null=True, blank=True)
+    last_deck_change_at = models.DateTimeField(null=True, blank=True)
+    # The earliest of the deadlines below, shown on the floor as "due".
     next_due = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The overdue scan's deadlines (DESIGN.md §6): each is the moment a kind of flag is due, or
+    # null while nothing is pending. A problem that is one at once (an adjustment on an open
+    # table) is "due" when it happened. Kept by inspections.overdue with every entry.
+    uninspected_since = models.DateTimeField(null=True, blank=True)
+    adjusted_since = models.DateTimeField(null=True, blank=True)
+    replaced_since = models.DateTimeField(null=True, blank=True)
+    cover_due_at = models.DateTimeField(null=True, blank=True)
+    inspection_due_at = models.DateTimeField(null=True, blank=True)
+    decks_due_at = models.DateTimeField(null=True, blank=True)
+    approval_due_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["property", "number"]
         constraints = [models.UniqueConstraint(fields=["property", "number"], name="table_number_unique_per_property")]
+        # One small index per deadline, of the tables where it is set: the scan reads only those.
+        indexes = [
+            models.Index(fields=[name], condition=models.Q(**{f"{name}__isnull": False}), name=f"table_{name}")
+            for name in TABLE_DEADLINES
+        ]
 
     def __str__(self) -> str:
         return f"Table {self.number}"

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from compliance.deadlines import open_tables_recheck
 from compliance.models import (
     ApprovalSignature,
     GamingTable,
@@ -179,6 +180,9 @@ def _decide(*, model, pk: int, check: str, status: str, reference: str, signatur
         submission.decision_reference = reference
         submission.save(update_fields=["status", "decision_reference"])
         _sign(submission=submission, signer=signer, action=str(status), reference=reference, note=note)
+        if status == "approved":
+            # What is in effect for the open tables may change from today or a later date.
+            open_tables_recheck(property_id=submission.property_id, game=submission.game)
     return submission
 
 

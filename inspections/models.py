@@ -113,5 +113,52 @@ class Signature(models.Model):
         return f"{self.signer_name} ({self.credential_number}), {self.meaning}"
 
 
+class FlagStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    RESOLVED = "resolved", "Resolved"
+
+
+class ComplianceException(models.Model):
+    """A flag the overdue scan raised: a table late or wrong, with the rule and the deadline it missed.
+
+    At most one open flag per table and kind, and never two for the same missed deadline (both
+    are unique constraints, so concurrent scans cannot duplicate one). It resolves itself when the
+    problem is cured (`resolved_by` empty: the system) or by a compliance manager's signed note.
+    """
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="flags")
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="flags")
+    kind = models.CharField(max_length=40)
+    citation = models.CharField(max_length=200)
+    due_at = models.DateTimeField(help_text="The deadline missed (for a problem at once: when it happened).")
+    detected_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=FlagStatus.choices, default=FlagStatus.OPEN)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # Defaults in the database too: the scan inserts flags with one SQL statement.
+    resolver_name = models.CharField(max_length=200, blank=True, db_default="")
+    resolver_credential = models.CharField(max_length=50, blank=True, db_default="")
+    resolution_note = models.TextField(blank=True, db_default="")
+    notified_at = models.DateTimeField(null=True, blank=True, help_text="When the supervisors were mailed.")
+
+    class Meta:
+        ordering = ["-detected_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "kind"], condition=models.Q(status="open"), name="one_open_flag_per_table_kind"
+            ),
+            models.UniqueConstraint(fields=["table", "kind", "due_at"], name="one_flag_per_missed_deadline"),
+        ]
+        indexes = [
+            models.Index(fields=["property", "status"], name="flag_property_status"),
+            models.Index(fields=["notified_at"], condition=models.Q(notified_at__isnull=True), name="flag_unnotified"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on table {self.table_id} ({self.status})"
+
+
 # The tables the append-only triggers protect (migration 0002 installs them).
 APPEND_ONLY_TABLES = ("inspections_entry", "inspections_signature")

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from compliance.deadlines import configuration_due, deadlines_set
 from compliance.models import Ball, GamingTable, Property, TableState, User
 from compliance.rulebook import raise_if_any, rulebook_for
 from compliance.selectors import layout_approved_for, rules_submission_in_effect
@@ -104,15 +105,9 @@ def entry_append(
 
 
 def _table_save(table: GamingTable, *, at: datetime) -> None:
-    """Store the state the entry led to, with the deadline that state carries."""
+    """Store the state the entry led to, with the deadlines that state carries (the overdue scan's)."""
     table.last_entry_at = at
-    policy = table.property
-    if table.state == TableState.CLOSED and table.last_closed_at:
-        table.next_due = table.last_closed_at + timedelta(minutes=policy.cover_grace_minutes)
-    elif table.state == TableState.OPEN and table.last_inspection_at:
-        table.next_due = table.last_inspection_at + timedelta(hours=policy.max_inspection_interval_hours)
-    else:
-        table.next_due = None
+    deadlines_set(table)
     table.save()
 
 
@@ -269,6 +264,9 @@ def table_event_record(
         table.state = new_state
         if kind == EntryKind.OPEN:
             table.last_opened_at = at
+            # Approved and in effect now (the gate checked); when a later version takes effect
+            # that does not allow this table, the scan flags it from then.
+            table.approval_due_at = configuration_due(table, now=at)
         elif kind == EntryKind.CLOSE:
             # § 617a.2(a): the next opening needs a new inspection.
             table.last_closed_at = at
@@ -353,6 +351,7 @@ def deck_change_record(
         at=at,
         describe=lambda rules: f"{decks} new decks put in the shoe",
         details={"decks": decks},
+        on_table=lambda table, at: setattr(table, "last_deck_change_at", at),
         # Six or eight decks from a manual shoe; more (12 to 16) only with an automated shuffler.
         more_checks=lambda rules, table: [rules.casino_war_decks_allowed(decks=decks, automated_shuffler=decks > 8)],
     )

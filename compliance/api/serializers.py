@@ -39,6 +39,13 @@ class SignatureInputSerializer(serializers.Serializer):
 
 
 class PropertySerializer(serializers.ModelSerializer):
+    notify_emails = serializers.ListField(
+        child=serializers.EmailField(),
+        required=False,
+        max_length=50,
+        help_text="The security supervisors mailed when a flag opens, and each morning with a digest.",
+    )
+
     class Meta:
         model = Property
         fields = [
@@ -49,6 +56,7 @@ class PropertySerializer(serializers.ModelSerializer):
             "time_zone",
             "cover_grace_minutes",
             "max_inspection_interval_hours",
+            "notify_emails",
             "chain_length",
             "chain_head",
         ]

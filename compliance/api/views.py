@@ -1,3 +1,4 @@
+from django.db import transaction
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
@@ -20,6 +21,7 @@ from compliance.api.serializers import (
     SignedActionSerializer,
     WheelSerializer,
 )
+from compliance.deadlines import policy_apply
 from compliance.models import Ball, GamingTable, LayoutSubmission, RulesSubmission, User, Wheel
 from compliance.selectors import (
     balls_visible_to,
@@ -56,10 +58,12 @@ class PropertyViewSet(ListRetrieveCreatePatchViewSet):
         if not properties_managed_by(self.request.user).filter(pk=serializer.instance.pk).exists():
             raise PermissionDenied("Only an administrator or this property's compliance manager changes it.")
         if not is_administrator(self.request.user):
-            allowed = {"time_zone", "cover_grace_minutes", "max_inspection_interval_hours"}
+            allowed = {"time_zone", "cover_grace_minutes", "max_inspection_interval_hours", "notify_emails"}
             if set(serializer.validated_data) - allowed:
                 raise PermissionDenied("A compliance manager changes the time zone and the overdue policy only.")
-        serializer.save()
+        # The tables' deadlines move with the policy, in the same transaction.
+        with transaction.atomic():
+            policy_apply(serializer.save())
 
 
 class PersonFilter(filters.FilterSet):

@@ -1096,3 +1096,30 @@ def check_casino_war_submission(*, payout_odds: dict, options: dict) -> list[Vio
                 )
             )
     return violations
+
+
+# ---- Overdue detection: what the scan flags (DESIGN.md §6) ----
+
+
+@dataclass(frozen=True)
+class FlagKind:
+    code: str
+    label: str
+    citation: str
+
+
+# Each kind's deadline is a column of the table, kept by the logbook's services (inspections.overdue).
+FLAG_KINDS = (
+    FlagKind("opened_uninspected", "Open without a valid inspection", INSPECTION),
+    FlagKind("adjusted_after_inspection", "Adjusted after the inspection, still open", ADJUSTMENTS_BEFORE_INSPECTION),
+    FlagKind("replaced_without_inspection", "Part replaced, not inspected before play went on", REPLACEMENT),
+    FlagKind("not_covered", "Wheel not covered and locked within the grace period after closing", COVER_AND_LOCK),
+    FlagKind("inspection_stale", "Open on an inspection older than the property's interval", INSPECTION),
+    FlagKind("decks_stale", "Casino War decks not changed within 24 hours", CASINO_WAR_DECKS),
+    FlagKind(
+        "not_approved",
+        "Open with a layout or Rules Submission that is not approved or no longer in effect",
+        f"{LAYOUT_APPROVAL}; {RULES_SUBMISSION}",
+    ),
+)
+FLAG_KINDS_BY_CODE = {kind.code: kind for kind in FLAG_KINDS}

@@ -1,0 +1,170 @@
+"""Overdue detection (DESIGN.md §6): the scan, and the mail it sends.
+
+Every kind of flag has a deadline column on the table (compliance.models.TABLE_DEADLINES), set or
+cleared by compliance.deadlines in the same transaction as the entry that changes it. The scan never walks the logbook:
+one statement resolves the flags whose problem is cured, one raises a flag for every deadline
+passed, each reading only the tables whose deadline is set (a partial index per column). The
+unique constraints of ComplianceException make two scans at once raise each flag once.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import connection, transaction
+from django.utils import timezone
+
+from compliance.models import GamingTable, Property
+from compliance.rulebook import LOGBOOK_PROCEDURE, rulebook_for
+from inspections.models import ComplianceException, FlagStatus
+
+log = logging.getLogger(__name__)
+
+# Each kind of flag and the table column holding its deadline.
+DEADLINE_OF = {
+    "opened_uninspected": "uninspected_since",
+    "adjusted_after_inspection": "adjusted_since",
+    "replaced_without_inspection": "replaced_since",
+    "not_covered": "cover_due_at",
+    "inspection_stale": "inspection_due_at",
+    "decks_stale": "decks_due_at",
+    "not_approved": "approval_due_at",
+}
+
+
+def _groups() -> list[tuple[object, list[str] | None]]:
+    """The procedure modules and their jurisdictions (None: every jurisdiction, no filter needed)."""
+    by_module: dict[object, list[str]] = {}
+    for jurisdiction, module in LOGBOOK_PROCEDURE.items():
+        by_module.setdefault(module, []).append(jurisdiction)
+    if len(by_module) == 1:
+        return [(next(iter(by_module)), None)]
+    return list(by_module.items())
+
+
+# The statements below are built from the models' table names and the fixed DEADLINE_OF columns
+# only; every value (kinds, citations, times, jurisdictions) is a parameter.
+
+
+def _raise_sql(now: datetime) -> tuple[str, list]:
+    """One INSERT … SELECT … UNION ALL … for every kind; ON CONFLICT DO NOTHING keeps one flag."""
+    flag, table, prop = ComplianceException._meta.db_table, GamingTable._meta.db_table, Property._meta.db_table
+    selects, params = [], []
+    for module, jurisdictions in _groups():
+        for kind in module.FLAG_KINDS:
+            column = DEADLINE_OF[kind.code]
+            where = f"t.{column} <= %s"
+            # In the order of the placeholders: kind, citation, detected_at, then the WHERE's.
+            params += [kind.code, kind.citation, now, now]
+            if jurisdictions:
+                marks = ", ".join(["%s"] * len(jurisdictions))
+                where += f" AND t.property_id IN (SELECT id FROM {prop} WHERE jurisdiction IN ({marks}))"  # noqa: S608
+                params += jurisdictions
+            selects.append(
+                f"SELECT t.property_id, t.id, %s, %s, t.{column}, %s, 'open' FROM {table} t WHERE {where}"  # noqa: S608
+            )
+    sql = (
+        f"INSERT INTO {flag} (property_id, table_id, kind, citation, due_at, detected_at, status) "
+        + " UNION ALL ".join(selects)
+        + " ON CONFLICT DO NOTHING"
+    )
+    return sql, params
+
+
+def _resolve_sql(now: datetime) -> tuple[str, list]:
+    """One UPDATE: an open flag whose table no longer has that deadline passed is cured."""
+    flag, table = ComplianceException._meta.db_table, GamingTable._meta.db_table
+    cases = " ".join(f"WHEN '{kind}' THEN t.{column}" for kind, column in DEADLINE_OF.items())
+    sql = (
+        f"UPDATE {flag} SET status = 'resolved', resolved_at = %s "  # noqa: S608
+        f"WHERE status = 'open' AND NOT EXISTS (SELECT 1 FROM {table} t WHERE t.id = {flag}.table_id "
+        f"AND (CASE {flag}.kind {cases} END) = {flag}.due_at AND {flag}.due_at <= %s)"
+    )
+    return sql, [now, now]
+
+
+def scan(now: datetime | None = None) -> dict[str, int]:
+    """Resolve what is cured, raise what is late; returns how many flags each step touched."""
+    # As the database stores datetimes (on SQLite a UTC text that compares as the ORM's do).
+    now = connection.ops.adapt_datetimefield_value(now or timezone.now())
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(*_resolve_sql(now))
+        resolved = cursor.rowcount
+        cursor.execute(*_raise_sql(now))
+        raised = cursor.rowcount
+    return {"resolved": resolved, "raised": raised}
+
+
+def notify_new_flags(now: datetime | None = None) -> int:
+    """Mail each new flag to its property's security supervisors, at most once: a flag is marked
+    notified (committed) before its mail goes, so a crash between the two loses a mail rather than
+    sending one twice."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        claimed = list(
+            ComplianceException.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(notified_at__isnull=True)
+            .select_related("property", "table")[:500]
+        )
+        ComplianceException.objects.filter(pk__in=[flag.pk for flag in claimed]).update(notified_at=now)
+    for flag in claimed:
+        if flag.property.notify_emails:
+            send_mail(
+                subject=f"[{flag.property.name}] Table {flag.table.number}: {_label(flag)}",
+                message=_flag_text(flag),
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                recipient_list=flag.property.notify_emails,
+            )
+    return len(claimed)
+
+
+def _label(flag: ComplianceException) -> str:
+    kinds = rulebook_for(flag.property.jurisdiction).FLAG_KINDS_BY_CODE
+    return kinds[flag.kind].label if flag.kind in kinds else flag.kind
+
+
+def _flag_text(flag: ComplianceException) -> str:
+    zone = flag.property.zone
+    due = timezone.localtime(flag.due_at, zone).strftime("%Y-%m-%d %H:%M %Z")
+    detected = timezone.localtime(flag.detected_at, zone).strftime("%Y-%m-%d %H:%M %Z")
+    return (
+        f"Table {flag.table.number}: {_label(flag)} ({flag.citation}).\n"
+        f"Deadline missed: {due}. Detected: {detected}.\n"
+        f"The flag resolves itself when the problem is cured, or a compliance manager resolves it with a signed note."
+    )
+
+
+DIGEST_HOUR = 7  # local time at the property: the morning digest of what is still open
+
+
+def send_digests(now: datetime | None = None) -> int:
+    """Each property's morning digest of its open flags, once a local day, at or after 07:00."""
+    now = now or timezone.now()
+    sent = 0
+    for prop in Property.objects.exclude(notify_emails=[]):
+        local = timezone.localtime(now, prop.zone)
+        if local.hour < DIGEST_HOUR or prop.digest_sent_on == local.date():
+            continue
+        # Claim the day first: two beat ticks or workers never send the same digest twice.
+        claimed = (
+            Property.objects.filter(pk=prop.pk).exclude(digest_sent_on=local.date()).update(digest_sent_on=local.date())
+        )
+        if not claimed:
+            continue
+        flags = list(
+            ComplianceException.objects.filter(property=prop, status=FlagStatus.OPEN)
+            .select_related("property", "table")
+            .order_by("due_at")
+        )
+        body = "\n\n".join(_flag_text(flag) for flag in flags) or "No open flags."
+        send_mail(
+            subject=f"[{prop.name}] {len(flags)} open flag(s) on {local.date().isoformat()}",
+            message=body,
+            from_email=settings.DEFAULT_FROM_EMAIL,
+            recipient_list=prop.notify_emails,
+        )
+        sent += 1
+    return sent

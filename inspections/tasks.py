@@ -1,0 +1,25 @@
+"""Celery tasks of the logbook: the overdue scan (every minute) and the morning digest (hourly check).
+
+Both are idempotent: a worker killed mid-task leaves the transaction rolled back, and with late
+acknowledgement the task runs again on another worker; the flags' unique constraints and the
+claimed `notified_at` / `digest_sent_on` make a second run add nothing twice.
+"""
+
+from celery import shared_task
+from django.db import DatabaseError
+
+from inspections import overdue
+
+RETRY = {"autoretry_for": (DatabaseError,), "retry_backoff": 2, "retry_backoff_max": 60, "max_retries": 10}
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def scan_overdue() -> dict:
+    found = overdue.scan()
+    found["notified"] = overdue.notify_new_flags()
+    return found
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def send_digests() -> int:
+    return overdue.send_digests()

@@ -1,0 +1,256 @@
+"""The overdue scan: each kind of flag raised on the exact boundary of its deadline and resolved
+when cured, concurrent scans, the mail, the digest, the beat schedule, and the policy."""
+
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.core import mail
+from django.core.management import call_command
+from django.utils import timezone
+from django_celery_beat.models import PeriodicTask
+from kombu.exceptions import OperationalError
+
+from compliance import services as approvals
+from compliance.deadlines import deadlines_set
+from compliance.models import GamingTable, Property, TableState
+from inspections import overdue, services
+from inspections.models import ComplianceException
+from inspections.tasks import scan_overdue
+from tests.conftest import celery_connected_to, sign
+from tests.factories import PASSWORD, GamingTableFactory, RegulatorFactory
+from tests.inspections.test_concurrency import run_at_once
+from tests.inspections.test_services import ALL_PASS, adjust, event, inspect
+
+SECOND = timedelta(seconds=1)
+
+
+def flags(kind=None, status="open"):
+    found = ComplianceException.objects.filter(status=status)
+    return list(found.filter(kind=kind) if kind else found)
+
+
+def table_of(casino) -> GamingTable:
+    return GamingTable.objects.get(pk=casino.table.pk)
+
+
+def boundary(column: str, table: GamingTable, kind: str, citation: str) -> ComplianceException:
+    """One second before the deadline: no flag; at it: one flag, with its citation and deadline."""
+    due = getattr(table, column)
+    assert due is not None
+    overdue.scan(now=due - SECOND)
+    assert flags() == []
+    overdue.scan(now=due)
+    (flag,) = flags()
+    assert (flag.kind, flag.citation, flag.due_at, flag.table_id) == (kind, citation, due, table.pk)
+    assert flag.detected_at == due
+    overdue.scan(now=due + timedelta(hours=1))  # later scans add nothing
+    assert ComplianceException.objects.count() == 1
+    return flag
+
+
+def cured(flag: ComplianceException, *, at=None) -> None:
+    overdue.scan(now=at)
+    flag.refresh_from_db()
+    assert flag.status == "resolved" and flag.resolved_by is None and flag.resolved_at
+
+
+@pytest.fixture
+def opened(casino):
+    inspect(casino)
+    event(casino, "open")
+    return casino
+
+
+def test_a_wheel_left_uncovered_past_the_grace_period(opened):
+    event(opened, "close")
+    table = table_of(opened)
+    assert table.cover_due_at == table.last_closed_at + timedelta(minutes=15)
+    flag = boundary("cover_due_at", table, "not_covered", "58 Pa. Code § 617a.2(f)")
+    event(opened, "cover")
+    cured(flag)
+
+
+def test_an_open_table_on_an_inspection_older_than_the_policy(opened):
+    table = table_of(opened)
+    assert table.inspection_due_at == table.last_inspection_at + timedelta(hours=24)
+    flag = boundary("inspection_due_at", table, "inspection_stale", "58 Pa. Code § 617a.2(a)")
+    inspect(opened)  # a fresh inspection moves the deadline a day on
+    cured(flag, at=flag.due_at + SECOND)
+
+
+@pytest.mark.parametrize(
+    ("kind", "column", "flag_kind", "citation"),
+    [
+        ("adjustment", "adjusted_since", "adjusted_after_inspection", "58 Pa. Code § 617a.2(c)"),
+        ("replacement", "replaced_since", "replaced_without_inspection", "58 Pa. Code § 617a.2(d)"),
+    ],
+)
+def test_an_adjustment_or_replacement_on_an_open_table(opened, kind, column, flag_kind, citation):
+    entry = adjust(opened, kind=kind)
+    table = table_of(opened)
+    assert getattr(table, column) == entry.occurred_at and table.state == TableState.OPEN
+    flag = boundary(column, table, flag_kind, citation)
+    inspect(opened)
+    cured(flag)
+
+
+def test_an_open_table_whose_inspection_failed(opened):
+    failing = inspect(opened, items={**ALL_PASS, "parts_secure": False})
+    table = table_of(opened)
+    assert table.uninspected_since == failing.occurred_at
+    flag = boundary("uninspected_since", table, "opened_uninspected", "58 Pa. Code § 617a.2(a)")
+    inspect(opened)
+    cured(flag)
+
+
+def test_a_table_open_without_any_inspection_is_flagged_at_its_opening(casino):
+    """The opening gate refuses this; a table found so (an import, a restored backup) is still flagged."""
+    now = datetime(2026, 11, 23, 12, tzinfo=ZoneInfo("UTC"))
+    table = table_of(casino)
+    table.state, table.last_opened_at = TableState.OPEN, now
+    deadlines_set(table)
+    table.save()
+    boundary("uninspected_since", table, "opened_uninspected", "58 Pa. Code § 617a.2(a)")
+
+
+def test_casino_war_decks_older_than_24_hours(casino):
+    table = GamingTableFactory(property=casino.property, number="CW-1", game="casino_war", wheel_type=None)
+    opened_at = datetime(2026, 11, 22, 20, tzinfo=ZoneInfo("UTC"))
+    table.state, table.last_opened_at, table.last_entry_at = TableState.OPEN, opened_at, opened_at
+    deadlines_set(table)
+    table.save()
+    assert table.decks_due_at == opened_at + timedelta(hours=24)
+    flag = boundary("decks_due_at", table, "decks_stale", "58 Pa. Code § 651a.3(d)")
+    services.deck_change_record(
+        table_id=table.pk, decks=6, signature=sign(casino.security), recorded_by=casino.security
+    )
+    cured(flag, at=flag.due_at + SECOND)
+
+
+def test_an_open_table_whose_rules_submission_is_superseded_without_its_wheel_type(opened):
+    """A new version, approved, takes effect tomorrow without double-zero wheels: from the local
+    midnight it takes effect, the open double-zero table is flagged."""
+    prop = opened.property
+    tomorrow = approvals_today(prop) + timedelta(days=1)
+    version = approved_version(opened, wheel_types=["single_zero"], effective_from=tomorrow)
+    table = table_of(opened)
+    midnight = datetime.combine(tomorrow, datetime.min.time(), tzinfo=prop.zone)
+    assert table.approval_due_at == midnight
+    flag = boundary("approval_due_at", table, "not_approved", "58 Pa. Code § 617a.1(f); 58 Pa. Code § 601a.2")
+    approved_version(opened, wheel_types=["single_zero", "double_zero"], effective_from=tomorrow)
+    assert table_of(opened).approval_due_at is None
+    cured(flag, at=midnight)
+    assert version.status == "approved"
+
+
+def approvals_today(prop) -> date:
+    return timezone.localtime(timezone.now(), prop.zone).date()
+
+
+def approved_version(casino, *, wheel_types, effective_from):
+    odds = {"straight": [35, 1], "split": [17, 1]}
+    draft = approvals.rules_submission_draft(
+        prop=casino.property,
+        game="roulette",
+        effective_from=effective_from,
+        wheel_types=wheel_types,
+        payout_odds=odds,
+        options={},
+        created_by=casino.compliance,
+    )
+    approvals.rules_submission_file(submission_id=draft.pk, signature=sign(casino.compliance))
+    regulator = RegulatorFactory()
+    return approvals.rules_submission_decide(
+        submission_id=draft.pk, decision="approved", reference="PGCB-9", signature=sign(regulator)
+    )
+
+
+def test_a_flag_resolved_by_hand_is_not_raised_again_for_the_same_deadline(opened):
+    event(opened, "close")
+    due = table_of(opened).cover_due_at
+    overdue.scan(now=due)
+    ComplianceException.objects.update(status="resolved", resolved_by=opened.compliance)
+    overdue.scan(now=due + timedelta(minutes=5))
+    assert flags() == [] and ComplianceException.objects.count() == 1
+
+
+def test_the_policy_moves_the_deadlines(client, opened):
+    event(opened, "close")
+    closed_at = table_of(opened).last_closed_at
+    client.force_login(opened.compliance)
+    response = client.patch(
+        f"/api/properties/{opened.property.pk}/",
+        {"cover_grace_minutes": 2, "notify_emails": ["supervisor@example.com"]},
+        content_type="application/json",
+    )
+    assert response.status_code == 200, response.content
+    table = table_of(opened)
+    assert table.cover_due_at == closed_at + timedelta(minutes=2) == table.next_due
+    assert Property.objects.get(pk=opened.property.pk).notify_emails == ["supervisor@example.com"]
+
+
+def test_a_new_flag_is_mailed_once_to_the_supervisors(opened):
+    Property.objects.filter(pk=opened.property.pk).update(notify_emails=["supervisor@example.com"])
+    event(opened, "close")
+    overdue.scan(now=table_of(opened).cover_due_at)
+    assert overdue.notify_new_flags() == 1
+    assert overdue.notify_new_flags() == 0
+    (message,) = mail.outbox
+    assert message.to == ["supervisor@example.com"]
+    assert "R-01" in message.subject and "58 Pa. Code § 617a.2(f)" in message.body
+
+
+def test_the_morning_digest_is_sent_once_a_day_in_the_propertys_time(opened):
+    Property.objects.filter(pk=opened.property.pk).update(notify_emails=["supervisor@example.com"])
+    event(opened, "close")
+    overdue.scan(now=table_of(opened).cover_due_at)
+    new_york = ZoneInfo("America/New_York")
+    assert overdue.send_digests(now=datetime(2026, 11, 24, 6, 59, tzinfo=new_york)) == 0
+    assert overdue.send_digests(now=datetime(2026, 11, 24, 7, 0, tzinfo=new_york)) == 1
+    assert overdue.send_digests(now=datetime(2026, 11, 24, 9, 0, tzinfo=new_york)) == 0
+    (digest,) = mail.outbox
+    assert "1 open flag(s) on 2026-11-24" in digest.subject and "R-01" in digest.body
+
+
+def test_the_beat_schedule_exists_after_migrate(db):
+    scan = PeriodicTask.objects.get(task="inspections.tasks.scan_overdue")
+    assert scan.enabled and (scan.interval.every, scan.interval.period) == (1, "minutes")
+    assert PeriodicTask.objects.filter(task="inspections.tasks.send_digests", enabled=True).exists()
+
+
+def test_the_command_runs_the_scan(opened, capsys):
+    event(opened, "close")
+    call_command("scan_overdue", "--at", (table_of(opened).cover_due_at).isoformat())
+    assert "1 raised" in capsys.readouterr().out
+    assert [f.kind for f in flags()] == ["not_covered"]
+
+
+def test_two_scans_at_once_raise_one_flag(committed_db, casino):
+    inspect(casino)
+    event(casino, "open")
+    event(casino, "close")
+    due = table_of(casino).cover_due_at
+    results = run_at_once([lambda: overdue.scan(now=due)] * 3)
+    assert sorted(result["raised"] for result in results) == [0, 0, 1], results
+    assert ComplianceException.objects.filter(kind="not_covered").count() == 1
+
+
+@pytest.fixture
+def broker_down():
+    """Celery's broker is an address where nothing listens, as when Redis is stopped."""
+    with celery_connected_to("redis://127.0.0.1:1/0"):
+        yield
+
+
+def test_nothing_in_a_request_needs_the_broker(client, casino, broker_down):
+    """Redis down: signing in and logging keep working (the scan catches up when it is back)."""
+    with pytest.raises(OperationalError):  # the broker really is unreachable here
+        scan_overdue.apply_async(retry=False)
+    assert client.login(username=casino.security.username, password=PASSWORD)
+    response = client.post(
+        f"/api/tables/{casino.table.pk}/cover/",
+        {"signature": {"username": casino.security.username, "password": PASSWORD}},
+        content_type="application/json",
+    )
+    assert response.status_code in (200, 201), response.content
