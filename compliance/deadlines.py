@@ -52,10 +52,14 @@ def deadlines_set(table: GamingTable) -> None:
         table.uninspected_since = table.last_inspection_at if failed else table.last_opened_at
     # § 617a.2(c), (d): an adjustment or replacement after the inspection, the table still open.
     table.adjusted_since = (
-        table.last_adjustment_at if roulette_open and _after(table.last_adjustment_at, table.last_inspection_at) else None
+        table.last_adjustment_at
+        if roulette_open and _after(table.last_adjustment_at, table.last_inspection_at)
+        else None
     )
     table.replaced_since = (
-        table.last_replacement_at if roulette_open and _after(table.last_replacement_at, table.last_inspection_at) else None
+        table.last_replacement_at
+        if roulette_open and _after(table.last_replacement_at, table.last_inspection_at)
+        else None
     )
     # § 651a.3(d): the decks in use are changed at least once every 24 hours.
     table.decks_due_at = None

@@ -26,6 +26,7 @@ router.register("irregularities", views.IrregularityViewSet, basename="irregular
 router.register("deck-changes", views.DeckChangeViewSet, basename="deck-change")
 router.register("amendments", views.AmendmentViewSet, basename="amendment")
 router.register("logbook", views.LogbookViewSet, basename="logbook")
+router.register("exceptions", views.ComplianceExceptionViewSet, basename="exception")
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="auth-token"),

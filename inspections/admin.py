@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from inspections.models import Entry, Signature
+from inspections.models import ComplianceException, Entry, Signature
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -54,3 +54,15 @@ class SignatureAdmin(ReadOnlyAdmin):
     search_fields = ["signer_name", "credential_number", "content_hash"]
     list_select_related = ["entry"]
     actions = None
+
+
+@admin.register(ComplianceException)
+class ComplianceExceptionAdmin(ReadOnlyAdmin):
+    """The overdue scan's flags: raised and resolved by the scan, or resolved by hand (signed) in the
+    API or the compliance manager's pages, never edited here."""
+
+    list_display = ["id", "property", "table", "kind", "citation", "due_at", "detected_at", "status", "resolved_at"]
+    list_filter = ["status", "kind", "property"]
+    search_fields = ["table__number", "citation", "resolution_note"]
+    date_hierarchy = "detected_at"
+    list_select_related = ["property", "table"]

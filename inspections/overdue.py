@@ -18,7 +18,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from compliance.models import GamingTable, Property
-from compliance.rulebook import LOGBOOK_PROCEDURE, rulebook_for
+from compliance.rulebook import LOGBOOK_PROCEDURE, raise_if_any, rulebook_for
+from compliance.signatures import SignatureInput, signer_authenticate
 from inspections.models import ComplianceException, FlagStatus
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,26 @@ def scan(now: datetime | None = None) -> dict[str, int]:
     return {"resolved": resolved, "raised": raised}
 
 
+def flag_resolve(*, flag_id: int, note: str, signature: SignatureInput) -> ComplianceException:
+    """A compliance manager resolves an open flag with a signed note (the problem may persist: a
+    flag resolved by hand is not raised again for the same missed deadline)."""
+    jurisdiction, citation = ComplianceException.objects.values_list("property__jurisdiction", "citation").get(
+        pk=flag_id
+    )
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, citation=citation)
+    with transaction.atomic():
+        flag = ComplianceException.objects.select_for_update(of=("self",)).get(pk=flag_id)
+        raise_if_any(rulebook_for(jurisdiction).may_resolve_flag(flag, signer=signer, note=note))
+        flag.status = FlagStatus.RESOLVED
+        flag.resolved_at = timezone.now()
+        flag.resolved_by = signer
+        flag.resolver_name = signer.display_name
+        flag.resolver_credential = signer.credential_number
+        flag.resolution_note = note
+        flag.save()
+    return flag
+
+
 def notify_new_flags(now: datetime | None = None) -> int:
     """Mail each new flag to its property's security supervisors, at most once: a flag is marked
     notified (committed) before its mail goes, so a crash between the two loses a mail rather than
@@ -113,7 +134,7 @@ def notify_new_flags(now: datetime | None = None) -> int:
     for flag in claimed:
         if flag.property.notify_emails:
             send_mail(
-                subject=f"[{flag.property.name}] Table {flag.table.number}: {_label(flag)}",
+                subject=f"[{flag.property.name}] Table {flag.table.number}: {flag_label(flag)}",
                 message=_flag_text(flag),
                 from_email=settings.DEFAULT_FROM_EMAIL,
                 recipient_list=flag.property.notify_emails,
@@ -121,7 +142,7 @@ def notify_new_flags(now: datetime | None = None) -> int:
     return len(claimed)
 
 
-def _label(flag: ComplianceException) -> str:
+def flag_label(flag: ComplianceException) -> str:
     kinds = rulebook_for(flag.property.jurisdiction).FLAG_KINDS_BY_CODE
     return kinds[flag.kind].label if flag.kind in kinds else flag.kind
 
@@ -131,7 +152,7 @@ def _flag_text(flag: ComplianceException) -> str:
     due = timezone.localtime(flag.due_at, zone).strftime("%Y-%m-%d %H:%M %Z")
     detected = timezone.localtime(flag.detected_at, zone).strftime("%Y-%m-%d %H:%M %Z")
     return (
-        f"Table {flag.table.number}: {_label(flag)} ({flag.citation}).\n"
+        f"Table {flag.table.number}: {flag_label(flag)} ({flag.citation}).\n"
         f"Deadline missed: {due}. Detected: {detected}.\n"
         f"The flag resolves itself when the problem is cured, or a compliance manager resolves it with a signed note."
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from compliance.selectors import property_filter
-from inspections.models import Entry, EntryKind
+from inspections.models import ComplianceException, Entry, EntryKind
 
 
 def entries_visible_to(user) -> QuerySet[Entry]:
@@ -21,3 +21,7 @@ def logbook_rows(*, viewer, kinds: tuple[str, ...] | None = None) -> QuerySet[En
 
 
 ADJUSTMENT_KINDS = (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT)
+
+
+def flags_visible_to(user) -> QuerySet[ComplianceException]:
+    return ComplianceException.objects.filter(property_filter(user)).select_related("table", "property")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -21,7 +22,7 @@ from compliance.selectors import (
 )
 from inspections import services
 from inspections.forms import AdjustmentForm, AmendmentForm, InspectionForm, IrregularityForm, TableEventForm
-from inspections.models import Entry, EntryKind
+from inspections.models import ComplianceException, Entry, EntryKind, FlagStatus
 from inspections.selectors import entries_visible_to
 
 PAGE = 25  # timeline entries on a table's page
@@ -89,11 +90,21 @@ def floor(request):
     # A regulator's jurisdiction has several properties: the home page links to each one's floor.
     if request.GET.get("property", "").isdigit():
         tables = tables.filter(property_id=int(request.GET["property"]))
+    tables = tables.prefetch_related(_open_flags())
     rows = [
         {"table": table, "next": NEXT_STEP.get(table.state, ("", None))[0], "zone": table.property.zone}
         for table in tables
     ]
     return render(request, "floor/dashboard.html", {"rows": rows})
+
+
+def _open_flags() -> Prefetch:
+    """Each table's open flags of the overdue scan, with their kind in words."""
+    return Prefetch(
+        "flags",
+        queryset=ComplianceException.objects.filter(status=FlagStatus.OPEN).select_related("property"),
+        to_attr="open_flags",
+    )
 
 
 @login_required
@@ -129,6 +140,7 @@ def table_page(request, pk: int):
             # What the regulator approved for it, as the gate at opening sees it.
             "layout": layout_approved_for(table_id=table.pk),
             "rules": rules_submission_in_effect(property_id=table.property_id, game=table.game, on=today),
+            "flags": ComplianceException.objects.filter(table=table, status=FlagStatus.OPEN).select_related("property"),
         },
     )
 

@@ -15,7 +15,7 @@ from django.utils.dateparse import parse_datetime
 
 from compliance.models import Game, Role, TableState, WheelType
 from compliance.rulebook.base import Violation
-from compliance.rulebook.roles import AMENDER_ROLES, APPROVER_ROLES, FILER_ROLES
+from compliance.rulebook.roles import AMENDER_ROLES, APPROVER_ROLES, FILER_ROLES, FLAG_RESOLVER_ROLES
 from compliance.rulebook.wagers import (
     DOUBLE,
     SINGLE,
@@ -1123,3 +1123,24 @@ FLAG_KINDS = (
     ),
 )
 FLAG_KINDS_BY_CODE = {kind.code: kind for kind in FLAG_KINDS}
+
+
+def may_resolve_flag(flag, *, signer, note: str) -> list[Violation | None]:
+    """A compliance manager of the property closes an open flag with a signed note saying why."""
+    violations = []
+    if flag.status != "open":
+        violations.append(Violation("flag_not_open", "This flag is already resolved.", flag.citation, None))
+    if signer.role not in FLAG_RESOLVER_ROLES or signer.property_id != flag.property_id:
+        violations.append(
+            Violation(
+                "resolver_role",
+                "A flag is resolved by hand by a compliance manager of the table's property.",
+                flag.citation,
+                "signature",
+            )
+        )
+    if not note.strip():
+        violations.append(
+            Violation("note_required", "Say in the note how the problem was dealt with.", flag.citation, "note")
+        )
+    return violations

@@ -11,3 +11,5 @@ STAFF_ROLES = frozenset({Role.SECURITY, Role.FLOORPERSON, Role.MAINTENANCE, Role
 # Who files a Rules Submission or layout with the Board, and who decides on it.
 FILER_ROLES = frozenset({Role.COMPLIANCE})
 APPROVER_ROLES = frozenset({Role.REGULATOR})
+# Who resolves a flag of the overdue scan by hand, with a signed note (DESIGN.md §6).
+FLAG_RESOLVER_ROLES = frozenset({Role.COMPLIANCE})

@@ -13,7 +13,8 @@ from compliance.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedFie
 from compliance.api.serializers import SignatureInputSerializer
 from compliance.rulebook.pa import IRREGULARITY_KINDS
 from compliance.selectors import balls_visible_to, tables_visible_to
-from inspections.models import Entry, EntryKind, Signature
+from inspections.models import ComplianceException, Entry, EntryKind, Signature
+from inspections.overdue import flag_label
 from inspections.selectors import ADJUSTMENT_KINDS, entries_visible_to
 
 _datetime = serializers.DateTimeField()
@@ -263,3 +264,42 @@ class LogbookRowSerializer(serializers.ModelSerializer):
             "amends": entry.amends_id,
             "entry_hash": entry.entry_hash,
         }
+
+
+class ComplianceExceptionSerializer(serializers.ModelSerializer):
+    table_number = serializers.CharField(source="table.number", read_only=True)
+    label = serializers.SerializerMethodField(help_text="The kind of flag in words.")
+    resolved_by_system = serializers.SerializerMethodField(help_text="Cured and resolved by the scan itself.")
+
+    class Meta:
+        model = ComplianceException
+        fields = [
+            "id",
+            "property",
+            "table",
+            "table_number",
+            "kind",
+            "label",
+            "citation",
+            "due_at",
+            "detected_at",
+            "status",
+            "resolved_at",
+            "resolved_by",
+            "resolved_by_system",
+            "resolver_name",
+            "resolver_credential",
+            "resolution_note",
+        ]
+        read_only_fields = fields
+
+    def get_label(self, flag) -> str:
+        return flag_label(flag)
+
+    def get_resolved_by_system(self, flag) -> bool:
+        return flag.status == "resolved" and flag.resolved_by_id is None
+
+
+class FlagResolveSerializer(serializers.Serializer):
+    note = serializers.CharField(max_length=2000, help_text="How the problem was dealt with.")
+    signature = SignatureInputSerializer()

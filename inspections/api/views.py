@@ -11,10 +11,10 @@ from compliance.api.filters import IdFilter
 from compliance.api.permissions import ReadOrConfigure, ReadOrLogbookWriter
 from compliance.api.serializers import GamingTableSerializer
 from compliance.api.views import GamingTableViewSet as ConfiguredTableViewSet
-from inspections import services
+from inspections import overdue, services
 from inspections.api import serializers as s
-from inspections.models import Entry, EntryKind
-from inspections.selectors import ADJUSTMENT_KINDS, logbook_rows
+from inspections.models import ComplianceException, Entry, EntryKind
+from inspections.selectors import ADJUSTMENT_KINDS, flags_visible_to, logbook_rows
 
 
 class EntryFilter(filters.FilterSet):
@@ -190,3 +190,33 @@ class GamingTableViewSet(ConfiguredTableViewSet):
     def cover(self, request, pk=None):
         """Cover the entire wheel and securely lock the cover (§ 617a.2(f))."""
         return self._event(request, EntryKind.COVER)
+
+
+class FlagFilter(filters.FilterSet):
+    property = IdFilter(field_name="property_id")
+    table = IdFilter(field_name="table_id")
+
+    class Meta:
+        model = ComplianceException
+        fields = ["property", "table", "status", "kind"]
+
+
+class ComplianceExceptionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """The overdue scan's flags (DESIGN.md §6), newest first; a compliance manager resolves one by hand."""
+
+    serializer_class = s.ComplianceExceptionSerializer
+    permission_classes = [IsAuthenticated]
+    filterset_class = FlagFilter
+
+    def get_queryset(self):
+        return flags_visible_to(self.request.user).order_by("-detected_at", "-id")
+
+    @extend_schema(request=s.FlagResolveSerializer, responses={200: s.ComplianceExceptionSerializer})
+    @action(detail=True, methods=["post"])
+    def resolve(self, request, pk=None):
+        """Resolve an open flag with a signed note (the property's compliance manager)."""
+        flag = self.get_object()
+        serializer = s.FlagResolveSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        flag = overdue.flag_resolve(flag_id=flag.pk, **serializer.validated_data)
+        return Response(s.ComplianceExceptionSerializer(flag).data)

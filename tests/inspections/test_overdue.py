@@ -239,7 +239,7 @@ def test_two_scans_at_once_raise_one_flag(committed_db, casino):
 @pytest.fixture
 def broker_down():
     """Celery's broker is an address where nothing listens, as when Redis is stopped."""
-    with celery_connected_to("redis://127.0.0.1:1/0"):
+    with celery_connected_to("redis://127.0.0.1:1/0", "cache+memory://"):
         yield
 
 
@@ -254,3 +254,48 @@ def test_nothing_in_a_request_needs_the_broker(client, casino, broker_down):
         content_type="application/json",
     )
     assert response.status_code in (200, 201), response.content
+
+
+@pytest.fixture
+def flagged(opened):
+    event(opened, "close")
+    overdue.scan(now=table_of(opened).cover_due_at)
+    return opened
+
+
+def test_the_api_lists_the_propertys_flags_only(client, flagged, other_casino):
+    client.force_login(other_casino.compliance)
+    assert client.get("/api/exceptions/").json()["results"] == []
+    client.force_login(flagged.security)
+    (row,) = client.get("/api/exceptions/?status=open&kind=not_covered").json()["results"]
+    assert (row["table"], row["citation"], row["status"]) == (flagged.table.pk, "58 Pa. Code § 617a.2(f)", "open")
+    assert row["label"].startswith("Wheel not covered")
+
+
+def test_a_compliance_manager_resolves_a_flag_with_a_signed_note(client, flagged):
+    flag = ComplianceException.objects.get()
+    url = f"/api/exceptions/{flag.pk}/resolve/"
+    client.force_login(flagged.security)
+    refused = client.post(
+        url,
+        {"note": "covered late", "signature": {"username": flagged.security.username, "password": PASSWORD}},
+        "application/json",
+    )
+    assert refused.status_code == 400
+    assert refused.json()["errors"][0]["code"] == "resolver_role"
+    client.force_login(flagged.compliance)
+    signature = {"username": flagged.compliance.username, "password": PASSWORD}
+    assert client.post(url, {"note": " ", "signature": signature}, "application/json").status_code == 400
+    done = client.post(
+        url, {"note": "Wheel covered at 09:40; officer briefed.", "signature": signature}, "application/json"
+    )
+    assert done.status_code == 200, done.content
+    flag.refresh_from_db()
+    assert flag.status == "resolved" and flag.resolved_by == flagged.compliance and flag.resolver_credential
+
+
+def test_the_floor_and_the_table_page_show_open_flags(client, flagged):
+    client.force_login(flagged.security)
+    assert "Overdue: Wheel not covered" in client.get("/floor/").content.decode()
+    page = client.get(f"/tables/{flagged.table.pk}/").content.decode()
+    assert "Open flags" in page and "58 Pa. Code § 617a.2(f)" in page

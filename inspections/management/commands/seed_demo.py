@@ -306,6 +306,9 @@ class Command(BaseCommand):
             licence_number=demo.PROPERTY_LICENCE,
             jurisdiction=demo.PROPERTY_JURISDICTION,
             time_zone=demo.PROPERTY_TIME_ZONE,
+            # A short grace, so that a wheel left uncovered shows as flagged within minutes.
+            cover_grace_minutes=demo.COVER_GRACE_MINUTES,
+            notify_emails=[demo.SUPERVISORS_EMAIL],
         )
         prop.full_clean()
         prop.save()
