@@ -25,7 +25,10 @@ class OddsField(forms.CharField):
         match = ODDS.match(value)
         if not match:
             raise ValidationError("Write the odds as “35 to 1”.")
-        return [int(match[1]), int(match[2] or 1)]
+        odds = [int(match[1]), int(match[2] or 1)]
+        if 0 in odds:
+            raise ValidationError("Odds are two whole numbers above zero, as in “35 to 1”.")
+        return odds
 
     def prepare_value(self, value):
         if isinstance(value, list | tuple) and len(value) == 2:
@@ -119,7 +122,7 @@ class RulesSubmissionForm(forms.Form):
             self.fields[f"option_{name}"] = forms.ChoiceField(
                 label=option_label(name),
                 required=False,
-                choices=[("", "not offered")] + [(_choice_key(c), _choice_label(c)) for c in choices],
+                choices=[("", "— (not in this submission)")] + [(_choice_key(c), _choice_label(c)) for c in choices],
                 help_text=citation,
             )
 

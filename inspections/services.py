@@ -333,7 +333,17 @@ def irregularity_record(
             "new_ball": new_ball.pk if new_ball else None,
             "notes": notes,
         },
-        more_checks=lambda rules, table: rules.table_equipment(table=table, wheel=None, ball=new_ball),
+        more_checks=lambda rules, table: [
+            *rules.table_equipment(table=table, wheel=None, ball=new_ball),
+            rules.ball_free(
+                ball=new_ball,
+                in_use_on=list(
+                    GamingTable.objects.filter(ball=new_ball).exclude(pk=table.pk).values_list("number", flat=True)
+                )
+                if new_ball
+                else [],
+            ),
+        ],
         on_table=use_new_ball,
     )
 

@@ -236,7 +236,8 @@ def irregularity(request, pk: int):
     _require_writer(request.user)
     rules = rulebook_for(table.property.jurisdiction)
     # The property's other registered balls: the one in play is not a replacement.
-    balls = balls_visible_to(request.user).filter(property_id=table.property_id).exclude(pk=table.ball_id)
+    # The spares: a ball on another table is never offered (the rulebook refuses it anyway).
+    balls = balls_visible_to(request.user).filter(property_id=table.property_id, tables__isnull=True)
     form = IrregularityForm(
         request.POST or None,
         kinds=rules.IRREGULARITY_KINDS,

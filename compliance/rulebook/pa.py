@@ -175,6 +175,18 @@ def table_equipment(*, table, wheel, ball) -> list[Violation]:
     return violations
 
 
+def ball_free(*, ball, in_use_on: list[str]) -> Violation | None:
+    """A replacement ball comes from the spares: one ball is never in play on two tables."""
+    if ball is not None and in_use_on:
+        return Violation(
+            "ball_in_use",
+            f"Ball {ball.serial} is the ball of table {', '.join(in_use_on)}: choose a spare ball.",
+            IRREGULARITIES,
+            "new_ball",
+        )
+    return None
+
+
 @dataclass(frozen=True)
 class ChecklistItem:
     code: str

@@ -180,3 +180,9 @@ def test_a_regulator_reads_each_propertys_floor_from_the_home_page(client, casin
     assert f"/floor/?property={casino.property.pk}" in home and f"/floor/?property={other_casino.property.pk}" in home
     floor = client.get(f"/floor/?property={casino.property.pk}").content.decode()
     assert f"/tables/{casino.table.pk}/" in floor and f"/tables/{other_casino.table.pk}/" not in floor
+
+
+def test_odds_with_a_zero_are_refused_at_the_field(client, manager):
+    page = client.post("/manage/rules/new/", {**STANDARD, "odds_straight": "35 to 0"}).content.decode()
+    assert "above zero" in page and 'value="35 to 0"' in page
+    assert RulesSubmission.objects.count() == 0

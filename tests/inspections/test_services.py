@@ -529,3 +529,23 @@ def test_opening_needs_the_layout_areas_of_the_options_now_in_effect(casino):
     inspect(casino)
     violations = refused(lambda: event(casino, "open"), "layout_feature_missing", "58 Pa. Code § 617c.2(b)")
     assert {v.message.split("“")[1].split("”")[0] for v in violations} == {"blazing7_area", "blazing7_release_device"}
+
+
+def test_a_ball_in_play_on_another_table_is_refused_as_the_new_ball(casino):
+    other = configure_for_opening(
+        GamingTableFactory(property=casino.property, number="R-02"), created_by=casino.compliance
+    )
+    inspect(casino)
+    event(casino, "open")
+    refused(
+        lambda: services.irregularity_record(
+            table_id=casino.table.pk,
+            kind="ball_left_wheel",
+            ball_replaced=True,
+            new_ball=other.ball,
+            signature=sign(casino.security),
+            recorded_by=casino.security,
+        ),
+        "ball_in_use",
+        "58 Pa. Code § 617a.6",
+    )
