@@ -175,6 +175,17 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
+CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a worker killed mid-task: the task goes back to the queue
+
+# The overdue scan's mail to security supervisors: printed on the console unless an SMTP
+# server is configured (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend, EMAIL_HOST…).
+EMAIL_BACKEND = os.getenv("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = os.getenv("EMAIL_HOST", "localhost")
+EMAIL_PORT = envint("EMAIL_PORT", "25")
+EMAIL_HOST_USER = os.getenv("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.getenv("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "false")
+DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "logbook@localhost")
 
 # Entries may carry a time of their own; a tablet's clock a little ahead of the server's is
 # tolerated, a time further in the future is refused.
