@@ -177,3 +177,11 @@ class AmendmentForm(SignedForm):
             if data.get(f"corrected_{name}"):
                 correction[name] = data[f"corrected_{name}"]
         return correction
+
+
+class FlagResolveForm(SignedForm):
+    note = forms.CharField(
+        label="How the problem was dealt with", max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+    )
+
+    field_order = ["note", "username", "password"]

@@ -8,6 +8,8 @@ urlpatterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("floor/", web.floor, name="floor"),
+    path("flags/", web.flags, name="flags"),
+    path("flags/<int:pk>/resolve/", web.flag_resolve, name="flag-resolve"),
     path("tables/<int:pk>/", web.table_page, name="table"),
     path("tables/<int:pk>/inspect/", web.inspection, name="inspect"),
     path("tables/<int:pk>/adjust/", web.adjustment, name="adjust"),

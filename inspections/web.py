@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from compliance.models import Role, TableState
 from compliance.rulebook import RuleViolation, rulebook_for
-from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES
+from compliance.rulebook.roles import FLAG_RESOLVER_ROLES, LOGBOOK_WRITER_ROLES
 from compliance.selectors import (
     balls_visible_to,
     layout_approved_for,
@@ -20,10 +20,17 @@ from compliance.selectors import (
     rules_submission_in_effect,
     tables_visible_to,
 )
-from inspections import services
-from inspections.forms import AdjustmentForm, AmendmentForm, InspectionForm, IrregularityForm, TableEventForm
+from inspections import overdue, services
+from inspections.forms import (
+    AdjustmentForm,
+    AmendmentForm,
+    FlagResolveForm,
+    InspectionForm,
+    IrregularityForm,
+    TableEventForm,
+)
 from inspections.models import ComplianceException, Entry, EntryKind, FlagStatus
-from inspections.selectors import entries_visible_to
+from inspections.selectors import entries_visible_to, flags_visible_to
 
 PAGE = 25  # timeline entries on a table's page
 
@@ -64,10 +71,14 @@ def _may_write(user) -> bool:
     return user.role in LOGBOOK_WRITER_ROLES
 
 
+def _roles(roles) -> str:
+    return ", ".join(sorted(Role(role).label.lower() for role in roles))
+
+
 def _require_writer(user) -> None:
     """The 403 page names the roles that may record in the logbook."""
     if not _may_write(user):
-        roles = ", ".join(sorted(Role(role).label.lower() for role in LOGBOOK_WRITER_ROLES))
+        roles = _roles(LOGBOOK_WRITER_ROLES)
         raise PermissionDenied(
             f"Recording in the logbook needs one of these roles: {roles}. You are signed in as a "
             f"{user.get_role_display().lower()}."
@@ -300,3 +311,38 @@ def action_url(table, kind: str) -> str:
     if kind == EntryKind.IRREGULARITY:
         return reverse("irregularity", args=[table.pk])
     return reverse("table-event", args=[table.pk, kind])
+
+
+@login_required
+def flags(request):
+    """The open flags of the overdue scan, most overdue first, and the last ones resolved."""
+    visible = flags_visible_to(request.user)
+    return render(
+        request,
+        "floor/flags.html",
+        {
+            "open": visible.filter(status=FlagStatus.OPEN).order_by("due_at"),
+            "resolved": visible.filter(status=FlagStatus.RESOLVED).order_by("-resolved_at")[:25],
+            "may_resolve": request.user.role in FLAG_RESOLVER_ROLES,
+        },
+    )
+
+
+@login_required
+def flag_resolve(request, pk: int):
+    flag = get_object_or_404(flags_visible_to(request.user), pk=pk, status=FlagStatus.OPEN)
+    if request.user.role not in FLAG_RESOLVER_ROLES:
+        raise PermissionDenied(
+            f"A flag is resolved by hand by the property's {_roles(FLAG_RESOLVER_ROLES)}. "
+            f"You are signed in as a {request.user.get_role_display().lower()}."
+        )
+    form = FlagResolveForm(request.POST or None, initial={"username": request.user.username})
+    if request.method == "POST" and form.is_valid():
+        try:
+            overdue.flag_resolve(flag_id=flag.pk, note=form.cleaned_data["note"], signature=form.signature())
+        except RuleViolation as refusal:
+            form.show(refusal)
+        else:
+            messages.success(request, f"Flag on table {flag.table.number} resolved, signed.")
+            return redirect("flags")
+    return render(request, "floor/flag_resolve.html", {"flag": flag, "form": form, "zone": flag.property.zone})

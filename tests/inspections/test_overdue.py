@@ -299,3 +299,20 @@ def test_the_floor_and_the_table_page_show_open_flags(client, flagged):
     assert "Overdue: Wheel not covered" in client.get("/floor/").content.decode()
     page = client.get(f"/tables/{flagged.table.pk}/").content.decode()
     assert "Open flags" in page and "58 Pa. Code § 617a.2(f)" in page
+
+
+def test_the_flags_page_lists_and_the_manager_resolves_in_the_browser(client, flagged):
+    flag = ComplianceException.objects.get()
+    client.force_login(flagged.security)
+    page = client.get("/flags/").content.decode()
+    assert "58 Pa. Code § 617a.2(f)" in page and f"/flags/{flag.pk}/resolve/" not in page
+    assert client.get(f"/flags/{flag.pk}/resolve/").status_code == 403
+    client.force_login(flagged.compliance)
+    url = f"/flags/{flag.pk}/resolve/"
+    kept = client.post(url, {"note": "Covered late", "username": flagged.compliance.username, "password": "x"})
+    assert "is wrong" in kept.content.decode() and "Covered late" in kept.content.decode()
+    done = client.post(url, {"note": "Covered late", "username": flagged.compliance.username, "password": PASSWORD})
+    assert done.status_code == 302
+    flag.refresh_from_db()
+    assert flag.status == "resolved" and flag.resolution_note == "Covered late"
+    assert "Covered late" in client.get("/flags/").content.decode()
