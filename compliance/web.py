@@ -218,6 +218,7 @@ def rules_submission(request, pk: int):
                 "edges": _edge_rows(labels, edges),
             },
             "odds": [(labels.fields.get(f"odds_{c}"), c, o) for c, o in submission.payout_odds.items()],
+            "wheel_types": [dict(WheelType.choices).get(w, w) for w in submission.wheel_types],
         },
     )
 

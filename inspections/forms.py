@@ -38,7 +38,11 @@ class SignedForm(forms.Form):
 
 
 class TableEventForm(SignedForm):
-    pass
+    """Nothing to fill in but the signature: the cursor starts in the password field."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["password"].widget.attrs["autofocus"] = True
 
 
 class InspectionForm(SignedForm):
@@ -56,7 +60,7 @@ class InspectionForm(SignedForm):
                 help_text=item.citation,
             )
         # The checklist first, then notes and the signature.
-        self.fields = {**items, **self.fields}
+        self.fields = {**items, "notes": self.fields.pop("notes"), **self.fields}
 
     def items(self) -> dict[str, bool]:
         return {item.code: self.cleaned_data[item.code] == "pass" for item in self.checklist}
@@ -74,6 +78,8 @@ class AdjustmentForm(SignedForm):
     )
 
     FIELD_FOR = {"performer": "password", "witness": "witness_password", "table": None}
+    # What was done, then the performer's signature, then the witness's.
+    field_order = ["kind", "part", "description", "username", "password", "witness_username", "witness_password"]
 
     def witness(self) -> SignatureInput:
         return SignatureInput(
