@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed-$(REQUIREMENTS_HASH)
 
 PYTEST_ARGS ?=
 
-.PHONY: venv run test bench bench-table-page lint format clean-venv
+.PHONY: venv run test bench bench-table-page bench-scan lint format clean-venv
 
 venv: $(STAMP)
 
@@ -38,9 +38,13 @@ test: venv
 bench: venv
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/table_page.py
+	$(BIN)/python bench/scan.py
 
 bench-table-page: venv
 	$(BIN)/python bench/table_page.py
+
+bench-scan: venv
+	$(BIN)/python bench/scan.py
 
 lint: venv
 	$(BIN)/ruff check .

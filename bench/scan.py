@@ -29,6 +29,7 @@ ANALYZE of the scan's two statements, on both passes).
 
 from __future__ import annotations
 
+import collections
 import io
 import os
 import statistics
@@ -102,7 +103,8 @@ def run_lock(url: str):
     conn = server(url)
     names = [urlsplit(run_database_url()).path.lstrip("/"), urlsplit(url).path.lstrip("/")]
     for name in names:
-        if not conn.execute("SELECT pg_try_advisory_lock(%s)", [zlib.crc32(f"bench run {name}".encode())]).fetchone()[0]:
+        key = zlib.crc32(f"bench run {name}".encode())
+        if not conn.execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()[0]:
             conn.close()
             return None
     return conn
@@ -348,7 +350,9 @@ def seed(*, tables: int, entries: int) -> datetime:
             "void_reason text, approval text, tail_length int)"
         )
         cursor.execute("CREATE TEMP TABLE seed_tail (category text, pos int, kind text, minutes int)")
-        cursor.execute("CREATE TEMP TABLE seed_kind (kind text PRIMARY KEY, description text, passed bool, details jsonb)")
+        cursor.execute(
+            "CREATE TEMP TABLE seed_kind (kind text PRIMARY KEY, description text, passed bool, details jsonb)"
+        )
         for name, (game, state, reason, approval, tail) in CATEGORIES.items():
             cursor.execute(
                 "INSERT INTO seed_category VALUES (%s, %s, %s, %s, %s, %s)",
@@ -362,7 +366,7 @@ def seed(*, tables: int, entries: int) -> datetime:
         # The tables, spread evenly over the properties; each one's category from its number.
         cursor.execute(
             "CREATE TEMP TABLE seed_table AS "
-            f"SELECT g, props[1 + (g - 1) / %s] AS property_id, {_category_case()} AS category, "  # noqa: S608
+            f"SELECT g, props[1 + (g - 1) / %s] AS property_id, {_category_case()} AS category, "
             "'T-' || lpad(g::text, 6, '0') AS number "
             "FROM generate_series(1, %s) g, (SELECT array_agg(id ORDER BY id) AS props FROM compliance_property) p",
             [tables // PROPERTIES, tables],
@@ -475,14 +479,12 @@ def seed(*, tables: int, entries: int) -> datetime:
         buffer.write("\t".join([str(table.pk), *("\\N" if v is None else v.isoformat() for v in values)]) + "\n")
     with connection.cursor() as cursor:
         cursor.execute(
-            "CREATE TEMP TABLE seed_deadlines (id bigint, "
-            + ", ".join(f"{name} timestamptz" for name in columns)
-            + ")"
+            "CREATE TEMP TABLE seed_deadlines (id bigint, " + ", ".join(f"{name} timestamptz" for name in columns) + ")"
         )
         with cursor.cursor.copy("COPY seed_deadlines FROM STDIN") as copy:
             copy.write(buffer.getvalue())
         cursor.execute(
-            "UPDATE compliance_gamingtable t SET "  # noqa: S608
+            "UPDATE compliance_gamingtable t SET "
             + ", ".join(f"{name} = d.{name}" for name in columns)
             + " FROM seed_deadlines d WHERE d.id = t.id"
         )
@@ -498,7 +500,7 @@ def seed(*, tables: int, entries: int) -> datetime:
             "seeded_at timestamptz DEFAULT now())"
         )
         cursor.execute(
-            f"INSERT INTO {META_TABLE} (as_of, tables, entries, seed_seconds) VALUES (%s, %s, %s, %s)",  # noqa: S608
+            f"INSERT INTO {META_TABLE} (as_of, tables, entries, seed_seconds) VALUES (%s, %s, %s, %s)",
             [as_of, tables, entries, seconds],
         )
     log(f"  seeded and vacuumed in {seconds:.0f} s")
@@ -519,11 +521,13 @@ def prepare(url: str, name: str, *, tables: int, entries: int) -> tuple[datetime
             cursor.execute("SELECT EXISTS (SELECT 1 FROM compliance_gamingtable)")
             dirty = cursor.fetchone()[0]
     if as_of is not None:
-        log(f"Database {name}: {tables:,} tables and {entries:,} entries already seeded (as of {as_of:%Y-%m-%d %H:%M} UTC)")
+        log(
+            f"Database {name}: {tables:,} tables and {entries:,} entries already seeded (as of {as_of:%Y-%m-%d %H:%M} UTC)"
+        )
         return as_of, None
     if dirty:  # a different size, or an interrupted seeding: the entries can't be deleted, start afresh
         log(f"Database {name}: holds something else, created afresh")
-        use_database("postgres")
+        connection.close()
         database_ensure(url, name, fresh=True)
         use_database(name)
         call_command("migrate", verbosity=0)
@@ -541,7 +545,7 @@ def late_by_kind(as_of: datetime) -> dict[str, int]:
 
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT "  # noqa: S608
+            "SELECT "
             + ", ".join(f"count(*) FILTER (WHERE {column} <= %s)" for column in DEADLINE_OF.values())
             + " FROM compliance_gamingtable",
             [as_of] * len(DEADLINE_OF),
@@ -577,7 +581,7 @@ def floor_create(rows: int) -> None:
             f"CREATE TABLE {FLOOR_TABLE} (id bigint PRIMARY KEY, due timestamptz NOT NULL, flagged bool NOT NULL)"
         )
         cursor.execute(
-            f"INSERT INTO {FLOOR_TABLE} SELECT i, CASE WHEN mod(i, 100) = 0 "  # noqa: S608
+            f"INSERT INTO {FLOOR_TABLE} SELECT i, CASE WHEN mod(i, 100) = 0 "
             "THEN now() - make_interval(mins => 1 + mod(i * 37, 1440)) "
             "ELSE now() + make_interval(mins => 60 + mod(i * 37, 7 * 1440)) END, false "
             "FROM generate_series(1, %s) i",
@@ -587,14 +591,14 @@ def floor_create(rows: int) -> None:
         cursor.execute(f"VACUUM ANALYZE {FLOOR_TABLE}")
 
 
-FLOOR_SQL = f"UPDATE {FLOOR_TABLE} SET flagged = true WHERE due < now() AND NOT flagged"  # noqa: S608
+FLOOR_SQL = f"UPDATE {FLOOR_TABLE} SET flagged = true WHERE due < now() AND NOT flagged"
 
 
 def floor_reset() -> None:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {FLOOR_TABLE} SET flagged = false WHERE flagged")  # noqa: S608
+        cursor.execute(f"UPDATE {FLOOR_TABLE} SET flagged = false WHERE flagged")
         cursor.execute(f"VACUUM {FLOOR_TABLE}")
 
 
@@ -676,13 +680,19 @@ def naive(as_of: datetime, limit: int) -> set[tuple[int, str, datetime]]:
     return {(flag.table_id, flag.kind, flag.due_at) for flag in raised}
 
 
-def counted(function, *args):
-    """The function's result and the number of queries it sent (Django's own count)."""
+STATEMENTS: dict[str, list[str]] = {}  # what each count below was made of, by label
+
+
+def counted(function, *args, label: str = ""):
+    """The function's result and the number of queries it sent, as Django counts them (BEGIN and
+    COMMIT included)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     with CaptureQueriesContext(connection) as queries:
         result = function(*args)
+    if label:
+        STATEMENTS[label] = [query["sql"].split(None, 1)[0] for query in queries.captured_queries]
     return result, len(queries.captured_queries)
 
 
@@ -769,15 +779,18 @@ def main() -> int:
     django.setup()
     from django.db import connection
 
+    from compliance.models import GamingTable
+    from inspections.models import ComplianceException
+
     version = lock.execute("SHOW server_version").fetchone()[0]
     log(f"PostgreSQL {version}, {os.cpu_count()} CPUs; {rounds} rounds")
 
     # The small database: the same, a tenth of the size; the scan's query count there.
     small_as_of, small_seed = prepare(url, small_name, tables=small_tables, entries=small_entries)
     small_late = sum(late_by_kind(small_as_of).values())
-    (_, small_first_queries) = counted(lambda: (flags_clear(), scan(small_as_of))[1])
-    (_, small_second_queries) = counted(scan, small_as_of)
-    small_first_queries -= 2  # flags_clear's DELETE and VACUUM, sent inside the count
+    flags_clear()
+    _, small_first_queries = counted(scan, small_as_of)
+    _, small_second_queries = counted(scan, small_as_of)
     small = [scan_passes(small_as_of, small_late) for _ in range(rounds)]
     flags_clear()
 
@@ -793,21 +806,13 @@ def main() -> int:
 
     # Warm-up, query counts (outside the timed rounds) and the naive approach checked against the scan.
     flags_clear()
-    first_result, first_queries = counted(scan, as_of)
+    first_result, first_queries = counted(scan, as_of, label="scan")
     second_result, second_queries = counted(scan, as_of)
     assert first_result["raised"] == expected and second_result["raised"] == 0, (first_result, second_result)
-    from inspections.models import ComplianceException
-
-    sample_ids = sorted(
-        __import__("compliance.models", fromlist=["GamingTable"])
-        .GamingTable.objects.order_by("pk")
-        .values_list("pk", flat=True)[:sample]
-    )
-    by_scan = set(
-        ComplianceException.objects.filter(table_id__in=sample_ids).values_list("table_id", "kind", "due_at")
-    )
+    sample_ids = list(GamingTable.objects.order_by("pk").values_list("pk", flat=True)[:sample])
+    by_scan = set(ComplianceException.objects.filter(table_id__in=sample_ids).values_list("table_id", "kind", "due_at"))
     flags_clear()
-    by_naive, naive_queries = counted(naive, as_of, sample)
+    by_naive, naive_queries = counted(naive, as_of, sample, label="naive")
     agree = by_naive == by_scan
     log(
         f"Naive approach on the first {sample:,} tables: {len(by_naive)} flags, the scan's {len(by_scan)} "
@@ -815,7 +820,10 @@ def main() -> int:
     )
     if not agree:
         log(f"  naive only: {sorted(by_naive - by_scan)[:10]}\n  scan only: {sorted(by_scan - by_naive)[:10]}")
-    floor_passes(floor_rows)
+    floor_reset()
+    floor_first_count, floor_first_queries = counted(floor)
+    floor_second_count, floor_second_queries = counted(floor)
+    assert (floor_first_count, floor_second_count) == (floor_rows, 0)
 
     scan_first, scan_second, floor_first, floor_second, naive_ms = [], [], [], [], []
     for index in range(rounds):
@@ -846,8 +854,8 @@ def main() -> int:
     rows = [
         (f"scan, first pass ({expected:,} flags raised)", *summary(scan_first), first_queries),
         ("scan, second pass (nothing new)", *summary(scan_second), second_queries),
-        (f"floor, first pass ({floor_rows:,} of {tables:,} rows)", *summary(floor_first), 1),
-        ("floor, second pass (nothing to do)", *summary(floor_second), 1),
+        (f"floor, first pass ({floor_rows:,} of {tables:,} rows)", *summary(floor_first), floor_first_queries),
+        ("floor, second pass (nothing to do)", *summary(floor_second), floor_second_queries),
         (f"naive, {sample:,} tables (measured)", *summary(naive_ms), naive_queries),
         (
             f"naive, {tables:,} tables (EXTRAPOLATED x{tables / sample:g})",
@@ -886,6 +894,12 @@ def main() -> int:
         f"\nQueries per scan: first pass {small_first_queries}, second {small_second_queries} at {small_tables:,} "
         f"tables ({small_late} late; {small_first_ms:.2f} / {small_second_ms:.2f} ms); first {first_queries}, "
         f"second {second_queries} at {tables:,} tables: {'constant' if constant else 'NOT CONSTANT'}"
+    )
+    naive_heads = collections.Counter(STATEMENTS["naive"])
+    log(
+        f"Queries as Django counts them: the scan's are {', '.join(STATEMENTS['scan'])}; the naive approach's "
+        + ", ".join(f"{count:,} {head}" for head, count in naive_heads.items())
+        + " (1 for the tables, 1 per table, then the flags' bulk insert)"
     )
     naive_total = statistics.median(naive_ms) * tables / sample
     log(
