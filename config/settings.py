@@ -126,6 +126,12 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Generated reports (never served as static files: downloads go through a view that checks and
+# logs them). With several machines, a shared directory.
+MEDIA_ROOT = Path(os.getenv("MEDIA_ROOT", str(BASE_DIR / "var" / "media")))
+# Reports are rendered in pieces of this many rows, by this many processes at once (render_report).
+REPORT_CHUNK_ROWS = envint("REPORT_CHUNK_ROWS", "400")
+REPORT_PROCESSES = envint("REPORT_PROCESSES", str(os.cpu_count() or 2))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -162,5 +162,71 @@ class ComplianceException(models.Model):
         return f"{self.kind} on table {self.table_id} ({self.status})"
 
 
+class ReportKind(models.TextChoices):
+    INSPECTION_REGISTER = "inspection_register", "Inspection log register (§ 617a.2(e))"
+    TABLE_HISTORY = "table_history", "Table history"
+    EXCEPTIONS = "exceptions", "Flags and their resolution"
+    APPROVALS_IN_EFFECT = "approvals_in_effect", "Layouts and Rules Submissions in effect"
+
+
+class ReportStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Being generated"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class Report(models.Model):
+    """An audit report asked for, generated in the background, stored with its SHA-256.
+
+    Its file is served only once `status` is done: it is written whole, hashed, then published.
+    """
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="reports")
+    kind = models.CharField(max_length=30, choices=ReportKind.choices)
+    format = models.CharField(max_length=3, choices=[("pdf", "PDF"), ("csv", "CSV")], default="pdf")
+    period_from = models.DateField()
+    period_to = models.DateField()
+    tables = models.ManyToManyField(GamingTable, blank=True, related_name="+")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=10, choices=ReportStatus.choices, default=ReportStatus.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)
+    # The rendering in pieces: how many pieces (of both passes) there are, and how many are done.
+    chunks_total = models.PositiveIntegerField(default=0)
+    chunks_done = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True)
+    file = models.FileField(upload_to="reports/", blank=True)
+    sha256 = models.CharField(max_length=64, blank=True)
+    size = models.PositiveBigIntegerField(null=True, blank=True)
+    pages = models.PositiveIntegerField(null=True, blank=True)
+    rows = models.PositiveIntegerField(null=True, blank=True)
+    chain_intact = models.BooleanField(null=True, blank=True)
+    chain_head = models.CharField(max_length=64, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        indexes = [models.Index(fields=["property", "-requested_at"], name="report_property_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.period_from}–{self.period_to} ({self.status})"
+
+
+class ReportDownload(models.Model):
+    """Every download of a report: who, when, which file (its hash)."""
+
+    report = models.ForeignKey(Report, on_delete=models.PROTECT, related_name="downloads")
+    downloaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    downloaded_at = models.DateTimeField(default=timezone.now)
+    sha256 = models.CharField(max_length=64)
+
+    class Meta:
+        ordering = ["-downloaded_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Report {self.report_id} downloaded by {self.downloaded_by_id} at {self.downloaded_at:%Y-%m-%d %H:%M}"
+
+
 # The tables the append-only triggers protect (migration 0002 installs them).
 APPEND_ONLY_TABLES = ("inspections_entry", "inspections_signature")

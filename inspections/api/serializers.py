@@ -192,6 +192,33 @@ class TableEventSerializer(serializers.Serializer):
     signature = SignatureInputSerializer()
 
 
+def register_row(entry: Entry) -> dict:
+    """One § 617a.2(e) register row, as the API and the reports give it (entries from `for_register()`)."""
+    local = entry.occurred_at.astimezone(zoneinfo.ZoneInfo(entry.time_zone))
+    signatures = entry.signature_list
+    # § 617a.2(e): the individual making the adjustment or replacement signs first (performer).
+    first = signatures[0] if signatures else None
+    return {
+        "id": entry.pk,
+        "seq": entry.seq,
+        "property": entry.property_id,
+        "table": entry.table_id,
+        "table_number": entry.table_number,
+        "date": local.date().isoformat(),
+        "time": local.strftime("%H:%M:%S"),
+        "occurred_at": _datetime.to_representation(entry.occurred_at),
+        "kind": entry.kind,
+        "adjustment_or_replacement": entry.kind if entry.kind in ADJUSTMENT_KINDS else None,
+        "description": entry.description,
+        "inspection_certified": entry.passed if entry.kind == EntryKind.INSPECTION else None,
+        "signer_name": first.signer_name if first else None,
+        "credential_number": first.credential_number if first else None,
+        "signatures": [signature_representation(signature) for signature in signatures],
+        "amends": entry.amends_id,
+        "entry_hash": entry.entry_hash,
+    }
+
+
 class LogbookRowSerializer(serializers.ModelSerializer):
     """One row of the § 617a.2(e) inspection log register.
 
@@ -241,29 +268,7 @@ class LogbookRowSerializer(serializers.ModelSerializer):
         ]
 
     def to_representation(self, entry: Entry) -> dict:
-        local = entry.occurred_at.astimezone(zoneinfo.ZoneInfo(entry.time_zone))
-        signatures = entry.signature_list
-        # § 617a.2(e): the individual making the adjustment or replacement signs first (performer).
-        first = signatures[0] if signatures else None
-        return {
-            "id": entry.pk,
-            "seq": entry.seq,
-            "property": entry.property_id,
-            "table": entry.table_id,
-            "table_number": entry.table_number,
-            "date": local.date().isoformat(),
-            "time": local.strftime("%H:%M:%S"),
-            "occurred_at": _datetime.to_representation(entry.occurred_at),
-            "kind": entry.kind,
-            "adjustment_or_replacement": entry.kind if entry.kind in ADJUSTMENT_KINDS else None,
-            "description": entry.description,
-            "inspection_certified": entry.passed if entry.kind == EntryKind.INSPECTION else None,
-            "signer_name": first.signer_name if first else None,
-            "credential_number": first.credential_number if first else None,
-            "signatures": [signature_representation(signature) for signature in signatures],
-            "amends": entry.amends_id,
-            "entry_hash": entry.entry_hash,
-        }
+        return register_row(entry)
 
 
 class ComplianceExceptionSerializer(serializers.ModelSerializer):
