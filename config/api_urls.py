@@ -27,6 +27,7 @@ router.register("deck-changes", views.DeckChangeViewSet, basename="deck-change")
 router.register("amendments", views.AmendmentViewSet, basename="amendment")
 router.register("logbook", views.LogbookViewSet, basename="logbook")
 router.register("exceptions", views.ComplianceExceptionViewSet, basename="exception")
+router.register("reports", views.ReportViewSet, basename="report")
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="auth-token"),

@@ -202,4 +202,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
+    # WeasyPrint logs every step of every page at INFO; its warnings still show.
+    "loggers": {"weasyprint.progress": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
 }

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
+from compliance.rulebook.roles import REPORT_ROLES
 from compliance.selectors import property_filter
-from inspections.models import ComplianceException, Entry, EntryKind
+from inspections.models import ComplianceException, Entry, EntryKind, Report
 
 
 def entries_visible_to(user) -> QuerySet[Entry]:
@@ -25,3 +26,10 @@ ADJUSTMENT_KINDS = (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT)
 
 def flags_visible_to(user) -> QuerySet[ComplianceException]:
     return ComplianceException.objects.filter(property_filter(user)).select_related("table", "property")
+
+
+def reports_visible_to(user) -> QuerySet[Report]:
+    """A property's reports: to its compliance manager and its jurisdiction's regulators only."""
+    if not user.is_authenticated or user.role not in REPORT_ROLES:
+        return Report.objects.none()
+    return Report.objects.filter(property_filter(user)).select_related("property", "requested_by")

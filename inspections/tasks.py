@@ -1,14 +1,17 @@
-"""Celery tasks of the logbook: the overdue scan (every minute) and the morning digest (hourly check).
+"""Celery tasks of the logbook: the overdue scan (every minute), the morning digest (hourly check),
+and the reports.
 
 Both are idempotent: a worker killed mid-task leaves the transaction rolled back, and with late
 acknowledgement the task runs again on another worker; the flags' unique constraints and the
 claimed `notified_at` / `digest_sent_on` make a second run add nothing twice.
 """
 
-from celery import shared_task
+from celery import chord, shared_task
 from django.db import DatabaseError
 
-from inspections import overdue
+from inspections import overdue, reports
+from inspections.models import Report
+from inspections.reports import render
 
 RETRY = {"autoretry_for": (DatabaseError,), "retry_backoff": 2, "retry_backoff_max": 60, "max_retries": 10}
 
@@ -17,9 +20,71 @@ RETRY = {"autoretry_for": (DatabaseError,), "retry_backoff": 2, "retry_backoff_m
 def scan_overdue() -> dict:
     found = overdue.scan()
     found["notified"] = overdue.notify_new_flags()
+    found["reports_requeued"] = reports.reports_requeue()
     return found
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def send_digests() -> int:
     return overdue.send_digests()
+
+
+# ---- Reports: plan, then pages counted piece by piece, then pieces rendered, then joined ----
+# A chord runs each pass's pieces in parallel on the workers; a piece is idempotent (it rewrites
+# its own work file), so one redelivered after a worker died is simply done again.
+
+
+def _piece(data) -> render.Piece:
+    index, keys = data
+    return render.Piece(index, tuple(keys))
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_generate(report_id: int) -> None:
+    try:
+        pieces = render.plan(report_id)
+        if Report.objects.filter(pk=report_id, format="csv").exists():
+            render.csv_publish(report_id)
+            return
+    except render.ReportFinished:
+        return
+    except Exception as error:
+        render.failed(report_id, f"{type(error).__name__}: {error}")
+        raise
+    data = [(piece.index, list(piece.keys)) for piece in pieces]
+    chord(report_piece_pages.s(report_id, piece) for piece in data)(
+        report_pieces_render.s(report_id, data).on_error(report_failed.s(report_id))
+    )
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_piece_pages(report_id: int, piece) -> int:
+    return render.piece_pages(report_id, _piece(piece))
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_pieces_render(counts: list[int], report_id: int, pieces) -> None:
+    firsts, total = render.offsets(counts)
+    chord(report_piece_render.s(report_id, piece, first, total) for piece, first in zip(pieces, firsts, strict=True))(
+        report_join.s(report_id).on_error(report_failed.s(report_id))
+    )
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_piece_render(report_id: int, piece, first_page: int, total_pages: int) -> str:
+    return render.piece_render(report_id, _piece(piece), first_page, total_pages)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_join(paths: list[str], report_id: int) -> None:
+    try:
+        render.join(report_id, paths)
+    except Exception as error:
+        render.failed(report_id, f"{type(error).__name__}: {error}")
+        raise
+
+
+@shared_task
+def report_failed(request, exc, traceback, report_id: int) -> None:
+    """A piece failed for good (after its retries): the report says why and serves no file."""
+    render.failed(report_id, f"{type(exc).__name__}: {exc}")

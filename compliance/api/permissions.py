@@ -1,6 +1,6 @@
 from rest_framework import permissions
 
-from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES
+from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES, REPORT_ROLES
 from compliance.selectors import is_administrator
 
 
@@ -39,3 +39,12 @@ class ReadOrAdministrator(permissions.IsAuthenticated):
         if request.method in permissions.SAFE_METHODS or request.method == "PATCH":
             return True
         return is_administrator(request.user)
+
+
+class ReportRoles(permissions.IsAuthenticated):
+    """Reports are asked for and downloaded by compliance managers and regulators."""
+
+    message = "Reports are for the property's compliance manager and the regulators of its jurisdiction."
+
+    def has_permission(self, request, view) -> bool:
+        return super().has_permission(request, view) and request.user.role in REPORT_ROLES

@@ -13,3 +13,6 @@ FILER_ROLES = frozenset({Role.COMPLIANCE})
 APPROVER_ROLES = frozenset({Role.REGULATOR})
 # Who resolves a flag of the overdue scan by hand, with a signed note (DESIGN.md §6).
 FLAG_RESOLVER_ROLES = frozenset({Role.COMPLIANCE})
+# Who asks for and downloads the audit reports of a property (DESIGN.md §7): its compliance
+# manager, and the regulators of its jurisdiction.
+REPORT_ROLES = frozenset({Role.COMPLIANCE, Role.REGULATOR})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import zoneinfo
+from datetime import timedelta
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -12,8 +13,8 @@ from rest_framework import serializers
 from compliance.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
 from compliance.api.serializers import SignatureInputSerializer
 from compliance.rulebook.pa import IRREGULARITY_KINDS
-from compliance.selectors import balls_visible_to, tables_visible_to
-from inspections.models import ComplianceException, Entry, EntryKind, Signature
+from compliance.selectors import balls_visible_to, properties_visible_to, tables_visible_to
+from inspections.models import ComplianceException, Entry, EntryKind, Report, ReportKind, Signature
 from inspections.overdue import flag_label
 from inspections.selectors import ADJUSTMENT_KINDS, entries_visible_to
 
@@ -308,3 +309,70 @@ class ComplianceExceptionSerializer(serializers.ModelSerializer):
 class FlagResolveSerializer(serializers.Serializer):
     note = serializers.CharField(max_length=2000, help_text="How the problem was dealt with.")
     signature = SignatureInputSerializer()
+
+
+class ReportSerializer(serializers.ModelSerializer):
+    property = ScopedPrimaryKeyRelatedField(scope=properties_visible_to)
+    tables = ScopedPrimaryKeyRelatedField(
+        scope=tables_visible_to, many=True, required=False, help_text="Ids of the tables (default: all)."
+    )
+    # "from" is a Python keyword: the field is put in the class's namespace under its API name.
+    locals()["from"] = serializers.DateField(
+        source="period_from", help_text="The first day, in the property's time zone."
+    )
+    to = serializers.DateField(source="period_to", help_text="The last day, in the property's time zone.")
+    download = serializers.SerializerMethodField(help_text="Where to get the file once `status` is done.")
+
+    class Meta:
+        model = Report
+        fields = [
+            "id",
+            "kind",
+            "property",
+            "tables",
+            "from",
+            "to",
+            "format",
+            "status",
+            "progress",
+            "error",
+            "sha256",
+            "size",
+            "pages",
+            "rows",
+            "chain_intact",
+            "chain_head",
+            "requested_by",
+            "requested_at",
+            "finished_at",
+            "download",
+        ]
+        read_only_fields = [
+            "status",
+            "progress",
+            "error",
+            "sha256",
+            "size",
+            "pages",
+            "rows",
+            "chain_intact",
+            "chain_head",
+            "requested_by",
+            "requested_at",
+            "finished_at",
+        ]
+
+    def get_download(self, report) -> str | None:
+        return f"/api/reports/{report.pk}/download/" if report.status == "done" else None
+
+    def validate(self, attrs):
+        prop, tables = attrs["property"], attrs.get("tables", [])
+        if attrs["period_from"] > attrs["period_to"]:
+            raise serializers.ValidationError({"from": "The period starts after it ends."})
+        if attrs["period_to"] - attrs["period_from"] > timedelta(days=3660):
+            raise serializers.ValidationError({"to": "A report covers at most ten years."})
+        if any(table.property_id != prop.pk for table in tables):
+            raise serializers.ValidationError({"tables": "Every table must be of the report's property."})
+        if attrs["kind"] == ReportKind.TABLE_HISTORY and not tables:
+            raise serializers.ValidationError({"tables": "A table history names its table(s)."})
+        return attrs

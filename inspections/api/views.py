@@ -8,13 +8,13 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from compliance.api.filters import IdFilter
-from compliance.api.permissions import ReadOrConfigure, ReadOrLogbookWriter
+from compliance.api.permissions import ReadOrConfigure, ReadOrLogbookWriter, ReportRoles
 from compliance.api.serializers import GamingTableSerializer
 from compliance.api.views import GamingTableViewSet as ConfiguredTableViewSet
-from inspections import overdue, services
+from inspections import overdue, reports, services
 from inspections.api import serializers as s
 from inspections.models import ComplianceException, Entry, EntryKind
-from inspections.selectors import ADJUSTMENT_KINDS, flags_visible_to, logbook_rows
+from inspections.selectors import ADJUSTMENT_KINDS, flags_visible_to, logbook_rows, reports_visible_to
 
 
 class EntryFilter(filters.FilterSet):
@@ -220,3 +220,24 @@ class ComplianceExceptionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixi
         serializer.is_valid(raise_exception=True)
         flag = overdue.flag_resolve(flag_id=flag.pk, **serializer.validated_data)
         return Response(s.ComplianceExceptionSerializer(flag).data)
+
+
+class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+    """Audit reports: asked for here, generated in the background (watch `status` and `progress`),
+    downloaded when done; every download is logged."""
+
+    serializer_class = s.ReportSerializer
+    permission_classes = [ReportRoles]
+    filterset_fields = ["property", "kind", "status", "format"]
+
+    def get_queryset(self):
+        return reports_visible_to(self.request.user).prefetch_related("tables")
+
+    def perform_create(self, serializer):
+        serializer.instance = reports.report_request(requested_by=self.request.user, **serializer.validated_data)
+
+    @extend_schema(responses={(200, "application/octet-stream"): bytes})
+    @action(detail=True, methods=["get"])
+    def download(self, request, pk=None):
+        """The file, once done (PDF or CSV); the download is logged with the file's SHA-256."""
+        return reports.report_download(report=self.get_object(), user=request.user)

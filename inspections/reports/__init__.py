@@ -1,0 +1,62 @@
+"""Audit reports (DESIGN.md §7): asked for, generated in the background, downloaded and logged.
+
+`report_request` and `report_download` are the write paths the API and the pages call;
+`kinds` says what each report holds, `render` how it becomes a PDF or CSV.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.http import FileResponse, Http404
+
+from inspections.models import Report, ReportDownload, ReportStatus
+
+log = logging.getLogger(__name__)
+
+
+def report_request(*, requested_by, tables=(), **fields) -> Report:
+    """Record the request and queue its generation once committed; the request never waits for it.
+
+    With Redis down the report stays queued (the web request still succeeds) and is queued again
+    by the overdue scan's beat tick when the broker is back.
+    """
+    with transaction.atomic():
+        report = Report.objects.create(requested_by=requested_by, **fields)
+        report.tables.set(tables)
+        transaction.on_commit(lambda: report_enqueue(report.pk))
+    return report
+
+
+def report_enqueue(report_id: int) -> bool:
+    from inspections.tasks import report_generate
+
+    try:
+        report_generate.apply_async((report_id,), retry=False)
+    except Exception as error:  # the broker is down: the report waits, queued
+        log.warning("report %s stays queued: %s", report_id, error)
+        return False
+    return True
+
+
+def report_download(*, report: Report, user) -> FileResponse:
+    """The finished file, and a log line of who took which file (by its hash) when."""
+    if report.status != ReportStatus.DONE or not report.file:
+        raise Http404(f"Report {report.pk} is {report.get_status_display().lower()}: there is no file to download yet.")
+    ReportDownload.objects.create(report=report, downloaded_by=user, sha256=report.sha256)
+    response = FileResponse(report.file.open("rb"), as_attachment=True, filename=report.file.name.rsplit("/", 1)[-1])
+    response["X-Content-SHA256"] = report.sha256
+    return response
+
+
+def reports_requeue(*, older_than_seconds: int = 120) -> int:
+    """Queue again the reports still waiting since before the broker came back (beat, every minute)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    waiting = Report.objects.filter(
+        status=ReportStatus.QUEUED, requested_at__lt=timezone.now() - timedelta(seconds=older_than_seconds)
+    ).values_list("pk", flat=True)
+    return sum(report_enqueue(pk) for pk in waiting[:100])

@@ -1,0 +1,315 @@
+"""What each kind of report holds: its columns, its rows (fetched a piece at a time) and its charts.
+
+A kind lists the keys of its rows in order first (small: ids), then builds the rows of any slice
+of those keys; so a worker rendering rows 40,001–40,400 reads just those from the database, and
+a 100,000-entry register never sits whole in one process's memory.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
+
+from django.utils import timezone
+
+from compliance.models import GamingTable, WheelType
+from compliance.rulebook import rulebook_for
+from compliance.selectors import layout_approved_for, rules_submission_in_effect
+from compliance.services import submission_house_edges
+from inspections.api.serializers import register_row
+from inspections.models import ComplianceException, Entry, EntryKind, Report, ReportKind, SignatureMeaning
+from inspections.overdue import flag_label
+from inspections.reports import charts
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str
+    label: str
+    width: str = "auto"  # CSS width in the PDF
+
+
+def _period(report: Report) -> tuple[datetime, datetime]:
+    """The report's dates as a half-open interval of instants, in the property's time zone."""
+    zone = report.property.zone
+    start = timezone.make_aware(datetime.combine(report.period_from, time.min), zone)
+    end = timezone.make_aware(datetime.combine(report.period_to + timedelta(days=1), time.min), zone)
+    return start, end
+
+
+def _table_ids(report: Report) -> list[int]:
+    return list(report.tables.values_list("pk", flat=True))
+
+
+# ---- The § 617a.2(e) register, and a table's history ----
+
+REGISTER_COLUMNS = [
+    Column("seq", "#", "4%"),
+    Column("date", "Date", "8%"),
+    Column("time", "Time", "6%"),
+    Column("table_number", "Table", "5%"),
+    Column("entry", "Entry", "9%"),
+    Column("adjustment_or_replacement", "Adjustment or replacement", "9%"),
+    Column("description", "Description", "20%"),
+    Column("inspection_certified", "Inspection completed (certified)", "8%"),
+    Column("signatures", "Signature: name, credential no., meaning, date and time", "19%"),
+    Column("amendments", "Amendments", "12%"),
+]
+MEANINGS = dict(SignatureMeaning.choices)
+KINDS = dict(EntryKind.choices)
+
+
+def _signature_text(signature: dict, zone) -> str:
+    signed = datetime.fromisoformat(signature["signed_at"].replace("Z", "+00:00")).astimezone(zone)
+    return (
+        f"{signature['signer_name']}, {signature['credential_number']}, "
+        f"{MEANINGS.get(signature['meaning'], signature['meaning']).lower()}, {signed:%Y-%m-%d %H:%M}"
+    )
+
+
+class Register:
+    """Every logbook entry of the period (and tables), in time order, as § 617a.2(e) lists them."""
+
+    kind = ReportKind.INSPECTION_REGISTER
+    title = "Inspection log register"
+
+    def citation(self, report: Report) -> str:
+        return rulebook_for(report.property.jurisdiction).INSPECTION_LOG
+
+    columns = REGISTER_COLUMNS
+
+    def entries(self, report: Report):
+        start, end = _period(report)
+        entries = Entry.objects.filter(property=report.property, occurred_at__gte=start, occurred_at__lt=end)
+        tables = _table_ids(report)
+        return entries.filter(table_id__in=tables) if tables else entries
+
+    def keys(self, report: Report) -> list[int]:
+        return list(self.entries(report).order_by("occurred_at", "seq").values_list("pk", flat=True))
+
+    def rows(self, report: Report, keys: list[int]) -> list[dict]:
+        entries = {e.pk: e for e in Entry.objects.filter(pk__in=keys).for_register()}
+        # Amendments beside what they correct: each row names the amendments made to it.
+        amended_by = defaultdict(list)
+        for amendment in Entry.objects.filter(amends_id__in=keys).order_by("seq").only("seq", "amends_id", "details"):
+            amended_by[amendment.amends_id].append(
+                f"amended by #{amendment.seq}: {amendment.details.get('reason', '')} "
+                f"(correction: {_correction_text(amendment.details.get('correction', {}))})"
+            )
+        amended = dict(
+            Entry.objects.filter(pk__in=[e.amends_id for e in entries.values() if e.amends_id]).values_list("pk", "seq")
+        )
+        zone = report.property.zone
+        rows = []
+        for key in keys:
+            api = register_row(entries[key])
+            notes = list(amended_by.get(key, []))
+            if api["amends"]:
+                notes.insert(0, f"amends #{amended.get(api['amends'])}")
+            rows.append(
+                {
+                    "seq": api["seq"],
+                    "date": api["date"],
+                    "time": api["time"],
+                    "table_number": api["table_number"],
+                    "entry": KINDS.get(api["kind"], api["kind"]),
+                    "adjustment_or_replacement": api["adjustment_or_replacement"] or "",
+                    "description": api["description"],
+                    "inspection_certified": {True: "yes, every item passed", False: "no: an item failed"}.get(
+                        api["inspection_certified"], ""
+                    ),
+                    "signatures": "; ".join(_signature_text(s, zone) for s in api["signatures"]),
+                    "amendments": "; ".join(notes),
+                }
+            )
+        return rows
+
+    def charts(self, report: Report) -> list[tuple[str, str]]:
+        zone = report.property.zone
+        per_day = Counter()
+        for occurred in self.entries(report).filter(kind=EntryKind.INSPECTION).values_list("occurred_at", flat=True):
+            per_day[timezone.localtime(occurred, zone).date()] += 1
+        days = []
+        day = report.period_from
+        while day <= report.period_to and len(days) < 62:
+            days.append((day.strftime("%d %b"), per_day.get(day, 0)))
+            day += timedelta(days=1)
+        return [("Inspections per day", charts.bars(days, unit="inspections"))]
+
+
+def _correction_text(correction: dict) -> str:
+    return ", ".join(f"{name} → {value}" for name, value in correction.items()) or "none"
+
+
+class TableHistory(Register):
+    """Every entry of the chosen tables over the period (all their history when the period covers it)."""
+
+    kind = ReportKind.TABLE_HISTORY
+    title = "Table history"
+
+
+# ---- Flags ----
+
+
+class Exceptions:
+    kind = ReportKind.EXCEPTIONS
+    title = "Flags and their resolution"
+
+    def citation(self, report: Report) -> str:
+        return "; ".join(sorted({kind.citation for kind in rulebook_for(report.property.jurisdiction).FLAG_KINDS}))
+
+    columns = [
+        Column("table_number", "Table", "6%"),
+        Column("what", "Flag", "22%"),
+        Column("citation", "Rule", "14%"),
+        Column("due_at", "Deadline missed", "11%"),
+        Column("detected_at", "Detected", "11%"),
+        Column("resolved_at", "Resolved", "11%"),
+        Column("time_to_resolve", "Time to resolve", "8%"),
+        Column("resolution", "Resolution", "17%"),
+    ]
+
+    def flags(self, report: Report):
+        start, end = _period(report)
+        flags = ComplianceException.objects.filter(
+            property=report.property, detected_at__gte=start, detected_at__lt=end
+        )
+        tables = _table_ids(report)
+        return flags.filter(table_id__in=tables) if tables else flags
+
+    def keys(self, report: Report) -> list[int]:
+        return list(self.flags(report).order_by("detected_at", "pk").values_list("pk", flat=True))
+
+    def rows(self, report: Report, keys: list[int]) -> list[dict]:
+        zone = report.property.zone
+        flags = {f.pk: f for f in ComplianceException.objects.filter(pk__in=keys).select_related("table", "property")}
+
+        def local(moment):
+            return f"{timezone.localtime(moment, zone):%Y-%m-%d %H:%M}" if moment else ""
+
+        rows = []
+        for key in keys:
+            flag = flags[key]
+            took = flag.resolved_at - flag.detected_at if flag.resolved_at else None
+            rows.append(
+                {
+                    "table_number": flag.table.number,
+                    "what": flag_label(flag),
+                    "citation": flag.citation,
+                    "due_at": local(flag.due_at),
+                    "detected_at": local(flag.detected_at),
+                    "resolved_at": local(flag.resolved_at) or "open",
+                    "time_to_resolve": _duration(took) if took is not None else "",
+                    "resolution": (
+                        f"{flag.resolver_name}, {flag.resolver_credential}: {flag.resolution_note}"
+                        if flag.resolved_by_id
+                        else ("cured (the scan)" if flag.resolved_at else "")
+                    ),
+                }
+            )
+        return rows
+
+    def charts(self, report: Report) -> list[tuple[str, str]]:
+        zone = report.property.zone
+        per_week = Counter()
+        hours = []
+        for detected, resolved in self.flags(report).values_list("detected_at", "resolved_at"):
+            day = timezone.localtime(detected, zone).date()
+            per_week[day - timedelta(days=day.weekday())] += 1
+            if resolved:
+                hours.append((resolved - detected).total_seconds() / 3600)
+        weeks = [(f"w. {week:%d %b}", count) for week, count in sorted(per_week.items())]
+        buckets = [("< 1 h", 0), ("1–4 h", 0), ("4–24 h", 0), ("> 24 h", 0)]
+        counts = Counter("< 1 h" if h < 1 else "1–4 h" if h < 4 else "4–24 h" if h < 24 else "> 24 h" for h in hours)
+        return [
+            ("Flags per week", charts.bars(weeks or [("none", 0)], unit="flags")),
+            ("Time to resolve", charts.bars([(label, counts[label]) for label, _ in buckets], unit="flags")),
+        ]
+
+
+def _duration(took: timedelta) -> str:
+    minutes = int(took.total_seconds() // 60)
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
+# ---- What the regulator approved, in effect on the last day of the period ----
+
+
+class ApprovalsInEffect:
+    kind = ReportKind.APPROVALS_IN_EFFECT
+    title = "Layouts and Rules Submissions in effect"
+
+    def citation(self, report: Report) -> str:
+        rules = rulebook_for(report.property.jurisdiction)
+        return f"{rules.LAYOUT_APPROVAL}; {rules.RULES_SUBMISSION}"
+
+    columns = [
+        Column("table_number", "Table", "6%"),
+        Column("game", "Game and wheel", "12%"),
+        Column("layout", "Approved layout", "20%"),
+        Column("rules", "Rules Submission in effect", "16%"),
+        Column("paytable", "Wagers, payout odds and house edge", "32%"),
+        Column("options", "Options", "14%"),
+    ]
+
+    def keys(self, report: Report) -> list[int]:
+        tables = GamingTable.objects.filter(property=report.property)
+        chosen = _table_ids(report)
+        return list(
+            (tables.filter(pk__in=chosen) if chosen else tables).order_by("number").values_list("pk", flat=True)
+        )
+
+    def rows(self, report: Report, keys: list[int]) -> list[dict]:
+        tables = {t.pk: t for t in GamingTable.objects.filter(pk__in=keys)}
+        wheels = dict(WheelType.choices)
+        rows = []
+        for key in keys:
+            table = tables[key]
+            layout = layout_approved_for(table_id=table.pk)
+            rules = rules_submission_in_effect(property_id=table.property_id, game=table.game, on=report.period_to)
+            edges = (
+                submission_house_edges(
+                    jurisdiction=report.property.jurisdiction,
+                    game=rules.game,
+                    wheel_types=rules.wheel_types,
+                    payout_odds=rules.payout_odds,
+                    options=rules.options,
+                )
+                if rules
+                else {}
+            )
+            wheel = table.wheel_type if table.wheel_type in (rules.wheel_types if rules else []) else None
+            paytable = "; ".join(
+                f"{code} {odds[0]} to {odds[1]}"
+                + (f" ({edges[code][wheel]:.2f} %)" if wheel and wheel in edges.get(code, {}) else "")
+                for code, odds in (rules.payout_odds.items() if rules else [])
+            )
+            rows.append(
+                {
+                    "table_number": table.number,
+                    "game": f"{table.get_game_display()}"
+                    + (f", {wheels.get(table.wheel_type)}" if table.wheel_type else ""),
+                    "layout": f"{layout.name} ({layout.decision_reference or 'approved'})"
+                    if layout
+                    else "none approved",
+                    "rules": (
+                        f"version {rules.version} from {rules.effective_from} ({rules.decision_reference or 'approved'})"
+                        if rules
+                        else "none in effect"
+                    ),
+                    "paytable": paytable,
+                    "options": ", ".join(f"{k}: {v}" for k, v in (rules.options.items() if rules else [])),
+                }
+            )
+        return rows
+
+    def charts(self, report: Report) -> list[tuple[str, str]]:
+        return []
+
+
+KINDS_BY_CODE = {kind.kind: kind() for kind in (Register, TableHistory, Exceptions, ApprovalsInEffect)}
+
+
+def kind_of(report: Report):
+    return KINDS_BY_CODE[report.kind]

@@ -1,0 +1,243 @@
+"""Rendering a report: the CSV in one streamed pass; the PDF in pieces, in parallel, then joined.
+
+WeasyPrint lays out a long table in time that grows faster than its rows, and holds the whole
+layout in memory, so one pass over 100,000 rows would take most of an hour and many GB. Here the
+rows are cut into pieces of REPORT_CHUNK_ROWS, each laid out on its own, by as many processes as
+there are cores (a Celery group in the background, a local process pool for `render_report`):
+
+1. every piece is laid out once to count its pages (and the cover with its charts);
+2. knowing every piece's count, each is rendered with its first page number and the total, so
+   "page X of Y" is WeasyPrint's own counter, right across the whole document;
+3. pypdf joins the pieces behind the cover, which carries the PDF/A-3b metadata and the CSV of
+   the same rows as an attachment. The file is hashed and only then published.
+
+Nothing here knows whether it runs in a Celery worker or a local process: `plan`, `piece_pages`,
+`piece_render`, `join` are the steps; inspections.tasks and the command drive them.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.conf import settings
+from django.core.files import File
+from django.db import connections, transaction
+from django.db.models import F
+from django.db.models.functions import Least
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from inspections.chain import chain_verify
+from inspections.models import Report, ReportStatus
+from inspections.reports.kinds import kind_of
+
+COVER = -1  # the index of the cover piece
+
+
+class ReportFinished(Exception):
+    """The report was generated already (a task delivered twice): nothing to do."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    index: int  # COVER, or the piece's number from 0
+    keys: tuple = ()
+
+
+def workdir(report_id: int) -> Path:
+    path = Path(settings.MEDIA_ROOT) / "reports" / "work" / str(report_id)
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def progress_set(report_id: int, value: int) -> None:
+    Report.objects.filter(pk=report_id).update(progress=min(value, 100))
+
+
+def piece_done(report_id: int) -> None:
+    """One piece of one pass is done: progress moves from 10 (planned) to 95 (joined next)."""
+    Report.objects.filter(pk=report_id).update(
+        chunks_done=F("chunks_done") + 1,
+        progress=Least(95, 10 + (F("chunks_done") + 1) * 85 / F("chunks_total")),
+    )
+
+
+def plan(report_id: int) -> list[Piece]:
+    """Verify the chain, write the CSV, and cut the rows into pieces; marks the report running."""
+    report = Report.objects.select_related("property", "requested_by").get(pk=report_id)
+    if report.status in (ReportStatus.DONE, ReportStatus.FAILED):
+        raise ReportFinished(f"report {report_id} is already {report.status}")
+    Report.objects.filter(pk=report_id).update(status=ReportStatus.RUNNING, progress=1, error="")
+    verified = chain_verify(property_id=report.property_id)
+    kind = kind_of(report)
+    keys = kind.keys(report)
+    size = settings.REPORT_CHUNK_ROWS
+    pieces = [Piece(COVER)] + [Piece(i, tuple(keys[at : at + size])) for i, at in enumerate(range(0, len(keys), size))]
+    Report.objects.filter(pk=report_id).update(
+        chain_intact=verified.broken_seq is None,
+        chain_head=verified.head_hash,
+        rows=len(keys),
+        chunks_total=2 * len(pieces) if report.format == "pdf" else 1,
+        chunks_done=0,
+        progress=5,
+    )
+    csv_write(report, keys, workdir(report_id) / "rows.csv")
+    progress_set(report_id, 10)
+    return pieces
+
+
+def csv_write(report: Report, keys: list, path: Path) -> None:
+    """The same rows and columns as the PDF, a piece at a time."""
+    kind = kind_of(report)
+    with path.open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow([column.label for column in kind.columns])
+        size = settings.REPORT_CHUNK_ROWS
+        for at in range(0, len(keys), size):
+            for row in kind.rows(report, keys[at : at + size]):
+                writer.writerow([row[column.key] for column in kind.columns])
+
+
+def _html(report: Report, piece: Piece, *, first_page: int, total_pages: int | None) -> str:
+    kind = kind_of(report)
+    zone = report.property.zone
+    context = {
+        "report": report,
+        "kind": kind,
+        "citation": kind.citation(report),
+        "columns": kind.columns,
+        "first_page": first_page,
+        "total_pages": total_pages if total_pages is not None else "…",
+        "generated": f"{timezone.localtime(report.requested_at, zone):%Y-%m-%d %H:%M %Z}",
+        "tables": ", ".join(report.tables.order_by("number").values_list("number", flat=True)) or "all",
+    }
+    if piece.index == COVER:
+        context["charts"] = kind.charts(report)
+        return render_to_string("reports/cover.html", context)
+    context["rows"] = [[row[column.key] for column in kind.columns] for row in kind.rows(report, list(piece.keys))]
+    return render_to_string("reports/piece.html", context)
+
+
+def piece_pages(report_id: int, piece: Piece) -> int:
+    """Pass 1: lay the piece out and count its pages."""
+    from weasyprint import HTML  # imported where used: the web process never needs it
+
+    report = Report.objects.select_related("property", "requested_by").get(pk=report_id)
+    pages = len(HTML(string=_html(report, piece, first_page=1, total_pages=None)).render().pages)
+    piece_done(report_id)
+    return pages
+
+
+def piece_render(report_id: int, piece: Piece, first_page: int, total_pages: int) -> str:
+    """Pass 2: the piece with its real page numbers, as PDF/A-3b; the cover carries the CSV."""
+    from weasyprint import HTML, Attachment
+
+    report = Report.objects.select_related("property", "requested_by").get(pk=report_id)
+    path = workdir(report_id) / ("cover.pdf" if piece.index == COVER else f"piece-{piece.index:06d}.pdf")
+    options = {"pdf_variant": "pdf/a-3b", "pdf_identifier": f"report-{report_id}".encode()}
+    if piece.index == COVER:
+        rows = workdir(report_id) / "rows.csv"
+        options["attachments"] = [
+            Attachment(
+                filename=str(rows),
+                name=f"{report.kind}.csv",
+                description="The same rows as this report, as CSV",
+                relationship="Data",
+            )
+        ]
+    html = _html(report, piece, first_page=first_page, total_pages=total_pages)
+    HTML(string=html).write_pdf(path, **options)
+    piece_done(report_id)
+    return str(path)
+
+
+def offsets(counts: list[int]) -> tuple[list[int], int]:
+    """Each piece's first page number, and the total, from the pieces' page counts in order."""
+    firsts, page = [], 1
+    for count in counts:
+        firsts.append(page)
+        page += count
+    return firsts, page - 1
+
+
+def join(report_id: int, paths: list[str]) -> None:
+    """Join the pieces behind the cover (its catalog keeps the PDF/A metadata and attachment),
+    hash the file and publish it; the work files go."""
+    from pypdf import PdfReader, PdfWriter
+
+    report = Report.objects.get(pk=report_id)
+    out = workdir(report_id) / "report.pdf"
+    writer = PdfWriter(clone_from=paths[0])
+    for path in paths[1:]:
+        reader = PdfReader(path)
+        for page in reader.pages:
+            writer.add_page(page)
+    with out.open("wb") as handle:
+        writer.write(handle)
+    pages = len(writer.pages)
+    publish(report, out, pages=pages)
+
+
+def publish(report: Report, path: Path, *, pages: int | None) -> None:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    name = f"{report.kind}-{report.property_id}-{report.period_from}-{report.period_to}-{report.pk}.{report.format}"
+    with transaction.atomic():
+        with path.open("rb") as handle:
+            report.file.save(name, File(handle), save=False)
+        Report.objects.filter(pk=report.pk).update(
+            file=report.file.name,
+            sha256=digest.hexdigest(),
+            size=path.stat().st_size,
+            pages=pages,
+            status=ReportStatus.DONE,
+            progress=100,
+            finished_at=timezone.now(),
+        )
+    shutil.rmtree(workdir(report.pk), ignore_errors=True)
+
+
+def csv_publish(report_id: int) -> None:
+    report = Report.objects.get(pk=report_id)
+    publish(report, workdir(report_id) / "rows.csv", pages=None)
+
+
+def failed(report_id: int, error: str) -> None:
+    """The report failed: it says why, and no file of it is ever served."""
+    Report.objects.filter(pk=report_id).update(
+        status=ReportStatus.FAILED, error=error[:2000], finished_at=timezone.now()
+    )
+    shutil.rmtree(workdir(report_id), ignore_errors=True)
+
+
+def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
+    """The whole report in this process and a local pool of `processes` (render_report)."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    try:
+        pieces = plan(report_id)
+        report = Report.objects.get(pk=report_id)
+        if report.format == "csv":
+            csv_publish(report_id)
+            return Report.objects.get(pk=report_id)
+        processes = processes or settings.REPORT_PROCESSES
+        # The pool's processes are forked: they must not share this process's database
+        # connections, so these are closed first (each process opens its own).
+        connections.close_all()
+        fork = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=processes, mp_context=fork) as pool:
+            counts = list(pool.map(piece_pages, [report_id] * len(pieces), pieces))
+            firsts, total = offsets(counts)
+            paths = list(pool.map(piece_render, [report_id] * len(pieces), pieces, firsts, [total] * len(pieces)))
+        join(report_id, paths)
+    except Exception as error:
+        failed(report_id, f"{type(error).__name__}: {error}")
+        raise
+    return Report.objects.get(pk=report_id)

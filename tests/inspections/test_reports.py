@@ -1,0 +1,237 @@
+"""Audit reports: the PDF parsed back (every § 617a.2(e) field of every entry, page X of Y across
+pieces, the chain's verdict), the CSV against the API, progress, access and the download log."""
+
+import csv
+import shutil
+import subprocess
+from datetime import timedelta
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from django.db import connection
+from django.utils import timezone
+from pypdf import PdfReader
+
+from compliance.models import Role
+from inspections import services
+from inspections.models import Entry, Report, ReportDownload
+from inspections.reports import render
+from tests import append_only as triggers
+from tests.conftest import sign
+from tests.factories import RegulatorFactory, UserFactory
+from tests.inspections.test_api import client_for
+from tests.inspections.test_services import adjust, event, inspect
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture
+def media(settings, tmp_path):
+    settings.MEDIA_ROOT = tmp_path / "media"
+    settings.REPORT_CHUNK_ROWS = 3  # several pieces from a handful of entries: numbering across pieces
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def history(casino):
+    """A morning at one table: unlock … open, then close and cover, an adjustment and an amendment."""
+    event(casino, "cover")
+    event(casino, "unlock")
+    adjust(casino)
+    inspect(casino)
+    event(casino, "open")
+    event(casino, "close")
+    event(casino, "cover")
+    inspection = Entry.objects.get(kind="inspection")
+    services.amendment_record(
+        entry_id=inspection.pk,
+        reason="Notes were left out",
+        correction={"notes": "Ball checked with a compass"},
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+    )
+    return casino
+
+
+def requested(casino, *, by=None, fmt="pdf", kind="inspection_register") -> Report:
+    today = timezone.localdate(timezone=casino.property.zone)
+    return Report.objects.create(
+        property=casino.property,
+        kind=kind,
+        format=fmt,
+        period_from=today - timedelta(days=1),
+        period_to=today,
+        requested_by=by or casino.compliance,
+    )
+
+
+def pdf_pages(report: Report) -> list[str]:
+    with pdfplumber.open(report.file.path) as pdf:
+        return [page.extract_text() or "" for page in pdf.pages]
+
+
+def pdf_rows(report: Report) -> dict[int, list[str]]:
+    """The register's rows as the PDF's tables hold them, by entry number, each cell on one line."""
+    rows = {}
+    with pdfplumber.open(report.file.path) as pdf:
+        for page in pdf.pages[1:]:
+            for table in page.extract_tables():
+                for cells in table:
+                    cells = [" ".join((cell or "").split()) for cell in cells]
+                    if cells[0].isdigit():
+                        rows[int(cells[0])] = cells
+    return rows
+
+
+def test_the_register_pdf_has_every_field_of_every_entry_and_right_page_numbers(committed_db, media, history):
+    report = render.generate_locally(requested(history).pk, processes=2)
+    assert report.status == "done" and report.progress == 100 and len(report.sha256) == 64
+    pages = pdf_pages(report)
+    total = len(pages)
+    assert report.pages == total and total >= 4  # the cover and three or more pieces
+    for number, text in enumerate(pages, start=1):
+        assert f"Page {number} of {total}" in text, (number, text[-200:])
+    text = " ".join(" ".join(pages).split())
+    assert "Verified: intact" in text and report.chain_head in text and "58 Pa. Code § 617a.2(e)" in text
+    rows = pdf_rows(report)
+    entries = list(Entry.objects.order_by("seq").for_register())
+    assert sorted(rows) == [e.seq for e in entries]
+    for entry in entries:
+        local = timezone.localtime(entry.occurred_at, history.property.zone)
+        _seq, date, time, table, _kind, adjustment, description, certified, signed, _amended = rows[entry.seq]
+        assert (date, time, table, description) == (
+            f"{local:%Y-%m-%d}",
+            f"{local:%H:%M:%S}",
+            entry.table_number,
+            entry.description,
+        )
+        assert adjustment == (entry.kind if entry.kind in ("adjustment", "replacement") else "")
+        assert certified == ("yes, every item passed" if entry.kind == "inspection" else "")
+        for signature in entry.signature_list:
+            assert f"{signature.signer_name}, {signature.credential_number}, {signature.meaning}" in signed
+    amendment = Entry.objects.get(kind="amendment")
+    assert rows[amendment.amends.seq][9].startswith(f"amended by #{amendment.seq}: Notes were left out")
+    assert rows[amendment.seq][9] == f"amends #{amendment.amends.seq}"
+    reader = PdfReader(report.file.path)
+    assert "inspection_register.csv" in reader.attachments
+    assert b"pdfaid:part" in reader.trailer["/Root"]["/Metadata"].get_object().get_data()
+
+
+def test_the_csv_rows_are_the_apis_register_rows(committed_db, media, history):
+    report = render.generate_locally(requested(history, fmt="csv").pk)
+    with open(report.file.path, encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    api = client_for(history.compliance).get("/api/logbook/?page_size=500").json()["results"]
+    assert len(rows) == len(api) == Entry.objects.count()
+    for row, expected in zip(rows, api, strict=True):
+        assert (row["#"], row["Date"], row["Time"], row["Table"], row["Description"]) == (
+            str(expected["seq"]),
+            expected["date"],
+            expected["time"],
+            expected["table_number"],
+            expected["description"],
+        )
+        assert row["Signature: name, credential no., meaning, date and time"].startswith(
+            f"{expected['signer_name']}, {expected['credential_number']}"
+        )
+    attached = PdfReader(render.generate_locally(requested(history).pk).file.path).attachments
+    assert attached["inspection_register.csv"][0] == Path(report.file.path).read_bytes()
+
+
+def test_a_tampered_chain_is_reported_broken_on_the_cover(committed_db, media, history):
+    with connection.cursor() as cursor:
+        triggers.drop(connection)
+        cursor.execute("UPDATE inspections_entry SET description = 'nothing happened' WHERE kind = 'adjustment'")
+        triggers.install(connection)
+    report = render.generate_locally(requested(history).pk)
+    assert report.chain_intact is False
+    assert "BROKEN" in pdf_pages(report)[0]
+
+
+def test_progress_runs_from_0_to_100_through_the_steps(committed_db, media, history):
+    report = requested(history)
+    seen = [Report.objects.get(pk=report.pk).progress]
+    pieces = render.plan(report.pk)
+    seen.append(Report.objects.get(pk=report.pk).progress)
+    counts = []
+    for piece in pieces:
+        counts.append(render.piece_pages(report.pk, piece))
+        seen.append(Report.objects.get(pk=report.pk).progress)
+    firsts, total = render.offsets(counts)
+    paths = []
+    for piece, first in zip(pieces, firsts, strict=True):
+        paths.append(render.piece_render(report.pk, piece, first, total))
+        seen.append(Report.objects.get(pk=report.pk).progress)
+    render.join(report.pk, paths)
+    seen.append(Report.objects.get(pk=report.pk).progress)
+    assert seen[0] == 0 and seen[-1] == 100 and seen == sorted(seen) and len(set(seen)) > 5, seen
+
+
+@pytest.mark.parametrize("role", [Role.SECURITY, Role.FLOORPERSON, Role.MAINTENANCE])
+def test_floor_roles_may_not_ask_for_reports(client, casino, role):
+    api = client_for(getattr(casino, role))
+    assert api.get("/api/reports/").status_code == 403
+    body = {"kind": "inspection_register", "property": casino.property.pk, "from": "2026-11-01", "to": "2026-11-02"}
+    assert api.post("/api/reports/", body, format="json").status_code == 403
+
+
+def test_reports_of_another_property_or_jurisdiction_are_not_there(db, media, casino, other_casino):
+    report = requested(casino)
+    Report.objects.filter(pk=report.pk).update(status="done")
+    for outsider in (other_casino.compliance, RegulatorFactory(jurisdiction="NJ")):
+        api = client_for(outsider)
+        assert api.get("/api/reports/").json()["results"] == []
+        assert api.get(f"/api/reports/{report.pk}/download/").status_code == 404
+    body = {"kind": "inspection_register", "property": casino.property.pk, "from": "2026-11-01", "to": "2026-11-02"}
+    refused = client_for(other_casino.compliance).post("/api/reports/", body, format="json")
+    assert refused.status_code == 400 and refused.json()["errors"][0]["field"] == "property"
+    assert Report.objects.count() == 1
+
+
+def test_a_download_is_logged_and_only_when_done(committed_db, media, history):
+    report = requested(history, by=RegulatorFactory())
+    regulator = client_for(report.requested_by)
+    assert regulator.get(f"/api/reports/{report.pk}/download/").status_code == 404  # not generated yet
+    render.generate_locally(report.pk)
+    response = regulator.get(f"/api/reports/{report.pk}/download/")
+    body = b"".join(response.streaming_content)
+    assert response.status_code == 200 and body.startswith(b"%PDF")
+    report.refresh_from_db()
+    assert response["X-Content-SHA256"] == report.sha256
+    (download,) = ReportDownload.objects.all()
+    assert (download.downloaded_by, download.sha256) == (report.requested_by, report.sha256)
+
+
+def test_a_report_asked_for_in_the_api_is_queued_and_checked(client, casino, media):
+    api = client_for(casino.compliance)
+    body = {"kind": "table_history", "property": casino.property.pk, "from": "2026-11-02", "to": "2026-11-01"}
+    refused = api.post("/api/reports/", body, format="json")
+    assert refused.status_code == 400 and {e["field"] for e in refused.json()["errors"]} == {"from"}
+    body["from"], body["to"] = "2026-11-01", "2026-11-02"
+    assert api.post("/api/reports/", body, format="json").json()["errors"][0]["field"] == "tables"
+    created = api.post("/api/reports/", {**body, "tables": [casino.table.pk]}, format="json")
+    assert created.status_code == 201, created.content
+    assert created.json()["status"] == "queued" and created.json()["download"] is None
+
+
+@pytest.mark.skipif(
+    not shutil.which("pdftoppm"), reason="pdftoppm (poppler-utils) is not installed; .ci/run installs it"
+)
+def test_a_sample_register_is_rendered_and_its_first_pages_kept_as_png(committed_db, media, history, settings):
+    settings.REPORT_CHUNK_ROWS = 400
+    report = render.generate_locally(requested(history).pk)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    prefix = SCREENSHOTS / "report-register"
+    subprocess.run(
+        ["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "2", report.file.path, str(prefix)], check=True, timeout=60
+    )
+    pngs = sorted(SCREENSHOTS.glob("report-register-*.png"))
+    assert len(pngs) == 2 and all(png.stat().st_size > 5_000 for png in pngs)
+
+
+def test_people_in_the_api_reports_list_see_their_propertys_only(db, media, casino, other_casino):
+    requested(casino)
+    requested(other_casino)
+    rows = client_for(UserFactory(property=casino.property, role=Role.COMPLIANCE)).get("/api/reports/").json()
+    assert [row["property"] for row in rows["results"]] == [casino.property.pk]
