@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -12,7 +14,7 @@ from django.utils import timezone
 
 from compliance.models import Role, TableState
 from compliance.rulebook import RuleViolation, rulebook_for
-from compliance.rulebook.roles import FLAG_RESOLVER_ROLES, LOGBOOK_WRITER_ROLES
+from compliance.rulebook.roles import FLAG_RESOLVER_ROLES, LOGBOOK_WRITER_ROLES, REPORT_ROLES
 from compliance.selectors import (
     balls_visible_to,
     layout_approved_for,
@@ -20,17 +22,18 @@ from compliance.selectors import (
     rules_submission_in_effect,
     tables_visible_to,
 )
-from inspections import overdue, services
+from inspections import overdue, reports, services
 from inspections.forms import (
     AdjustmentForm,
     AmendmentForm,
     FlagResolveForm,
     InspectionForm,
     IrregularityForm,
+    ReportForm,
     TableEventForm,
 )
 from inspections.models import ComplianceException, Entry, EntryKind, FlagStatus
-from inspections.selectors import entries_visible_to, flags_visible_to
+from inspections.selectors import entries_visible_to, flags_visible_to, reports_visible_to
 
 PAGE = 25  # timeline entries on a table's page
 
@@ -346,3 +349,49 @@ def flag_resolve(request, pk: int):
             messages.success(request, f"Flag on table {flag.table.number} resolved, signed.")
             return redirect("flags")
     return render(request, "floor/flag_resolve.html", {"flag": flag, "form": form, "zone": flag.property.zone})
+
+
+def _require_reports(user) -> None:
+    if user.role not in REPORT_ROLES:
+        raise PermissionDenied(
+            f"Reports are for the {_roles(REPORT_ROLES)}. You are signed in as a {user.get_role_display().lower()}."
+        )
+
+
+@login_required
+def report_list(request):
+    """Ask for a report, and follow the property's reports as they are generated."""
+    _require_reports(request.user)
+    properties = properties_visible_to(request.user).order_by("name")
+    today = timezone.localdate()
+    initial = {"period_from": today - timedelta(days=7), "period_to": today - timedelta(days=1)}
+    form = ReportForm(request.POST or None, properties=properties, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        report = reports.report_request(
+            requested_by=request.user,
+            property=data["property"],
+            kind=data["kind"],
+            format=data["format"],
+            period_from=data["period_from"],
+            period_to=data["period_to"],
+            tables=data["table_list"],
+        )
+        messages.success(request, f"Report #{report.pk} asked for: it is being generated below.")
+        return redirect("reports")
+    recent = reports_visible_to(request.user).prefetch_related("tables")[:30]
+    return render(request, "floor/reports.html", {"form": form, "reports": recent})
+
+
+@login_required
+def report_row(request, pk: int):
+    """htmx: one report's row, polled every two seconds until it is done or failed."""
+    _require_reports(request.user)
+    report = get_object_or_404(reports_visible_to(request.user), pk=pk)
+    return render(request, "floor/_report_row.html", {"report": report})
+
+
+@login_required
+def report_file(request, pk: int):
+    _require_reports(request.user)
+    return reports.report_download(report=get_object_or_404(reports_visible_to(request.user), pk=pk), user=request.user)

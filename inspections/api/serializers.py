@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import zoneinfo
-from datetime import timedelta
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -14,8 +13,9 @@ from compliance.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedFie
 from compliance.api.serializers import SignatureInputSerializer
 from compliance.rulebook.pa import IRREGULARITY_KINDS
 from compliance.selectors import balls_visible_to, properties_visible_to, tables_visible_to
-from inspections.models import ComplianceException, Entry, EntryKind, Report, ReportKind, Signature
+from inspections.models import ComplianceException, Entry, EntryKind, Report, Signature
 from inspections.overdue import flag_label
+from inspections.reports import report_problems
 from inspections.selectors import ADJUSTMENT_KINDS, entries_visible_to
 
 _datetime = serializers.DateTimeField()
@@ -366,13 +366,13 @@ class ReportSerializer(serializers.ModelSerializer):
         return f"/api/reports/{report.pk}/download/" if report.status == "done" else None
 
     def validate(self, attrs):
-        prop, tables = attrs["property"], attrs.get("tables", [])
-        if attrs["period_from"] > attrs["period_to"]:
-            raise serializers.ValidationError({"from": "The period starts after it ends."})
-        if attrs["period_to"] - attrs["period_from"] > timedelta(days=3660):
-            raise serializers.ValidationError({"to": "A report covers at most ten years."})
-        if any(table.property_id != prop.pk for table in tables):
-            raise serializers.ValidationError({"tables": "Every table must be of the report's property."})
-        if attrs["kind"] == ReportKind.TABLE_HISTORY and not tables:
-            raise serializers.ValidationError({"tables": "A table history names its table(s)."})
+        problems = report_problems(
+            kind=attrs["kind"],
+            prop=attrs["property"],
+            period_from=attrs["period_from"],
+            period_to=attrs["period_to"],
+            tables=attrs.get("tables", []),
+        )
+        if problems:
+            raise serializers.ValidationError(problems)
         return attrs

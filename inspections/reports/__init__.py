@@ -16,6 +16,24 @@ from inspections.models import Report, ReportDownload, ReportStatus
 log = logging.getLogger(__name__)
 
 
+def report_problems(*, kind: str, prop, period_from, period_to, tables) -> dict[str, str]:
+    """What is wrong with a request for a report, by field (the API and the page both ask)."""
+    from datetime import timedelta
+
+    from inspections.models import ReportKind
+
+    problems = {}
+    if period_from > period_to:
+        problems["from"] = "The period starts after it ends."
+    elif period_to - period_from > timedelta(days=3660):
+        problems["to"] = "A report covers at most ten years."
+    if any(table.property_id != prop.pk for table in tables):
+        problems["tables"] = "Every table must be of the report's property."
+    elif kind == ReportKind.TABLE_HISTORY and not tables:
+        problems["tables"] = "A table history names its table(s)."
+    return problems
+
+
 def report_request(*, requested_by, tables=(), **fields) -> Report:
     """Record the request and queue its generation once committed; the request never waits for it.
 

@@ -207,7 +207,7 @@ def test_a_report_asked_for_in_the_api_is_queued_and_checked(client, casino, med
     api = client_for(casino.compliance)
     body = {"kind": "table_history", "property": casino.property.pk, "from": "2026-11-02", "to": "2026-11-01"}
     refused = api.post("/api/reports/", body, format="json")
-    assert refused.status_code == 400 and {e["field"] for e in refused.json()["errors"]} == {"from"}
+    assert refused.status_code == 400 and {e["field"] for e in refused.json()["errors"]} == {"from", "tables"}
     body["from"], body["to"] = "2026-11-01", "2026-11-02"
     assert api.post("/api/reports/", body, format="json").json()["errors"][0]["field"] == "tables"
     created = api.post("/api/reports/", {**body, "tables": [casino.table.pk]}, format="json")
