@@ -175,7 +175,8 @@ class Supervisor:
         self.run_step("migrate", [*manage, "migrate", "--noinput"])
         self.run_step("seed_demo", [*manage, "seed_demo", "--if-empty"])
         self.start("web", [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"])
-        self.start("worker", [python, "-m", "celery", "-A", "config", "worker", "-l", "info", "--concurrency", "1"])
+        # Two pool processes: a report's pieces are rendered two at a time (the machine's cores).
+        self.start("worker", [python, "-m", "celery", "-A", "config", "worker", "-l", "info", "--concurrency", "2"])
         self.start("beat", [python, "-m", "celery", "-A", "config", "beat", "-l", "info"])
         url = f"http://127.0.0.1:{port}/"
         self.wait_until(lambda: http_answers(url), what=f"the web server at {url}", timeout=READY_TIMEOUT)
