@@ -235,3 +235,41 @@ def test_people_in_the_api_reports_list_see_their_propertys_only(db, media, casi
     requested(other_casino)
     rows = client_for(UserFactory(property=casino.property, role=Role.COMPLIANCE)).get("/api/reports/").json()
     assert [row["property"] for row in rows["results"]] == [casino.property.pk]
+
+
+def csv_rows(report: Report) -> list[dict]:
+    with open(report.file.path, encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_the_flags_report_gives_each_flag_its_rule_and_time_to_resolve(committed_db, media, history):
+    from inspections import overdue
+
+    event(history, "unlock")
+    inspect(history)
+    event(history, "open")
+    event(history, "close")
+    closed = Entry.objects.filter(kind="close").latest("seq").occurred_at
+    overdue.scan(now=closed + timedelta(minutes=15))
+    event(history, "cover")
+    overdue.scan(now=timezone.now() + timedelta(hours=2))
+    (row,) = csv_rows(render.generate_locally(requested(history, fmt="csv", kind="exceptions").pk))
+    assert row["Rule"] == "58 Pa. Code § 617a.2(f)" and row["Resolution"] == "cured (the scan)"
+    assert row["Time to resolve"].endswith("min") and row["Table"] == "R-01"
+    pdf = render.generate_locally(requested(history, kind="exceptions").pk)
+    text = " ".join(pdf_pages(pdf))
+    assert "Flags per week" in text and "Time to resolve" in text
+
+
+def test_the_approvals_report_gives_each_table_its_layout_rules_and_house_edge(committed_db, media, history):
+    (row,) = csv_rows(render.generate_locally(requested(history, fmt="csv", kind="approvals_in_effect").pk))
+    assert row["Table"] == "R-01" and row["Approved layout"].startswith("Layout R-01")
+    assert row["Rules Submission in effect"].startswith("version 1")
+    assert row["Wagers, payout odds and house edge"] == "straight 35 to 1 (5.26 %)"  # double zero
+
+
+def test_a_table_history_holds_only_its_tables_entries(committed_db, media, history, other_casino):
+    report = requested(history, fmt="csv", kind="table_history")
+    report.tables.set([history.table])
+    rows = csv_rows(render.generate_locally(report.pk))
+    assert len(rows) == Entry.objects.filter(table=history.table).count() and {r["Table"] for r in rows} == {"R-01"}
