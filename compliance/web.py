@@ -185,14 +185,14 @@ def rules_submission(request, pk: int):
                 messages.success(request, f"Version {submission.version} filed with the regulator, signed.")
                 return redirect("rules-submission", pk=submission.pk)
     if request.user.role in APPROVER_ROLES and submission.status == SubmissionStatus.FILED:
-        decision_form = _decision(request, action)
-        if action == "decide" and decision_form.is_valid():
-            try:
-                services.rules_submission_decide(submission_id=submission.pk, **_decided(decision_form))
-            except RuleViolation as refusal:
-                decision_form.show(refusal)
-            else:
-                return _decision_done(request, f"Rules Submission version {submission.version}", decision_form)
+        decision_form, done = _decision_step(
+            request,
+            action,
+            decide=lambda **decision: services.rules_submission_decide(submission_id=submission.pk, **decision),
+            what=f"Rules Submission version {submission.version}",
+        )
+        if done:
+            return done
     if action and {"save": form, "file": file_form, "decide": decision_form}.get(action) is None:
         raise PermissionDenied("This Rules Submission takes no change from you in its present state.")
     edges = services.submission_house_edges(
@@ -223,23 +223,21 @@ def rules_submission(request, pk: int):
     )
 
 
-def _decision(request, action):
-    return DecisionForm(request.POST if action == "decide" else None, initial={"username": request.user.username})
-
-
-def _decided(form) -> dict:
-    data = form.cleaned_data
-    return {
-        "decision": data["decision"],
-        "reference": data["reference"],
-        "note": data["note"],
-        "signature": form.signature(),
-    }
-
-
-def _decision_done(request, what: str, form):
-    messages.success(request, f"{what} {form.cleaned_data['decision']}, signed ({form.cleaned_data['reference']}).")
-    return redirect("approvals")
+def _decision_step(request, action, *, decide, what: str):
+    """The regulator's signed decision: its form, and the redirect once it is recorded (or None)."""
+    form = DecisionForm(request.POST if action == "decide" else None, initial={"username": request.user.username})
+    if action == "decide" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            decide(
+                decision=data["decision"], reference=data["reference"], note=data["note"], signature=form.signature()
+            )
+        except RuleViolation as refusal:
+            form.show(refusal)
+        else:
+            messages.success(request, f"{what} {data['decision']}, signed ({data['reference']}).")
+            return form, redirect("approvals")
+    return form, None
 
 
 @login_required
@@ -272,14 +270,14 @@ def layout(request, pk: int):
     action = request.POST.get("action") if request.method == "POST" else None
     decision_form = None
     if request.user.role in APPROVER_ROLES and layout.status == LayoutStatus.PENDING:
-        decision_form = _decision(request, action)
-        if action == "decide" and decision_form.is_valid():
-            try:
-                services.layout_decide(layout_id=layout.pk, **_decided(decision_form))
-            except RuleViolation as refusal:
-                decision_form.show(refusal)
-            else:
-                return _decision_done(request, f"Layout “{layout.name}”", decision_form)
+        decision_form, done = _decision_step(
+            request,
+            action,
+            decide=lambda **decision: services.layout_decide(layout_id=layout.pk, **decision),
+            what=f"Layout “{layout.name}”",
+        )
+        if done:
+            return done
     if action and decision_form is None:
         raise PermissionDenied("This layout takes no decision from you in its present state.")
     return render(

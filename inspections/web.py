@@ -78,14 +78,17 @@ def _roles(roles) -> str:
     return ", ".join(sorted(Role(role).label.lower() for role in roles))
 
 
-def _require_writer(user) -> None:
-    """The 403 page names the roles that may record in the logbook."""
-    if not _may_write(user):
-        roles = _roles(LOGBOOK_WRITER_ROLES)
+def _require_role(user, roles, what: str) -> None:
+    """The 403 page says which roles may do this, and which one the person has."""
+    if user.role not in roles:
         raise PermissionDenied(
-            f"Recording in the logbook needs one of these roles: {roles}. You are signed in as a "
-            f"{user.get_role_display().lower()}."
+            f"{what} needs one of these roles: {_roles(roles)}. "
+            f"You are signed in as a {user.get_role_display().lower()}."
         )
+
+
+def _require_writer(user) -> None:
+    _require_role(user, LOGBOOK_WRITER_ROLES, "Recording in the logbook")
 
 
 @login_required
@@ -249,7 +252,6 @@ def irregularity(request, pk: int):
     table = _table(request, pk)
     _require_writer(request.user)
     rules = rulebook_for(table.property.jurisdiction)
-    # The property's other registered balls: the one in play is not a replacement.
     # The spares: a ball on another table is never offered (the rulebook refuses it anyway).
     balls = balls_visible_to(request.user).filter(property_id=table.property_id, tables__isnull=True)
     form = IrregularityForm(
@@ -334,11 +336,7 @@ def flags(request):
 @login_required
 def flag_resolve(request, pk: int):
     flag = get_object_or_404(flags_visible_to(request.user), pk=pk, status=FlagStatus.OPEN)
-    if request.user.role not in FLAG_RESOLVER_ROLES:
-        raise PermissionDenied(
-            f"A flag is resolved by hand by the property's {_roles(FLAG_RESOLVER_ROLES)}. "
-            f"You are signed in as a {request.user.get_role_display().lower()}."
-        )
+    _require_role(request.user, FLAG_RESOLVER_ROLES, "Resolving a flag by hand")
     form = FlagResolveForm(request.POST or None, initial={"username": request.user.username})
     if request.method == "POST" and form.is_valid():
         try:
@@ -352,10 +350,7 @@ def flag_resolve(request, pk: int):
 
 
 def _require_reports(user) -> None:
-    if user.role not in REPORT_ROLES:
-        raise PermissionDenied(
-            f"Reports are for the {_roles(REPORT_ROLES)}. You are signed in as a {user.get_role_display().lower()}."
-        )
+    _require_role(user, REPORT_ROLES, "Reports")
 
 
 @login_required

@@ -347,19 +347,9 @@ class ReportSerializer(serializers.ModelSerializer):
             "finished_at",
             "download",
         ]
+        # Everything but what is asked for is the report's own doing.
         read_only_fields = [
-            "status",
-            "progress",
-            "error",
-            "sha256",
-            "size",
-            "pages",
-            "rows",
-            "chain_intact",
-            "chain_head",
-            "requested_by",
-            "requested_at",
-            "finished_at",
+            name for name in fields if name not in ("kind", "property", "tables", "from", "to", "format")
         ]
 
     def get_download(self, report) -> str | None:
