@@ -191,6 +191,8 @@ class Report(models.Model):
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     requested_at = models.DateTimeField(default=timezone.now)
     status = models.CharField(max_length=10, choices=ReportStatus.choices, default=ReportStatus.QUEUED)
+    # Whether its task reached the broker; one that did not (Redis down) is sent again by beat.
+    sent = models.BooleanField(default=False)
     progress = models.PositiveSmallIntegerField(default=0)
     # The rendering in pieces: how many pieces (of both passes) there are, and how many are done.
     chunks_total = models.PositiveIntegerField(default=0)

@@ -37,8 +37,8 @@ def report_problems(*, kind: str, prop, period_from, period_to, tables) -> dict[
 def report_request(*, requested_by, tables=(), **fields) -> Report:
     """Record the request and queue its generation once committed; the request never waits for it.
 
-    With Redis down the report stays queued (the web request still succeeds) and is queued again
-    by the overdue scan's beat tick when the broker is back.
+    With Redis down the report stays queued, unsent (the web request still succeeds), and the
+    beat's next tick after the broker is back sends it.
     """
     with transaction.atomic():
         report = Report.objects.create(requested_by=requested_by, **fields)
@@ -55,6 +55,7 @@ def report_enqueue(report_id: int) -> bool:
     except Exception as error:  # the broker is down: the report waits, queued
         log.warning("report %s stays queued: %s", report_id, error)
         return False
+    Report.objects.filter(pk=report_id).update(sent=True)
     return True
 
 
@@ -68,13 +69,7 @@ def report_download(*, report: Report, user) -> FileResponse:
     return response
 
 
-def reports_requeue(*, older_than_seconds: int = 120) -> int:
-    """Queue again the reports still waiting since before the broker came back (beat, every minute)."""
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    waiting = Report.objects.filter(
-        status=ReportStatus.QUEUED, requested_at__lt=timezone.now() - timedelta(seconds=older_than_seconds)
-    ).values_list("pk", flat=True)
-    return sum(report_enqueue(pk) for pk in waiting[:100])
+def reports_requeue() -> int:
+    """Send the reports whose task never reached the broker (Redis was down): beat, every minute."""
+    unsent = Report.objects.filter(status=ReportStatus.QUEUED, sent=False).values_list("pk", flat=True)
+    return sum(report_enqueue(pk) for pk in unsent[:100])

@@ -20,7 +20,7 @@ def test_a_regulator_generates_watches_and_downloads_a_register(site, page, medi
     today = timezone.localdate(timezone=history.property.zone)
     page.fill("#id_period_from", str(today - timedelta(days=7)))
     page.fill("#id_period_to", str(today))
-    page.click("button:has-text(\"Generate\")")
+    page.click('button:has-text("Generate")')
     assert "being generated" in page.inner_text(".messages")
     screenshot(page, "reports")
     page.locator("a.button", has_text="Download").wait_for(timeout=60_000)  # polled every 2 s

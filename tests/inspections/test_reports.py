@@ -273,3 +273,23 @@ def test_a_table_history_holds_only_its_tables_entries(committed_db, media, hist
     report.tables.set([history.table])
     rows = csv_rows(render.generate_locally(report.pk))
     assert len(rows) == Entry.objects.filter(table=history.table).count() and {r["Table"] for r in rows} == {"R-01"}
+
+
+def test_a_report_asked_for_with_redis_down_is_sent_when_it_is_back(
+    casino, media, redis_url, django_capture_on_commit_callbacks
+):
+    from inspections.reports import reports_requeue
+    from tests.conftest import celery_connected_to
+
+    body = {"kind": "inspection_register", "property": casino.property.pk, "from": "2026-11-01", "to": "2026-11-02"}
+    with celery_connected_to("redis://127.0.0.1:1/0", "cache+memory://"):
+        with django_capture_on_commit_callbacks(execute=True):
+            created = client_for(casino.compliance).post("/api/reports/", body, format="json")
+        assert created.status_code == 201
+        assert reports_requeue() == 0  # still down
+    report = Report.objects.get()
+    assert (report.status, report.sent) == ("queued", False)
+    with celery_connected_to(redis_url, "cache+memory://"):
+        assert reports_requeue() == 1
+    report.refresh_from_db()
+    assert report.sent and reports_requeue() == 0
