@@ -9,6 +9,7 @@ from compliance.api.views import (
     PropertyViewSet,
     RulesSubmissionViewSet,
     WheelViewSet,
+    token_revoke,
 )
 from inspections.api import views
 
@@ -31,5 +32,6 @@ router.register("reports", views.ReportViewSet, basename="report")
 
 urlpatterns = [
     path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("auth/token/revoke/", token_revoke, name="auth-token-revoke"),
     *router.urls,
 ]

@@ -2,7 +2,8 @@ from django.db import transaction
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
-from rest_framework.decorators import action
+from rest_framework.authtoken.models import Token
+from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -269,3 +270,12 @@ class LayoutViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             signature=data["signature"],
         )
         return Response(self.get_serializer(self.get_queryset().get(pk=layout.pk)).data)
+
+
+@extend_schema(request=None, responses={204: None})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def token_revoke(request):
+    """Revoke the caller's API token (sign out of the API); the next request with it gets 401."""
+    Token.objects.filter(user=request.user).delete()
+    return Response(status=204)

@@ -1,0 +1,36 @@
+"""Authentication: Argon2 hashes, revocable API tokens, sessions that end when idle."""
+
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from tests.factories import PASSWORD
+
+
+def test_new_passwords_are_hashed_with_argon2():
+    # The tests run a fast hasher; production's list starts with Argon2 (config/settings.py).
+    from config import settings as production
+
+    assert production.PASSWORD_HASHERS[0] == "django.contrib.auth.hashers.Argon2PasswordHasher"
+    assert len(settings.AUTH_PASSWORD_VALIDATORS) == 4
+
+
+def test_a_revoked_token_no_longer_opens_the_api(casino):
+    api = APIClient()
+    token = api.post(
+        "/api/auth/token/", {"username": casino.security.username, "password": PASSWORD}, format="json"
+    ).json()["token"]
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert api.get("/api/tables/").status_code == 200
+    assert api.post("/api/auth/token/revoke/").status_code == 204
+    assert api.get("/api/tables/").status_code == 401
+
+
+def test_a_session_ends_after_its_idle_time(client, casino, settings):
+    assert settings.SESSION_SAVE_EVERY_REQUEST and settings.SESSION_COOKIE_AGE == 30 * 60
+    client.force_login(casino.security)
+    assert client.get("/floor/").status_code == 200
+    from django.contrib.sessions.models import Session
+
+    Session.objects.update(expire_date="2000-01-01T00:00:00Z")  # as if idle past SESSION_COOKIE_AGE
+    response = client.get("/floor/")
+    assert response.status_code == 302 and response["Location"].startswith("/login/")
