@@ -216,7 +216,7 @@ class Report(models.Model):
 
 
 class ReportDownload(models.Model):
-    """Every download of a report: who, when, which file (its hash)."""
+    """Every download of a report: who, when, which file (its hash). Append-only, like the logbook."""
 
     report = models.ForeignKey(Report, on_delete=models.PROTECT, related_name="downloads")
     downloaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
@@ -231,4 +231,4 @@ class ReportDownload(models.Model):
 
 
 # The tables the append-only triggers protect (migration 0002 installs them).
-APPEND_ONLY_TABLES = ("inspections_entry", "inspections_signature")
+APPEND_ONLY_TABLES = ("inspections_entry", "inspections_signature", "inspections_reportdownload")

@@ -1,0 +1,50 @@
+"""Tampering: direct SQL on any append-only table is refused by the database's triggers."""
+
+import pytest
+from django.db import DatabaseError, connection, transaction
+
+from compliance.models import APPEND_ONLY_TABLES as APPROVAL_TABLES
+from inspections.models import APPEND_ONLY_TABLES as LOGBOOK_TABLES
+from inspections.models import Report, ReportDownload
+
+
+@pytest.fixture
+def one_row_each(casino):
+    from compliance import services as approvals
+    from tests.conftest import sign
+    from tests.factories import ROULETTE_LAYOUT, RegulatorFactory
+    from tests.inspections.test_services import inspect
+
+    inspect(casino)
+    layout = approvals.layout_submit(
+        prop=casino.property,
+        game="roulette",
+        name="Signed layout",
+        features=ROULETTE_LAYOUT,
+        tables=[casino.table],
+        created_by=casino.compliance,
+    )
+    regulator = RegulatorFactory()
+    approvals.layout_decide(layout_id=layout.pk, decision="approved", reference="PGCB-T", signature=sign(regulator))
+    report = Report.objects.create(
+        property=casino.property,
+        kind="inspection_register",
+        period_from="2026-11-01",
+        period_to="2026-11-02",
+        requested_by=casino.compliance,
+    )
+    ReportDownload.objects.create(report=report, downloaded_by=casino.compliance, sha256="0" * 64)
+    return casino
+
+
+@pytest.mark.parametrize("table", [*LOGBOOK_TABLES, *APPROVAL_TABLES])
+@pytest.mark.parametrize("statement", ["UPDATE {table} SET id = id", "DELETE FROM {table}"])
+def test_direct_sql_on_an_append_only_table_is_refused(one_row_each, table, statement):
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*) FROM {table}")
+        rows = cursor.fetchone()[0]
+        assert rows > 0  # a statement that touches no row would fire no trigger
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+            cursor.execute(statement.format(table=table))
+        cursor.execute(f"SELECT COUNT(*) FROM {table}")
+        assert cursor.fetchone()[0] == rows
