@@ -53,7 +53,10 @@ class AwareDateTimeField(serializers.DateTimeField):
 
     def to_internal_value(self, value):
         if isinstance(value, str):
-            parsed = parse_datetime(value.strip())
+            try:
+                parsed = parse_datetime(value.strip())
+            except ValueError:  # well formed but no such time, e.g. 10:61
+                self.fail("invalid", format="YYYY-MM-DDThh:mm:ss±hh:mm")
             if parsed is not None and parsed.tzinfo is None:
                 self.fail("naive")
         return super().to_internal_value(value)

@@ -85,3 +85,15 @@ def test_verify_logbook_names_an_unknown_property(db):
 
     with pytest.raises(CommandError, match="no property with id 99"):
         call_command("verify_logbook", property=99)
+
+
+def test_a_well_formed_but_impossible_time_is_a_400(casino):
+    """Found by the fuzzer (tests/security/test_fuzz.py): 10:61 raised a ValueError, a 500."""
+    from tests.inspections.test_api import client_for, signature
+
+    response = client_for(casino.security).post(
+        f"/api/tables/{casino.table.pk}/cover/",
+        {"at": "2026-11-23T10:61:00Z", "signature": signature(casino.security)},
+        format="json",
+    )
+    assert response.status_code == 400 and response.json()["errors"][0]["field"] == "at"
