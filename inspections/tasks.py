@@ -29,7 +29,7 @@ def send_digests() -> int:
     return overdue.send_digests()
 
 
-# ---- Reports: plan, then pages counted piece by piece, then pieces rendered, then joined ----
+# ---- Reports: plan, then each piece rendered once, then numbered, then joined ----
 # A chord runs each pass's pieces in parallel on the workers; a piece is idempotent (it rewrites
 # its own work file), so one redelivered after a worker died is simply done again.
 
@@ -52,27 +52,29 @@ def report_generate(report_id: int) -> None:
         render.failed(report_id, f"{type(error).__name__}: {error}")
         raise
     data = [(piece.index, list(piece.keys)) for piece in pieces]
-    chord(report_piece_pages.s(report_id, piece) for piece in data)(
-        report_pieces_render.s(report_id, data).on_error(report_failed.s(report_id))
+    chord(report_piece_render.s(report_id, piece) for piece in data)(
+        report_pieces_stamp.s(report_id).on_error(report_failed.s(report_id))
     )
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def report_piece_pages(report_id: int, piece) -> int:
-    return render.piece_pages(report_id, _piece(piece))
+def report_piece_render(report_id: int, piece) -> tuple[str, int]:
+    return render.piece_render(report_id, _piece(piece))
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def report_pieces_render(counts: list[int], report_id: int, pieces) -> None:
+def report_pieces_stamp(rendered: list, report_id: int) -> None:
+    counts = [count for _, count in rendered]
     firsts, total = render.offsets(counts)
-    chord(report_piece_render.s(report_id, piece, first, total) for piece, first in zip(pieces, firsts, strict=True))(
-        report_join.s(report_id).on_error(report_failed.s(report_id))
-    )
+    chord(
+        report_piece_stamp.s(report_id, path, first, count, total)
+        for (path, count), first in zip(rendered, firsts, strict=True)
+    )(report_join.s(report_id).on_error(report_failed.s(report_id)))
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def report_piece_render(report_id: int, piece, first_page: int, total_pages: int) -> str:
-    return render.piece_render(report_id, _piece(piece), first_page, total_pages)
+def report_piece_stamp(report_id: int, path: str, first_page: int, pages: int, total_pages: int) -> str:
+    return render.piece_stamp(report_id, path, first_page, pages, total_pages)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)

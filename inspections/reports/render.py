@@ -5,20 +5,22 @@ layout in memory, so one pass over 100,000 rows would take most of an hour and m
 rows are cut into pieces of REPORT_CHUNK_ROWS, each laid out on its own, by as many processes as
 there are cores (a Celery group in the background, a local process pool for `render_report`):
 
-1. every piece is laid out once to count its pages (and the cover with its charts);
-2. knowing every piece's count, each is rendered with its first page number and the total, so
-   "page X of Y" is WeasyPrint's own counter, right across the whole document;
+1. every piece is laid out and written once (the cover with its charts too), the corner where
+   its page numbers go left blank, and its pages counted;
+2. knowing every piece's count, each gets "Page X of Y" from a page-number layer (WeasyPrint's
+   own counter, started at the piece's first page, with the total), merged onto its pages;
 3. pypdf joins the pieces behind the cover, which carries the PDF/A-3b metadata and the CSV of
    the same rows as an attachment. The file is hashed and only then published.
 
-Nothing here knows whether it runs in a Celery worker or a local process: `plan`, `piece_pages`,
-`piece_render`, `join` are the steps; inspections.tasks and the command drive them.
+Nothing here knows whether it runs in a Celery worker or a local process: `plan`, `piece_render`,
+`piece_stamp`, `join` are the steps; inspections.tasks and the command drive them.
 """
 
 from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,7 +104,7 @@ def csv_write(report: Report, keys: list, path: Path) -> None:
                 writer.writerow([row[column.key] for column in kind.columns])
 
 
-def _html(report: Report, piece: Piece, *, first_page: int, total_pages: int | None) -> str:
+def _html(report: Report, piece: Piece) -> str:
     kind = kind_of(report)
     zone = report.property.zone
     context = {
@@ -110,8 +112,6 @@ def _html(report: Report, piece: Piece, *, first_page: int, total_pages: int | N
         "kind": kind,
         "citation": kind.citation(report),
         "columns": kind.columns,
-        "first_page": first_page,
-        "total_pages": total_pages if total_pages is not None else "…",
         "generated": f"{timezone.localtime(report.requested_at, zone):%Y-%m-%d %H:%M %Z}",
         "tables": ", ".join(report.tables.order_by("number").values_list("number", flat=True)) or "all",
     }
@@ -122,37 +122,58 @@ def _html(report: Report, piece: Piece, *, first_page: int, total_pages: int | N
     return render_to_string("reports/piece.html", context)
 
 
-def piece_pages(report_id: int, piece: Piece) -> int:
-    """Pass 1: lay the piece out and count its pages."""
-    from weasyprint import HTML  # imported where used: the web process never needs it
-
-    report = Report.objects.select_related("property", "requested_by").get(pk=report_id)
-    pages = len(HTML(string=_html(report, piece, first_page=1, total_pages=None)).render().pages)
-    piece_done(report_id)
-    return pages
-
-
-def piece_render(report_id: int, piece: Piece, first_page: int, total_pages: int) -> str:
-    """Pass 2: the piece with its real page numbers, as PDF/A-3b; the cover carries the CSV."""
-    from weasyprint import HTML, Attachment
+def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
+    """Pass 1: the piece laid out once, as PDF/A-3b, its page-number corner left blank; returns
+    its file and its number of pages. The cover carries the CSV attachment."""
+    from weasyprint import HTML, Attachment  # imported where used: the web process never needs it
 
     report = Report.objects.select_related("property", "requested_by").get(pk=report_id)
     path = workdir(report_id) / ("cover.pdf" if piece.index == COVER else f"piece-{piece.index:06d}.pdf")
     options = {"pdf_variant": "pdf/a-3b", "pdf_identifier": f"report-{report_id}".encode()}
     if piece.index == COVER:
-        rows = workdir(report_id) / "rows.csv"
         options["attachments"] = [
             Attachment(
-                filename=str(rows),
+                filename=str(workdir(report_id) / "rows.csv"),
                 name=f"{report.kind}.csv",
                 description="The same rows as this report, as CSV",
                 relationship="Data",
             )
         ]
-    html = _html(report, piece, first_page=first_page, total_pages=total_pages)
-    HTML(string=html).write_pdf(path, **options)
+    document = HTML(string=_html(report, piece)).render()
+    document.write_pdf(path, **options)
     piece_done(report_id)
-    return str(path)
+    return str(path), len(document.pages)
+
+
+def piece_stamp(report_id: int, path: str, first_page: int, pages: int, total_pages: int) -> str:
+    """Pass 2: "Page X of Y" on each page of the piece, from a page-number layer WeasyPrint draws
+    with the same page rules (its counter starting at the piece's first page), merged by pypdf.
+    Laying out that layer costs a trifle next to the rows', so each piece is laid out once."""
+    from pypdf import PdfReader, PdfWriter
+    from weasyprint import HTML
+
+    layer = render_to_string(
+        "reports/page_numbers.html", {"first_page": first_page, "total_pages": total_pages, "pages": range(pages)}
+    )
+    numbers = PdfReader(io.BytesIO(HTML(string=layer).write_pdf(pdf_variant="pdf/a-3b")))
+    if len(numbers.pages) != pages:
+        raise RuntimeError(f"the page-number layer has {len(numbers.pages)} pages for a piece of {pages}")
+    writer = PdfWriter(clone_from=path)
+    # The layer's pages are copied into this file once (so its font is one object, shared), each
+    # merged onto its page, then dropped.
+    writer.append(numbers)
+    for index in range(pages):
+        page = writer.pages[index]
+        page.merge_page(writer.pages[pages + index])
+        page.compress_content_streams()  # merging leaves the page's content uncompressed
+    for _ in range(pages):
+        writer.remove_page(pages)
+    writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
+    stamped = path.replace(".pdf", "-numbered.pdf")
+    with open(stamped, "wb") as handle:
+        writer.write(handle)
+    piece_done(report_id)
+    return stamped
 
 
 def offsets(counts: list[int]) -> tuple[list[int], int]:
@@ -233,9 +254,10 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
         connections.close_all()
         fork = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=processes, mp_context=fork) as pool:
-            counts = list(pool.map(piece_pages, [report_id] * len(pieces), pieces))
+            rendered = list(pool.map(piece_render, [report_id] * len(pieces), pieces))
+            paths, counts = [path for path, _ in rendered], [count for _, count in rendered]
             firsts, total = offsets(counts)
-            paths = list(pool.map(piece_render, [report_id] * len(pieces), pieces, firsts, [total] * len(pieces)))
+            paths = list(pool.map(piece_stamp, [report_id] * len(paths), paths, firsts, counts, [total] * len(paths)))
         join(report_id, paths)
     except Exception as error:
         failed(report_id, f"{type(error).__name__}: {error}")

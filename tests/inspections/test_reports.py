@@ -154,14 +154,14 @@ def test_progress_runs_from_0_to_100_through_the_steps(committed_db, media, hist
     seen = [Report.objects.get(pk=report.pk).progress]
     pieces = render.plan(report.pk)
     seen.append(Report.objects.get(pk=report.pk).progress)
-    counts = []
+    rendered = []
     for piece in pieces:
-        counts.append(render.piece_pages(report.pk, piece))
+        rendered.append(render.piece_render(report.pk, piece))
         seen.append(Report.objects.get(pk=report.pk).progress)
-    firsts, total = render.offsets(counts)
+    firsts, total = render.offsets([count for _, count in rendered])
     paths = []
-    for piece, first in zip(pieces, firsts, strict=True):
-        paths.append(render.piece_render(report.pk, piece, first, total))
+    for (path, count), first in zip(rendered, firsts, strict=True):
+        paths.append(render.piece_stamp(report.pk, path, first, count, total))
         seen.append(Report.objects.get(pk=report.pk).progress)
     render.join(report.pk, paths)
     seen.append(Report.objects.get(pk=report.pk).progress)
