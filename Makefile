@@ -12,7 +12,11 @@ STAMP := $(VENV)/.installed-$(REQUIREMENTS_HASH)
 
 PYTEST_ARGS ?=
 
-.PHONY: venv run test bench bench-table-page bench-scan lint format clean-venv
+PORT ?= 8000
+WEB_CONCURRENCY ?= 3
+BIND ?= 127.0.0.1:$(PORT)
+
+.PHONY: venv run serve test test-slow bench bench-table-page bench-scan bench-report lint format clean-venv
 
 venv: $(STAMP)
 
@@ -31,20 +35,34 @@ $(STAMP):
 run: venv
 	$(BIN)/python scripts/run.py
 
+# Production's web server: gunicorn, with the static files collected for whitenoise. Configure it
+# with the environment (README, "Production"); migrate, the Celery workers and beat run apart.
+serve: venv
+	$(BIN)/python manage.py collectstatic --noinput -v0
+	$(BIN)/gunicorn config.wsgi --bind $(BIND) --workers $(WEB_CONCURRENCY) --access-logfile - --error-logfile -
+
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The heavier tests alone (make test runs them too): gunicorn under 50 clients, the faults, the make run smoke.
+test-slow: venv
+	$(BIN)/pytest -m slow $(PYTEST_ARGS)
 
 bench: venv
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/table_page.py
 	$(BIN)/python bench/scan.py
+	$(BIN)/python bench/report.py
 
 bench-table-page: venv
 	$(BIN)/python bench/table_page.py
 
 bench-scan: venv
 	$(BIN)/python bench/scan.py
+
+bench-report: venv
+	$(BIN)/python bench/report.py
 
 lint: venv
 	$(BIN)/ruff check .

@@ -1,0 +1,1034 @@
+"""`make bench-report`: the § 617a.2(e) register as a PDF, 10,000 and 100,000 entries, next to bare WeasyPrint.
+
+    .venv/bin/python bench/report.py
+
+1. Seeds (once; a re-run reuses it) a PostgreSQL database, logbook_bench_report on DATABASE_URL's
+   server, created and migrated if missing: one Pennsylvania property, 8 Roulette tables, its
+   staff and a regulator (unusable passwords: nobody logs in), and 100,000 logbook entries over
+   about four years of floor days (unlock, an adjustment or replacement now and then signed by
+   two people, inspections, a failed one now and then, opening, no-spins, closing, covering, and
+   a few amendments), with their signatures. They form ONE property's hash chain with real
+   hashes (inspections.chain), written with COPY; chain_verify must find it intact. The first
+   10,000 entries end on a day of their own: the period up to that day is the 10,000-entry
+   register, the whole history the 100,000-entry one.
+2. The baseline: the same 10,000 rows (the Register kind's own rows, 8 of its 10 columns) as one
+   plain HTML table, rendered to PDF by WeasyPrint in a single pass in a subprocess: its wall
+   time and peak RSS.
+3. Ours: `manage.py render_report --processes 2` (plan, the pieces in a forked local pool, join)
+   in a subprocess, for 10,000 and for 100,000 entries. Every 0.2 s it reads /proc for the
+   subprocess and all its descendants (VmHWM: the kernel's own peak RSS of each process; and,
+   once a second, the tree's total PSS), and every 0.5 s the Report row's progress, from which it
+   derives each step's time and the longest time progress stood still. It checks the PDF: "Page
+   N of N" on its last page, "Verified: intact" on the cover. For every run it also says how much
+   CPU the rest of the machine used meanwhile (/proc/stat): the machine is shared.
+4. Prints the figures and the goals: ours (10,000) at most 0.6 x the baseline's time on the two
+   cores; 100,000 entries within 400 MB per process, progress moving at least every 5 s.
+
+Environment: DATABASE_URL (the server; the database is its name if that contains "bench", else
+logbook_bench_report), BENCH_REPORT_ROUNDS (1: rounds of baseline and ours at 10,000 entries,
+alternating which goes first; the medians are compared), BENCH_REPORT_ENTRIES (100000),
+BENCH_REPORT_SMALL (10000), BENCH_REPORT_PROCESSES (2), BENCH_REPORT_SKIP (comma-separated:
+baseline, small, large), BENCH_KEEP (1: keep the temporary MEDIA_ROOT and say where).
+REPORT_CHUNK_ROWS, like any other setting read from the environment, reaches render_report.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.scan import database_ensure, run_lock, use_database  # noqa: E402
+
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/logbook_bench_report"
+META_TABLE = "bench_report_meta"
+SEED_VERSION = 1  # bump when the seeding changes: a database seeded otherwise is seeded afresh
+LICENCE = "PA-BENCH-REPORT"
+REGULATOR = "bench-report-regulator"
+FIRST_DAY = date(2021, 1, 4)
+TABLES = 8
+BATCH = 10_000
+
+GOAL_RATIO = 0.6  # ours (10,000 entries, 2 processes) / the bare single-pass rendering
+GOAL_MB = 400  # 100,000 entries: the peak of each process
+GOAL_GAP = 5.0  # 100,000 entries: the longest time progress may stand still, in seconds
+
+SAMPLE_EVERY = 0.2  # /proc
+POLL_EVERY = 0.5  # the Report row
+PSS_EVERY = 1.0  # /proc/<pid>/smaps_rollup (the tree's total PSS)
+
+# The baseline's 8 columns: the register's 10 but the two mostly empty ones.
+BASELINE_COLUMNS = ["seq", "date", "time", "table_number", "entry", "description", "inspection_certified", "signatures"]
+
+
+def env_number(name: str, default: str) -> int:
+    value = os.getenv(name, default)
+    try:
+        number = int(value)
+    except ValueError:
+        raise SystemExit(f"{name} must be a number, not {value!r}") from None
+    if number <= 0:
+        raise SystemExit(f"{name} must be positive, not {value!r}")
+    return number
+
+
+def log(message: str = "") -> None:
+    print(message, flush=True)
+
+
+def database_url() -> str:
+    """DATABASE_URL's server and a bench database: never seed (or drop) anything else."""
+    parts = urlsplit(os.getenv("DATABASE_URL") or DEFAULT_DATABASE_URL)
+    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
+        raise SystemExit(f"The benchmark runs on PostgreSQL; DATABASE_URL is a {parts.scheme!r} URL.")
+    if "bench" not in parts.path.lstrip("/"):
+        parts = parts._replace(path="/logbook_bench_report")
+    return urlunsplit(parts)
+
+
+# --- seeding ----------------------------------------------------------------------------------
+
+PEOPLE = [  # username, full name, role, credential
+    ("bench-report-floor-1", "Maria Alvarez", "floorperson", "PA-GEB-0041187"),
+    ("bench-report-floor-2", "Daniel O'Connor", "floorperson", "PA-GEB-0052290"),
+    ("bench-report-security-1", "Kevin Walsh", "security", "PA-GEB-0038814"),
+    ("bench-report-security-2", "Aisha Rahman", "security", "PA-GEB-0060173"),
+    ("bench-report-maintenance", "Tomasz Nowak", "maintenance", "PA-GEB-0047735"),
+]
+ADJUSTMENTS = [
+    ("rotor", "Ball track cleaned and rotor re-levelled"),
+    ("wheel_head", "Wheel head re-levelled after the rotor bearing check"),
+    ("frets", "Loose fret between 17 and 34 re-seated and secured"),
+]
+REPLACEMENTS = [
+    ("ball", "Ball replaced: chipped after a drop"),
+    ("ball", "Ball replaced with a new non-metallic ball from the locked stock"),
+]
+NOTES = ["", "", "", "", "Pockets wiped after a spill", "Rotor noise checked, none heard", "Level read 0.1 degree"]
+IRREGULARITIES = [
+    ("same_direction", "ball spun in the same direction as the wheel (§ 617a.6(a))"),
+    ("under_four_revolutions", "ball did not complete four revolutions (§ 617a.6(b))"),
+    ("ball_left_wheel", "ball left the wheel during the spin (§ 617a.6(c))"),
+    ("foreign_object", "a foreign object entered the wheel (§ 617a.6(d))"),
+]
+EVENT_DESCRIPTIONS = {
+    "unlock": "Wheel cover unlocked and removed",
+    "open": "Table opened for play",
+    "close": "Table closed",
+    "cover": "Wheel covered and the cover securely locked",
+}
+
+
+@dataclass
+class Event:
+    at: datetime
+    order: int  # within a table's day
+    table: object
+    kind: str
+    signers: list  # [(User, meaning)]
+    description: str = ""
+    passed: bool | None = None
+    details: dict = field(default_factory=dict)
+    amends: Event | None = None
+    seq: int = 0
+
+
+def _day(day: date, tables, people: dict, checklist: list[str], zone, rng: random.Random) -> list[Event]:
+    """One floor day of every table, in time order: local times 09:00–22:30, never across midnight."""
+    floors, guards, fixer = people["floorperson"], people["security"], people["maintenance"][0]
+    events: list[Event] = []
+    for index, table in enumerate(tables):
+        start = datetime.combine(day, datetime.min.time(), tzinfo=zone) + timedelta(hours=9, minutes=7 * index)
+        floor, guard = rng.choice(floors), rng.choice(guards)
+        order = iter(range(100))
+
+        def add(
+            minutes: float, kind: str, signers, description: str, *, table=table, order=order, start=start, **more
+        ) -> Event:
+            at = start + timedelta(minutes=minutes, seconds=rng.randint(0, 59))
+            event = Event(at, next(order), table, kind, signers, description, **more)
+            events.append(event)
+            return event
+
+        add(0, "unlock", [(guard, "recorded")], EVENT_DESCRIPTIONS["unlock"])
+        roll = rng.random()
+        if roll < 0.10:
+            part, text = rng.choice(ADJUSTMENTS)
+            add(2, "adjustment", [(fixer, "performed"), (guard, "witnessed")], text, details={"part": part})
+        elif roll < 0.13:
+            part, text = rng.choice(REPLACEMENTS)
+            add(2, "replacement", [(fixer, "performed"), (guard, "witnessed")], text, details={"part": part})
+        minute = 5
+        if rng.random() < 0.02:  # a failed item, fixed and inspected again
+            items = dict.fromkeys(checklist, True)
+            failed = rng.choice(checklist)
+            items[failed] = False
+            add(
+                minute,
+                "inspection",
+                [(floor, "inspected")],
+                f"Inspection FAILED: {failed.replace('_', ' ')}",
+                passed=False,
+                details={"items": items, "notes": "Reported to table games maintenance"},
+            )
+            part, text = ADJUSTMENTS[0]
+            add(minute + 3, "adjustment", [(fixer, "performed"), (guard, "witnessed")], text, details={"part": part})
+            minute += 7
+        inspection = add(
+            minute,
+            "inspection",
+            [(floor, "inspected")],
+            "Inspection passed",
+            passed=True,
+            details={"items": dict.fromkeys(checklist, True), "notes": rng.choice(NOTES)},
+        )
+        add(minute + 10, "open", [(floor, "recorded")], EVENT_DESCRIPTIONS["open"])
+        for minutes in sorted(rng.randint(30, 700) for _ in range(rng.randint(1, 5))):
+            code, label = rng.choice(IRREGULARITIES)
+            replaced = rng.random() < 0.2
+            add(
+                minutes,
+                "irregularity",
+                [(floor, "recorded")],
+                f"No spin: {label}" + ("; ball replaced" if replaced else ""),
+                details={"irregularity": code, "ball_replaced": replaced, "notes": ""},
+            )
+        add(720, "close", [(floor, "recorded")], EVENT_DESCRIPTIONS["close"])
+        add(725, "cover", [(guard, "recorded")], EVENT_DESCRIPTIONS["cover"])
+        if rng.random() < 0.005:  # the inspector amends the day's inspection after the shift
+            reason = "Notes completed after the shift"
+            correction = {"notes": "Rotor noise checked, none heard; pockets wiped"}
+            add(
+                745,
+                "amendment",
+                [(inspection.signers[0][0], "amended")],
+                reason,  # the description is finished once the original's seq is known
+                details={"reason": reason, "correction": correction},
+                amends=inspection,
+            )
+    events.sort(key=lambda event: (event.at, event.table.number, event.order))
+    return events
+
+
+def _history(tables, people: dict, checklist: list[str], zone, *, entries: int, small: int):
+    """Day by day, the events in time order; the day holding the `small`-th entry is cut after
+    it (so a period of whole days holds exactly `small`), and the last day after the `entries`-th."""
+    rng = random.Random(6172)  # the same history every time
+    count, day = 0, FIRST_DAY
+    small_last_day = None
+    while count < entries:
+        events = _day(day, tables, people, checklist, zone, rng)
+        for cut in (small, entries):
+            if count < cut <= count + len(events):
+                events = events[: cut - count]
+                if cut == small:
+                    small_last_day = day
+        count += len(events)
+        yield day, events
+        day += timedelta(days=1)
+    assert small_last_day is not None
+
+
+def seed(*, entries: int, small: int) -> dict:
+    """Seed an empty, migrated database: one property's chain of `entries`; returns the meta row."""
+    from django.db import connection
+
+    from compliance.models import Game, GamingTable, Jurisdiction, Property, Role, TableState, User, WheelType
+    from compliance.rulebook.pa import CHECKLIST
+    from inspections import chain
+    from inspections.models import Entry, Signature
+
+    started = time.perf_counter()
+    prop = Property.objects.create(
+        name="Report Bench Casino", licence_number=LICENCE, jurisdiction=Jurisdiction.PA, time_zone="America/New_York"
+    )
+    zone = prop.zone
+    tables = [
+        GamingTable.objects.create(
+            property=prop,
+            number=f"R-{n:02d}",
+            game=Game.ROULETTE,
+            wheel_type=WheelType.DOUBLE_ZERO,
+            has_external_movable_parts=True,
+        )
+        for n in range(1, TABLES + 1)
+    ]
+    people: dict[str, list] = {}
+    for username, name, role, credential in PEOPLE:
+        user = User(username=username, full_name=name, role=role, credential_number=credential, property=prop)
+        user.set_unusable_password()
+        user.save()
+        people.setdefault(role, []).append(user)
+    regulator = User(
+        username=REGULATOR,
+        full_name="Janet Brooks",
+        role=Role.REGULATOR,
+        credential_number="PGCB-AGENT-2217",
+        jurisdiction=Jurisdiction.PA,
+    )
+    regulator.set_unusable_password()
+    regulator.save()
+    checklist = [item.code for item in CHECKLIST[:4]]
+
+    entry_columns = (
+        "id, property_id, seq, table_id, table_number, kind, occurred_at, recorded_at, recorded_by_id, "
+        "description, passed, details, amends_id, prev_hash, entry_hash"
+    )
+    signature_columns = "id, entry_id, signer_id, signer_name, credential_number, meaning, signed_at, content_hash"
+    entry_rows, signature_rows = [], []
+
+    def flush() -> None:
+        # Entries first: a signature's foreign key needs its entry (each COPY commits on its own).
+        with connection.cursor() as cursor:
+            with cursor.cursor.copy(f"COPY inspections_entry ({entry_columns}) FROM STDIN") as copy:
+                for row in entry_rows:
+                    copy.write_row(row)
+            with cursor.cursor.copy(f"COPY inspections_signature ({signature_columns}) FROM STDIN") as copy:
+                for row in signature_rows:
+                    copy.write_row(row)
+        entry_rows.clear()
+        signature_rows.clear()
+
+    # Ids are given here (the database is fresh): an amendment's hashed body names its original's id.
+    prev_hash, seq, signature_id = chain.GENESIS, 0, 0
+    first_day = small_last_day = last_day = None
+    for day, events in _history(tables, people, checklist, zone, entries=entries, small=small):
+        first_day = first_day or day
+        last_day = day
+        for event in events:
+            seq += 1
+            event.seq = seq
+            if seq == small:
+                small_last_day = day
+            if event.amends is not None:
+                event.description = f"Amends entry #{event.amends.seq}: {event.description}"
+            recorded_at = event.at + timedelta(seconds=30 + seq % 60)
+            entry = Entry(
+                id=seq,
+                property_id=prop.pk,
+                seq=seq,
+                table_id=event.table.pk,
+                table_number=event.table.number,
+                kind=event.kind,
+                occurred_at=event.at,
+                recorded_at=recorded_at,
+                recorded_by_id=event.signers[0][0].pk,
+                description=event.description,
+                passed=event.passed,
+                details=event.details,
+                amends_id=event.amends.seq if event.amends is not None else None,
+                prev_hash=prev_hash,
+            )
+            signed_content = chain.content_hash(entry)
+            signatures = []
+            for user, meaning in event.signers:
+                signature_id += 1
+                signatures.append(
+                    Signature(
+                        id=signature_id,
+                        entry_id=seq,
+                        signer_id=user.pk,
+                        signer_name=user.display_name,
+                        credential_number=user.credential_number,
+                        meaning=meaning,
+                        signed_at=recorded_at,
+                        content_hash=signed_content,
+                    )
+                )
+            entry.entry_hash = chain.entry_hash(prev_hash=prev_hash, entry=entry, signatures=signatures)
+            prev_hash = entry.entry_hash
+            entry_rows.append(
+                (
+                    entry.id,
+                    entry.property_id,
+                    entry.seq,
+                    entry.table_id,
+                    entry.table_number,
+                    entry.kind,
+                    entry.occurred_at,
+                    entry.recorded_at,
+                    entry.recorded_by_id,
+                    entry.description,
+                    entry.passed,
+                    json.dumps(entry.details),
+                    entry.amends_id,
+                    entry.prev_hash,
+                    entry.entry_hash,
+                )
+            )
+            signature_rows.extend(
+                (
+                    s.id,
+                    s.entry_id,
+                    s.signer_id,
+                    s.signer_name,
+                    s.credential_number,
+                    s.meaning,
+                    s.signed_at,
+                    s.content_hash,
+                )
+                for s in signatures
+            )
+        if len(entry_rows) >= BATCH:
+            flush()
+            log(f"  {seq:,} entries hashed and copied ({time.perf_counter() - started:.0f} s)")
+    flush()
+    assert seq == entries, (seq, entries)
+
+    Property.objects.filter(pk=prop.pk).update(chain_length=seq, chain_head=prev_hash)
+    with connection.cursor() as cursor:
+        for name in ("inspections_entry", "inspections_signature"):
+            cursor.execute(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), (SELECT max(id) FROM {name}))")
+        # Every day ends covered and locked; each table's latest moments, from its entries.
+        cursor.execute(
+            "UPDATE compliance_gamingtable t SET state = %s, last_entry_at = a.last_entry, "
+            "last_inspection_at = a.inspection, last_adjustment_at = a.adjustment, "
+            "last_replacement_at = a.replacement, last_opened_at = a.opened, last_closed_at = a.closed "
+            "FROM (SELECT table_id, max(occurred_at) AS last_entry, "
+            "  max(occurred_at) FILTER (WHERE kind = 'inspection') AS inspection, "
+            "  max(occurred_at) FILTER (WHERE kind = 'adjustment') AS adjustment, "
+            "  max(occurred_at) FILTER (WHERE kind = 'replacement') AS replacement, "
+            "  max(occurred_at) FILTER (WHERE kind = 'open') AS opened, "
+            "  max(occurred_at) FILTER (WHERE kind = 'close') AS closed "
+            "  FROM inspections_entry GROUP BY table_id) a WHERE a.table_id = t.id",
+            [TableState.LOCKED],
+        )
+        cursor.execute("VACUUM ANALYZE")
+        seconds = time.perf_counter() - started
+        cursor.execute(
+            f"CREATE TABLE {META_TABLE} (version int, entries int, small int, first_day date, small_last_day date, "
+            "last_day date, seed_seconds float8, seeded_at timestamptz DEFAULT now())"
+        )
+        cursor.execute(
+            f"INSERT INTO {META_TABLE} (version, entries, small, first_day, small_last_day, last_day, seed_seconds) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s)",
+            [SEED_VERSION, entries, small, first_day, small_last_day, last_day, seconds],
+        )
+    log(f"  seeded, with {signature_id:,} signatures, and vacuumed in {seconds:.1f} s")
+    return {"first_day": first_day, "small_last_day": small_last_day, "last_day": last_day, "seconds": seconds}
+
+
+def seeded(*, entries: int, small: int) -> dict | None:
+    """The meta row, if the database holds exactly what this benchmark seeds."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT to_regclass(%s)", [META_TABLE])
+        if cursor.fetchone()[0] is None:
+            return None
+        cursor.execute(
+            f"SELECT version, entries, small, first_day, small_last_day, last_day, seed_seconds FROM {META_TABLE}"
+        )
+        row = cursor.fetchone()
+        if row is None or row[:3] != (SEED_VERSION, entries, small):
+            return None
+        cursor.execute("SELECT count(*) FROM inspections_entry")
+        if cursor.fetchone()[0] != entries:
+            return None
+        cursor.execute("SELECT chain_length FROM compliance_property WHERE licence_number = %s", [LICENCE])
+        found = cursor.fetchone()
+        if found is None or found[0] != entries:
+            return None
+    return {"first_day": row[3], "small_last_day": row[4], "last_day": row[5], "seconds": row[6]}
+
+
+def prepare(url: str, name: str, *, entries: int, small: int) -> tuple[dict, float | None]:
+    """The database seeded (reused if it already is); its meta row and this run's seeding seconds."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    database_ensure(url, name)
+    use_database(name)
+    call_command("migrate", verbosity=0)
+    meta = seeded(entries=entries, small=small)
+    if meta is not None:
+        log(f"Database {name}: {entries:,} entries already seeded (in {meta['seconds']:.0f} s, then): reused")
+        return meta, None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT EXISTS (SELECT 1 FROM compliance_property)")
+        dirty = cursor.fetchone()[0]
+    if dirty:  # a different size, or an interrupted seeding: the entries can't be deleted, start afresh
+        log(f"Database {name}: holds something else, created afresh")
+        connection.close()
+        database_ensure(url, name, fresh=True)
+        use_database(name)
+        call_command("migrate", verbosity=0)
+    log(f"Database {name}: seeding {entries:,} entries in one property's chain")
+    meta = seed(entries=entries, small=small)
+    return meta, meta["seconds"]
+
+
+# --- measuring processes ----------------------------------------------------------------------
+
+
+def _children_of(pid: int) -> list[int]:
+    """The process's children, from each of its threads' /proc children list (any thread may fork)."""
+    found = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return found
+    for task in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{task}/children") as handle:
+                found.extend(int(child) for child in handle.read().split())
+        except OSError:
+            continue
+    return found
+
+
+def _tree(root: int) -> list[tuple[int, int | None]]:
+    """The process and all its descendants, each with its parent."""
+    found, stack = [], [(root, None)]
+    while stack:
+        pid, parent = stack.pop()
+        found.append((pid, parent))
+        stack.extend((child, pid) for child in _children_of(pid))
+    return found
+
+
+def _comm(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/comm") as handle:
+            return handle.read().strip()
+    except OSError:
+        return "?"
+
+
+def _status_kb(pid: int, keys: tuple[str, ...]) -> dict[str, int]:
+    found = {}
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                key = line.split(":", 1)[0]
+                if key in keys:
+                    found[key] = int(line.split()[1])
+    except OSError:
+        pass
+    return found
+
+
+def _pss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as handle:
+            for line in handle:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+@dataclass
+class Run:
+    label: str
+    seconds: float = 0.0
+    returncode: int = 0
+    peak_kb: dict[int, int] = field(default_factory=dict)  # pid -> VmHWM, the last seen
+    role: dict[int, str] = field(default_factory=dict)
+    tree_maxrss_kb: int = 0  # wait4's ru_maxrss: the largest of the process and its waited-for descendants
+    peak_pss_kb: int = 0  # the tree's total PSS, the largest sample
+    progress: list[tuple[float, int, int, int, str]] = field(default_factory=list)  # (t, progress, done, total, status)
+    output: str = ""
+    report_id: int | None = None
+    cpu_seconds: float = 0.0  # the process and its waited-for descendants (wait4's rusage)
+    other_cpu_seconds: float = 0.0  # the rest of the machine meanwhile (PostgreSQL included), not this script
+    steal_seconds: float = 0.0  # taken by the hypervisor
+
+    @property
+    def load_note(self) -> str:
+        return (
+            f"CPU {self.cpu_seconds:.0f} s ({self.cpu_seconds / self.seconds:.2f} cores); the rest of the machine "
+            f"{self.other_cpu_seconds:.0f} s ({self.other_cpu_seconds / self.seconds:.2f} cores), stolen "
+            f"{self.steal_seconds:.0f} s"
+        )
+
+    @property
+    def max_peak_mb(self) -> float:
+        return max([*self.peak_kb.values(), self.tree_maxrss_kb]) / 1024
+
+
+def _machine_cpu() -> tuple[float, float]:
+    """Seconds of CPU busy on the whole machine since boot (all cores), and seconds stolen."""
+    with open("/proc/stat") as handle:
+        fields = [int(value) for value in handle.readline().split()[1:]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields[:8]
+    tick = os.sysconf("SC_CLK_TCK")
+    return (user + nice + system + irq + softirq) / tick, steal / tick
+
+
+def _self_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measured(label: str, argv: list[str], env: dict, *, report_after: int | None = None) -> Run:
+    """Run argv to its end, sampling its process tree's memory and (with report_after, the largest
+    Report id before it started) the progress of the report it creates."""
+    import psycopg
+
+    run = Run(label)
+    poll = None
+    if report_after is not None:
+        poll = psycopg.connect(env["DATABASE_URL"].replace("postgres://", "postgresql://", 1), autocommit=True)
+    out = tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed below, after the process)
+    (busy_before, steal_before), self_before = _machine_cpu(), _self_cpu()
+    started = time.perf_counter()
+    process = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, text=True)
+    next_poll, next_pss, last_logged, status = 0.0, 0.0, -100, None
+    try:
+        while status is None:
+            now = time.perf_counter() - started
+            pss, pss_due = 0, now >= next_pss
+            for pid, parent in _tree(process.pid):
+                hwm = _status_kb(pid, ("VmHWM",)).get("VmHWM")
+                if hwm is None:  # a zombie, or gone
+                    continue
+                run.peak_kb[pid] = max(run.peak_kb.get(pid, 0), hwm)
+                if pid not in run.role:
+                    # The pool's processes are the main one's children; theirs are helpers (ctypes'
+                    # find_library runs ldconfig when WeasyPrint loads Pango, for instance).
+                    run.role[pid] = (
+                        "main"
+                        if parent is None
+                        else "pool worker"
+                        if parent == process.pid
+                        else f"helper ({_comm(pid)})"
+                    )
+                if pss_due:  # smaps_rollup walks the page tables: once a second is enough
+                    pss += _pss_kb(pid)
+            if pss_due:
+                next_pss = now + PSS_EVERY
+                run.peak_pss_kb = max(run.peak_pss_kb, pss)
+            if poll is not None and now >= next_poll:
+                next_poll = now + POLL_EVERY
+                row = poll.execute(
+                    "SELECT id, progress, chunks_done, chunks_total, status FROM inspections_report "
+                    "WHERE id > %s ORDER BY id LIMIT 1",
+                    [report_after],
+                ).fetchone()
+                if row is not None:
+                    run.report_id = row[0]
+                    if not run.progress or run.progress[-1][1:] != row[1:]:
+                        run.progress.append((now, *row[1:]))
+                        if row[1] >= last_logged + 20 or row[4] != "running":
+                            last_logged = row[1]
+                            log(f"    {now:6.1f} s: progress {row[1]:3d} %, pieces {row[2]}/{row[3]}, {row[4]}")
+            # Reaped here, not by Popen: wait4 gives its rusage (ru_maxrss: the largest peak RSS of
+            # the process and of its waited-for descendants, the pool's processes).
+            pid, code, usage = os.wait4(process.pid, os.WNOHANG)
+            if pid:
+                status = code
+                run.tree_maxrss_kb = usage.ru_maxrss
+                run.cpu_seconds = usage.ru_utime + usage.ru_stime
+                busy, steal = _machine_cpu()
+                run.steal_seconds = steal - steal_before
+                run.other_cpu_seconds = max(0.0, busy - busy_before - run.cpu_seconds - (_self_cpu() - self_before))
+            else:
+                time.sleep(SAMPLE_EVERY)
+        run.seconds = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if poll is not None and run.report_id is not None:  # the final state, whatever the last poll saw
+            row = poll.execute(
+                "SELECT progress, chunks_done, chunks_total, status FROM inspections_report WHERE id = %s",
+                [run.report_id],
+            ).fetchone()
+            if run.progress[-1][1:] != row:
+                run.progress.append((run.seconds, *row))
+    finally:
+        if status is None:  # interrupted: the subprocess and its pool go too
+            for pid, _ in reversed(_tree(process.pid)):
+                with contextlib.suppress(OSError):
+                    os.kill(pid, 15)
+            process.wait()
+        if poll is not None:
+            poll.close()
+    run.returncode = process.returncode
+    out.seek(0)
+    run.output = out.read()
+    out.close()
+    return run
+
+
+# --- the two sides ----------------------------------------------------------------------------
+
+BASELINE_SCRIPT = textwrap.dedent(
+    """
+    import json, sys, time
+    started = time.perf_counter()
+    from weasyprint import HTML
+    imported = time.perf_counter()
+    with open(sys.argv[1], encoding="utf-8") as handle:
+        html = handle.read()
+    document = HTML(string=html).render()
+    laid_out = time.perf_counter()
+    document.write_pdf(sys.argv[2])
+    done = time.perf_counter()
+    print(json.dumps({"import": imported - started, "layout": laid_out - imported, "write": done - laid_out,
+                      "pages": len(document.pages)}))
+    """
+)
+
+
+def baseline_html(prop, small: int) -> str:
+    """The first `small` entries as the Register kind makes their rows, 8 of its columns, in one
+    plain HTML table (the same page size, font and cell borders as the register; no running
+    headers, no fixed layout, no page counters)."""
+    from html import escape
+
+    from inspections.models import Entry, Report
+    from inspections.reports.kinds import REGISTER_COLUMNS, Register
+
+    keys = list(Entry.objects.filter(property=prop).order_by("occurred_at", "seq").values_list("pk", flat=True)[:small])
+    labels = {column.key: column.label for column in REGISTER_COLUMNS}
+    rows = Register().rows(Report(property=prop), keys)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{escape(str(row[key]))}</td>" for key in BASELINE_COLUMNS) + "</tr>" for row in rows
+    )
+    head = "".join(f"<th>{escape(labels[key])}</th>" for key in BASELINE_COLUMNS)
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><style>'
+        "@page { size: Letter landscape; margin: 1.4cm 1.2cm; } "
+        'html { font-family: "DejaVu Sans", sans-serif; font-size: 7.5pt; } '
+        "table { width: 100%; border-collapse: collapse; } "
+        "th, td { border: 0.5pt solid #999; padding: 2pt 3pt; vertical-align: top; text-align: left; }"
+        f"</style></head><body><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></body></html>"
+    )
+
+
+def pdf_check(path: Path) -> tuple[int, bool, bool, str]:
+    """Pages, whether the last says "Page N of N" and the cover "intact", and the last page's footer."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(path)
+    pages = len(reader.pages)
+    last = reader.pages[-1].extract_text() or ""
+    cover = reader.pages[0].extract_text() or ""
+    footer = re.search(r"Page \d+ of \d+", last)
+    footer = footer.group(0) if footer else ""
+    return pages, footer == f"Page {pages} of {pages}", "Verified: intact" in cover, footer
+
+
+@dataclass
+class Steps:
+    """What the Report row's progress says of a run."""
+
+    phases: list[tuple[str, float]]  # (step, seconds), as first seen by the 0.5 s poll
+    gap: float  # the longest time progress (the percentage) stood still
+    gap_where: str
+    piece_gap: float  # the longest time no piece finished (pieces counted by chunks_done)
+    piece_gap_where: str
+    pieces: int
+
+
+def steps(run: Run) -> Steps:
+    points = run.progress
+    total = points[-1][3] if points else 0
+    pieces = total // 2
+
+    def first(test) -> float | None:
+        return next((t for t, progress, done, _, status in points if test(progress, done, status)), None)
+
+    marks = [
+        ("start: Python, Django, the Report row", 0.0),
+        ("chain_verify, keys (progress 1 -> 5)", first(lambda p, d, s: p >= 1)),
+        ("CSV of every row (5 -> 10)", first(lambda p, d, s: p >= 5)),
+        ("pass 1: pages of each piece", first(lambda p, d, s: p >= 10)),
+        ("pass 2: each piece's PDF", first(lambda p, d, s: pieces and d >= pieces)),
+        ("join, hash, publish (95 -> 100)", first(lambda p, d, s: pieces and d >= total)),
+        ("exit", first(lambda p, d, s: s == "done")),
+    ]
+    marks = [(label, t) for label, t in marks if t is not None]
+    phases = [(label, marks[i + 1][1] - t) for i, (label, t) in enumerate(marks[:-1])]
+    phases.append(("exit", run.seconds - marks[-1][1]))
+
+    def longest(values) -> tuple[float, str]:
+        best, where = 0.0, ""
+        last_t, last_v = 0.0, None
+        for t, value in [*values, (run.seconds, "exit")]:
+            if value != last_v:
+                if t - last_t > best:
+                    best, where = t - last_t, f"{'start' if last_v is None else last_v} -> {value}"
+                last_t, last_v = t, value
+        return best, where
+
+    gap, gap_where = longest([(t, f"{p} %") for t, p, *_ in points])
+    piece_gap, piece_gap_where = longest([(t, f"{d}/{total}") for t, _, d, *_ in points])
+    return Steps(phases, gap, gap_where, piece_gap, piece_gap_where, pieces)
+
+
+# --- main -------------------------------------------------------------------------------------
+
+
+def main() -> int:
+    entries = env_number("BENCH_REPORT_ENTRIES", "100000")
+    small = env_number("BENCH_REPORT_SMALL", "10000")
+    processes = env_number("BENCH_REPORT_PROCESSES", "2")
+    rounds = env_number("BENCH_REPORT_ROUNDS", "1")
+    skip = {item.strip() for item in os.getenv("BENCH_REPORT_SKIP", "").split(",") if item.strip()}
+    keep = os.getenv("BENCH_KEEP") == "1"
+    if small >= entries:
+        raise SystemExit("BENCH_REPORT_SMALL must be less than BENCH_REPORT_ENTRIES")
+
+    url = database_url()
+    name = urlsplit(url).path.lstrip("/")
+    media = Path(tempfile.mkdtemp(prefix="bench-report-"))
+    os.environ["DATABASE_URL"] = url
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    os.environ["DEBUG"] = "false"
+    os.environ["MEDIA_ROOT"] = str(media)
+    os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-never-used-outside-bench")
+
+    lock = run_lock(url)
+    if lock is None:
+        log("Another benchmark run holds the lock on this server: wait for it to finish.")
+        return 2
+    try:
+        return _main(url, name, media, entries=entries, small=small, processes=processes, rounds=rounds, skip=skip)
+    finally:
+        lock.close()
+        if keep:
+            log(f"PDFs kept in {media}")
+        else:
+            shutil.rmtree(media, ignore_errors=True)
+
+
+def _main(
+    url: str, name: str, media: Path, *, entries: int, small: int, processes: int, rounds: int, skip: set[str]
+) -> int:
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.db import connection
+
+    from compliance.models import Property
+    from inspections.chain import chain_verify
+
+    meta, seed_seconds = prepare(url, name, entries=entries, small=small)
+    prop = Property.objects.get(licence_number=LICENCE)
+    chunk = settings.REPORT_CHUNK_ROWS
+    log(
+        f"{os.cpu_count()} CPUs; {entries:,} entries from {meta['first_day']} to {meta['last_day']}, the first "
+        f"{small:,} up to {meta['small_last_day']}; render_report --processes {processes}, REPORT_CHUNK_ROWS {chunk}"
+    )
+    if seed_seconds is not None:
+        started = time.perf_counter()
+        verified = chain_verify(property_id=prop.pk)
+        log(f"chain_verify after seeding: {verified.as_text()} ({time.perf_counter() - started:.1f} s)")
+        if not verified.ok:
+            return 1
+    html_path = media / "baseline.html"
+    if "baseline" not in skip:
+        html_path.write_text(baseline_html(prop, small), encoding="utf-8")
+    connection.close()  # the subprocesses use the database; this process only reads the Report rows
+
+    env = dict(os.environ)
+    baselines: list[tuple[Run, dict]] = []
+    ours: dict[str, list[Run]] = {"small": [], "large": []}
+    checks: dict[int, tuple] = {}  # by Report id
+
+    def baseline() -> bool:
+        log(f"\nBaseline: bare WeasyPrint, one pass over {small:,} rows (8 columns), in a subprocess")
+        argv = [sys.executable, "-c", BASELINE_SCRIPT, str(html_path), str(media / "baseline.pdf")]
+        run = measured("baseline", argv, env)
+        if run.returncode != 0:
+            log(run.output)
+            return False
+        info = json.loads(run.output.strip().splitlines()[-1])
+        baselines.append((run, info))
+        log(
+            f"  {run.seconds:.1f} s (import {info['import']:.1f}, layout {info['layout']:.1f}, PDF "
+            f"{info['write']:.1f}), {info['pages']:,} pages, peak RSS {run.max_peak_mb:,.0f} MB; {run.load_note}"
+        )
+        return True
+
+    def render(key: str) -> bool:
+        last_day, rows = (meta["small_last_day"], small) if key == "small" else (meta["last_day"], entries)
+        log(f"\nOurs: render_report, {rows:,} entries, {processes} processes")
+        before = latest_report_id()
+        output = media / f"register-{rows}.pdf"
+        argv = [sys.executable, str(ROOT / "manage.py"), "render_report", "--property", LICENCE]
+        argv += ["--from", str(meta["first_day"]), "--to", str(last_day), "--as", REGULATOR]
+        argv += ["--processes", str(processes), "--output", str(output)]
+        run = measured(key, argv, env, report_after=before)
+        log("  " + run.output.strip().replace("\n", "\n  "))
+        if run.returncode != 0 or run.report_id is None:
+            return False
+        row = report_row(run.report_id)
+        pages, last_ok, cover_ok, footer = pdf_check(output)
+        output.unlink(missing_ok=True)
+        checks[run.report_id] = (row, pages, last_ok, cover_ok, footer)
+        ours[key].append(run)
+        log(
+            f"  {run.seconds:.1f} s, {pages:,} pages, rows {row['rows']:,}, last page: {footer!r} "
+            f"({'ok' if last_ok else 'WRONG'}), cover: {'intact' if cover_ok else 'NOT INTACT'}; {run.load_note}"
+        )
+        if rows != row["rows"]:
+            log(f"  the report has {row['rows']:,} rows, not {rows:,}")
+            return False
+        return True
+
+    # The baseline and ours at 10,000 entries alternate who goes first, round by round, so that a
+    # slow patch of the shared machine falls on both; then the 100,000-entry register, once.
+    for index in range(rounds):
+        order = ("baseline", "small") if index % 2 == 0 else ("small", "baseline")
+        for side in order:
+            if side in skip:
+                continue
+            if not (baseline() if side == "baseline" else render("small")):
+                return 1
+    if "large" not in skip and not render("large"):
+        return 1
+    return summary(
+        baselines,
+        ours,
+        checks,
+        small=small,
+        entries=entries,
+        seed_seconds=seed_seconds,
+        processes=processes,
+        chunk=chunk,
+    )
+
+
+def latest_report_id() -> int:
+    from django.db import connection
+
+    from inspections.models import Report
+
+    found = Report.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    connection.close()
+    return found
+
+
+def report_row(report_id: int) -> dict:
+    from django.db import connection
+
+    from inspections.models import Report
+
+    row = Report.objects.values("rows", "pages", "size", "chain_intact", "status", "error").get(pk=report_id)
+    connection.close()
+    return row
+
+
+def summary(baselines, ours, checks, *, small, entries, seed_seconds, processes, chunk) -> int:
+    verdicts = []
+    smalls, larges = ours["small"], ours["large"]
+    base_time = statistics.median(run.seconds for run, _ in baselines) if baselines else None
+    small_time = statistics.median(run.seconds for run in smalls) if smalls else None
+    rounds = max(len(baselines), len(smalls))
+    several = f" (median of {rounds} rounds)" if rounds > 1 else ""
+    log(f"\nThe register as a PDF: {processes} processes, REPORT_CHUNK_ROWS {chunk}, {os.cpu_count()} CPUs{several}")
+    header = f"{'':40} {'rows':>8} {'pages':>6} {'time s':>8} {'peak MB/process':>16} {'tree PSS MB':>12}"
+    log(header + "\n" + "-" * len(header))
+    if baselines:
+        pages = baselines[0][1]["pages"]
+        peak = max(run.max_peak_mb for run, _ in baselines)
+        pss = max(run.peak_pss_kb for run, _ in baselines) / 1024
+        label = "baseline: bare WeasyPrint, one pass"
+        log(f"{label:40} {small:8,} {pages:6,} {base_time:8.1f} {peak:16,.0f} {pss:12,.0f}")
+    for runs, rows, seconds in ((smalls, small, small_time), (larges, entries, larges[0].seconds if larges else None)):
+        if runs:
+            pages = checks[runs[0].report_id][1]
+            peak = max(run.max_peak_mb for run in runs)
+            pss = max(run.peak_pss_kb for run in runs) / 1024
+            label = f"ours: render_report --processes {processes}"
+            log(f"{label:40} {rows:8,} {pages:6,} {seconds:8.1f} {peak:16,.0f} {pss:12,.0f}")
+    log(
+        "peak MB/process: the largest peak RSS (VmHWM) of any one process of the run; tree PSS: all its processes "
+        "together (shared pages counted once), the largest sample"
+    )
+
+    log("\nGoals")
+    if baselines and smalls:
+        ratio = small_time / base_time
+        verdicts.append(ratio <= GOAL_RATIO)
+        log(
+            f"  {small:,} entries, time ours / baseline: {small_time:.1f} / {base_time:.1f} s = {ratio:.2f} "
+            f"(goal <= {GOAL_RATIO}) {'ok' if ratio <= GOAL_RATIO else 'ABOVE GOAL'}"
+            + (
+                "; round by round: "
+                + ", ".join(f"{o.seconds / b.seconds:.2f}" for o, (b, _) in zip(smalls, baselines, strict=False))
+                if rounds > 1
+                else ""
+            )
+        )
+        ours_peak = max(run.max_peak_mb for run in smalls)
+        base_peak = max(run.max_peak_mb for run, _ in baselines)
+        log(
+            f"  {small:,} entries, peak per process ours / baseline: {ours_peak:,.0f} / {base_peak:,.0f} MB = "
+            f"{ours_peak / base_peak:.2f}"
+        )
+    if larges:
+        large = larges[0]
+        peak = large.max_peak_mb
+        verdicts.append(peak <= GOAL_MB)
+        log(
+            f"  {entries:,} entries, peak of each process: at most {peak:,.0f} MB (goal <= {GOAL_MB}) "
+            f"{'ok' if peak <= GOAL_MB else 'ABOVE GOAL'}"
+        )
+        found = steps(large)
+        verdicts.append(found.gap <= GOAL_GAP)
+        log(
+            f"  {entries:,} entries, longest time progress stood still: {found.gap:.1f} s ({found.gap_where}) "
+            f"(goal <= {GOAL_GAP:g}) {'ok' if found.gap <= GOAL_GAP else 'ABOVE GOAL'}"
+        )
+    for run in [*smalls, *larges]:
+        row, pages, last_ok, cover_ok, footer = checks[run.report_id]
+        verdicts.append(last_ok and cover_ok and row["chain_intact"])
+        log(
+            f"  report {run.report_id}, {row['rows']:,} entries: {pages:,} pages, last page {footer!r} "
+            f"{'ok' if last_ok else 'WRONG'}; chain {'intact' if row['chain_intact'] else 'BROKEN'} on the cover"
+        )
+
+    for run in [*smalls, *larges]:
+        rows = small if run.label == "small" else entries
+        found = steps(run)
+        log(
+            f"\nOurs, {rows:,} entries (report {run.report_id}): {run.seconds:.1f} s, {found.pieces - 1} pieces of up "
+            f"to {chunk} rows and the cover"
+        )
+        log("  steps (from the Report row's progress, polled every 0.5 s):")
+        for label, seconds in found.phases:
+            log(f"    {label:42} {seconds:7.1f} s")
+        log(
+            f"  longest time progress stood still: {found.gap:.1f} s ({found.gap_where}); "
+            f"no piece finished for at most {found.piece_gap:.1f} s ({found.piece_gap_where})"
+        )
+        log("  processes (peak RSS, VmHWM):")
+        for pid, kb in sorted(run.peak_kb.items()):
+            log(f"    {pid:>7} {run.role[pid]:24} {kb / 1024:8,.0f} MB")
+        log(f"    wait4 ru_maxrss of the tree: {run.tree_maxrss_kb / 1024:,.0f} MB")
+        log(f"  {run.load_note}")
+    for run, info in baselines:
+        log(
+            f"\nBaseline: {run.seconds:.1f} s in all, of which WeasyPrint's import {info['import']:.1f} s, "
+            f"layout {info['layout']:.1f} s, PDF {info['write']:.1f} s; {run.seconds / small * 1000:.1f} ms a row; "
+            f"peak RSS {run.max_peak_mb:,.0f} MB; {run.load_note}"
+        )
+    if seed_seconds is not None:
+        log(f"Seeding this run: {seed_seconds:.1f} s")
+    return 0 if all(verdicts) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
