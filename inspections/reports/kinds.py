@@ -45,16 +45,14 @@ def _table_ids(report: Report) -> list[int]:
 # ---- The § 617a.2(e) register, and a table's history ----
 
 REGISTER_COLUMNS = [
-    Column("seq", "#", "4%"),
-    Column("date", "Date", "8%"),
-    Column("time", "Time", "6%"),
-    Column("table_number", "Table", "5%"),
-    Column("entry", "Entry", "9%"),
-    Column("adjustment_or_replacement", "Adjustment or replacement", "9%"),
-    Column("description", "Description", "20%"),
-    Column("inspection_certified", "Inspection completed (certified)", "8%"),
-    Column("signatures", "Signature: name, credential no., meaning, date and time", "19%"),
-    Column("amendments", "Amendments", "12%"),
+    Column("seq", "#", "5%"),
+    Column("date", "Date", "9%"),
+    Column("time", "Time", "7%"),
+    Column("table_number", "Table", "6%"),
+    Column("entry", "Entry (adjustment or replacement)", "11%"),
+    Column("description", "Description (and amendments)", "30%"),
+    Column("inspection_certified", "Inspection completed (certified)", "9%"),
+    Column("signatures", "Signature: name, credential no., meaning, date and time", "23%"),
 ]
 MEANINGS = dict(SignatureMeaning.choices)
 KINDS = dict(EntryKind.choices)
@@ -107,6 +105,8 @@ class Register:
             notes = list(amended_by.get(key, []))
             if api["amends"]:
                 notes.insert(0, f"amends #{amended.get(api['amends'])}")
+            # Eight columns, as § 617a.2(e) lists the fields: an adjustment or replacement shows as
+            # the entry itself, and amendments stand with the description they correct.
             rows.append(
                 {
                     "seq": api["seq"],
@@ -114,13 +114,11 @@ class Register:
                     "time": api["time"],
                     "table_number": api["table_number"],
                     "entry": KINDS.get(api["kind"], api["kind"]),
-                    "adjustment_or_replacement": api["adjustment_or_replacement"] or "",
-                    "description": api["description"],
+                    "description": " — ".join([api["description"], *notes]) if notes else api["description"],
                     "inspection_certified": {True: "yes, every item passed", False: "no: an item failed"}.get(
                         api["inspection_certified"], ""
                     ),
                     "signatures": "; ".join(_signature_text(s, zone) for s in api["signatures"]),
-                    "amendments": "; ".join(notes),
                 }
             )
         return rows

@@ -99,20 +99,20 @@ def test_the_register_pdf_has_every_field_of_every_entry_and_right_page_numbers(
     assert sorted(rows) == [e.seq for e in entries]
     for entry in entries:
         local = timezone.localtime(entry.occurred_at, history.property.zone)
-        _seq, date, time, table, _kind, adjustment, description, certified, signed, _amended = rows[entry.seq]
-        assert (date, time, table, description) == (
-            f"{local:%Y-%m-%d}",
-            f"{local:%H:%M:%S}",
-            entry.table_number,
-            entry.description,
-        )
-        assert adjustment == (entry.kind if entry.kind in ("adjustment", "replacement") else "")
+        _seq, date, time, table, what, description, certified, signed = rows[entry.seq]
+        assert (date, time, table) == (f"{local:%Y-%m-%d}", f"{local:%H:%M:%S}", entry.table_number)
+        assert description.startswith(entry.description)
+        # § 617a.2(e)'s "adjustment or replacement": the entry says which.
+        assert what == {"adjustment": "Adjustment", "replacement": "Replacement"}.get(entry.kind, what)
         assert certified == ("yes, every item passed" if entry.kind == "inspection" else "")
         for signature in entry.signature_list:
             assert f"{signature.signer_name}, {signature.credential_number}, {signature.meaning}" in signed
     amendment = Entry.objects.get(kind="amendment")
-    assert rows[amendment.amends.seq][9].startswith(f"amended by #{amendment.seq}: Notes were left out")
-    assert rows[amendment.seq][9] == f"amends #{amendment.amends.seq}"
+    corrected = rows[amendment.amends.seq][5]
+    assert corrected.startswith(amendment.amends.description)
+    assert f"amended by #{amendment.seq}: Notes were left out" in corrected
+    assert rows[amendment.seq][5].endswith(f"amends #{amendment.amends.seq}")
+    assert any(row[4] == "Adjustment" for row in rows.values())
     reader = PdfReader(report.file.path)
     assert "inspection_register.csv" in reader.attachments
     assert b"pdfaid:part" in reader.trailer["/Root"]["/Metadata"].get_object().get_data()
@@ -125,13 +125,13 @@ def test_the_csv_rows_are_the_apis_register_rows(committed_db, media, history):
     api = client_for(history.compliance).get("/api/logbook/?page_size=500").json()["results"]
     assert len(rows) == len(api) == Entry.objects.count()
     for row, expected in zip(rows, api, strict=True):
-        assert (row["#"], row["Date"], row["Time"], row["Table"], row["Description"]) == (
+        assert (row["#"], row["Date"], row["Time"], row["Table"]) == (
             str(expected["seq"]),
             expected["date"],
             expected["time"],
             expected["table_number"],
-            expected["description"],
         )
+        assert row["Description (and amendments)"].startswith(expected["description"])
         assert row["Signature: name, credential no., meaning, date and time"].startswith(
             f"{expected['signer_name']}, {expected['credential_number']}"
         )
