@@ -52,9 +52,16 @@ def report_generate(report_id: int) -> None:
         render.failed(report_id, f"{type(error).__name__}: {error}")
         raise
     data = [(piece.index, list(piece.keys)) for piece in pieces]
-    chord(report_piece_render.s(report_id, piece) for piece in data)(
-        report_pieces_stamp.s(report_id).on_error(report_failed.s(report_id))
+    # The rows' pieces and the chain's verification in parallel; the cover (which prints the
+    # verdict) after them.
+    chord([report_verify.s(report_id), *(report_piece_render.s(report_id, piece) for piece in data[1:])])(
+        report_pieces_stamp.s(report_id, data[0]).on_error(report_failed.s(report_id))
     )
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_verify(report_id: int) -> bool:
+    return render.verify(report_id)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
@@ -63,7 +70,8 @@ def report_piece_render(report_id: int, piece) -> tuple[str, int]:
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def report_pieces_stamp(rendered: list, report_id: int) -> None:
+def report_pieces_stamp(results: list, report_id: int, cover) -> None:
+    rendered = [render.piece_render(report_id, _piece(cover)), *results[1:]]  # results[0]: the verdict
     counts = [count for _, count in rendered]
     firsts, total = render.offsets(counts)
     chord(

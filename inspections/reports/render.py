@@ -69,27 +69,36 @@ def piece_done(report_id: int) -> None:
 
 
 def plan(report_id: int) -> list[Piece]:
-    """Verify the chain, write the CSV, and cut the rows into pieces; marks the report running."""
+    """Write the CSV and cut the rows into pieces, the cover first; marks the report running.
+    The chain is verified by `verify`, alongside the pieces (the cover, which prints its verdict,
+    is rendered after it)."""
     report = Report.objects.select_related("property", "requested_by").get(pk=report_id)
     if report.status in (ReportStatus.DONE, ReportStatus.FAILED):
         raise ReportFinished(f"report {report_id} is already {report.status}")
     Report.objects.filter(pk=report_id).update(status=ReportStatus.RUNNING, progress=1, error="")
-    verified = chain_verify(property_id=report.property_id)
     kind = kind_of(report)
     keys = kind.keys(report)
     size = settings.REPORT_CHUNK_ROWS
     pieces = [Piece(COVER)] + [Piece(i, tuple(keys[at : at + size])) for i, at in enumerate(range(0, len(keys), size))]
     Report.objects.filter(pk=report_id).update(
-        chain_intact=verified.broken_seq is None,
-        chain_head=verified.head_hash,
         rows=len(keys),
-        chunks_total=2 * len(pieces) if report.format == "pdf" else 1,
+        # Both passes over every piece, and the verification.
+        chunks_total=2 * len(pieces) + 1 if report.format == "pdf" else 1,
         chunks_done=0,
         progress=5,
     )
     csv_write(report, keys, workdir(report_id) / "rows.csv")
     progress_set(report_id, 10)
     return pieces
+
+
+def verify(report_id: int) -> bool:
+    """The property's hash chain, from its first entry to its head, for the cover."""
+    report = Report.objects.get(pk=report_id)
+    verified = chain_verify(property_id=report.property_id)
+    Report.objects.filter(pk=report_id).update(chain_intact=verified.broken_seq is None, chain_head=verified.head_hash)
+    piece_done(report_id)
+    return verified.broken_seq is None
 
 
 def csv_write(report: Report, keys: list, path: Path) -> None:
@@ -254,7 +263,10 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
         connections.close_all()
         fork = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=processes, mp_context=fork) as pool:
-            rendered = list(pool.map(piece_render, [report_id] * len(pieces), pieces))
+            verified = pool.submit(verify, report_id)  # beside the rows' pieces, not before them
+            rendered = list(pool.map(piece_render, [report_id] * (len(pieces) - 1), pieces[1:]))
+            verified.result()
+            rendered.insert(0, pool.submit(piece_render, report_id, pieces[0]).result())  # the cover
             paths, counts = [path for path, _ in rendered], [count for _, count in rendered]
             firsts, total = offsets(counts)
             paths = list(pool.map(piece_stamp, [report_id] * len(paths), paths, firsts, counts, [total] * len(paths)))

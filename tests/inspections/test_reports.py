@@ -154,6 +154,8 @@ def test_progress_runs_from_0_to_100_through_the_steps(committed_db, media, hist
     seen = [Report.objects.get(pk=report.pk).progress]
     pieces = render.plan(report.pk)
     seen.append(Report.objects.get(pk=report.pk).progress)
+    assert render.verify(report.pk)
+    seen.append(Report.objects.get(pk=report.pk).progress)
     rendered = []
     for piece in pieces:
         rendered.append(render.piece_render(report.pk, piece))
