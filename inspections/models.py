@@ -193,7 +193,8 @@ class Report(models.Model):
     status = models.CharField(max_length=10, choices=ReportStatus.choices, default=ReportStatus.QUEUED)
     # Whether its task reached the broker; one that did not (Redis down) is sent again by beat.
     sent = models.BooleanField(default=False)
-    progress = models.PositiveSmallIntegerField(default=0)
+    # 0 to 100, to a tenth: a long report's 500 pieces each move it by less than one percent.
+    progress = models.FloatField(default=0)
     # The rendering in pieces: how many pieces (of both passes) there are, and how many are done.
     chunks_total = models.PositiveIntegerField(default=0)
     chunks_done = models.PositiveIntegerField(default=0)

@@ -28,7 +28,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.files import File
 from django.db import connections, transaction
-from django.db.models import F
+from django.db.models import F, Value
 from django.db.models.functions import Least
 from django.template.loader import render_to_string
 from django.utils import timezone
@@ -64,7 +64,7 @@ def piece_done(report_id: int) -> None:
     """One piece of one pass is done: progress moves from 10 (planned) to 95 (joined next)."""
     Report.objects.filter(pk=report_id).update(
         chunks_done=F("chunks_done") + 1,
-        progress=Least(95, 10 + (F("chunks_done") + 1) * 85 / F("chunks_total")),
+        progress=Least(Value(95.0), Value(10.0) + (F("chunks_done") + 1) * Value(85.0) / F("chunks_total")),
     )
 
 
@@ -108,9 +108,11 @@ def csv_write(report: Report, keys: list, path: Path) -> None:
         writer = csv.writer(out)
         writer.writerow([column.label for column in kind.columns])
         size = settings.REPORT_CHUNK_ROWS
-        for at in range(0, len(keys), size):
+        for number, at in enumerate(range(0, len(keys), size), start=1):
             for row in kind.rows(report, keys[at : at + size]):
                 writer.writerow([row[column.key] for column in kind.columns])
+            if number % 10 == 0:  # a long CSV moves the progress on too (5 to 10)
+                progress_set(report.pk, round(5 + 5 * at / max(len(keys), 1), 1))
 
 
 def _html(report: Report, piece: Piece) -> str:
