@@ -631,7 +631,7 @@ def measured(label: str, argv: list[str], env: dict, *, report_after: int | None
                         run.progress.append((now, *row[1:]))
                         if row[1] >= last_logged + 20 or row[4] != "running":
                             last_logged = row[1]
-                            log(f"    {now:6.1f} s: progress {row[1]:3d} %, pieces {row[2]}/{row[3]}, {row[4]}")
+                            log(f"    {now:6.1f} s: progress {row[1]:5.1f} %, pieces {row[2]}/{row[3]}, {row[4]}")
             # Reaped here, not by Popen: wait4 gives its rusage (ru_maxrss: the largest peak RSS of
             # the process and of its waited-for descendants, the pool's processes).
             pid, code, usage = os.wait4(process.pid, os.WNOHANG)
@@ -774,7 +774,8 @@ def steps(run: Run) -> Steps:
                 last_t, last_v = t, value
         return best, where
 
-    gap, gap_where = longest([(t, f"{p} %") for t, p, *_ in points])
+    # Progress as the reports page shows it (to a tenth of a percent; whole percents before that).
+    gap, gap_where = longest([(t, f"{p:.1f} %") for t, p, *_ in points])
     piece_gap, piece_gap_where = longest([(t, f"{d}/{total}") for t, _, d, *_ in points])
     return Steps(phases, gap, gap_where, piece_gap, piece_gap_where, pieces)
 
