@@ -42,6 +42,7 @@ import random
 import re
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -605,7 +606,7 @@ def measured(label: str, argv: list[str], env: dict, *, report_after: int | None
                 run.peak_kb[pid] = max(run.peak_kb.get(pid, 0), hwm)
                 if pid not in run.role:
                     # The pool's processes are the main one's children; theirs are helpers (ctypes'
-                    # find_library runs ldconfig when WeasyPrint loads Pango, for instance).
+                    # find_library runs gcc and ld when WeasyPrint loads its libraries).
                     run.role[pid] = (
                         "main"
                         if parent is None
@@ -651,7 +652,7 @@ def measured(label: str, argv: list[str], env: dict, *, report_after: int | None
                 "SELECT progress, chunks_done, chunks_total, status FROM inspections_report WHERE id = %s",
                 [run.report_id],
             ).fetchone()
-            if run.progress[-1][1:] != row:
+            if not run.progress or run.progress[-1][1:] != row:
                 run.progress.append((run.seconds, *row))
     finally:
         if status is None:  # interrupted: the subprocess and its pool go too
@@ -795,17 +796,20 @@ def main() -> int:
 
     url = database_url()
     name = urlsplit(url).path.lstrip("/")
-    media = Path(tempfile.mkdtemp(prefix="bench-report-"))
     os.environ["DATABASE_URL"] = url
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
     os.environ["DEBUG"] = "false"
-    os.environ["MEDIA_ROOT"] = str(media)
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-never-used-outside-bench")
 
     lock = run_lock(url)
     if lock is None:
         log("Another benchmark run holds the lock on this server: wait for it to finish.")
         return 2
+    # Stopped with SIGTERM as with Ctrl-C: the `finally` clauses end the subprocess being measured
+    # (and its pool), release the lock and remove the temporary MEDIA_ROOT.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    media = Path(tempfile.mkdtemp(prefix="bench-report-"))
+    os.environ["MEDIA_ROOT"] = str(media)
     try:
         return _main(url, name, media, entries=entries, small=small, processes=processes, rounds=rounds, skip=skip)
     finally:
