@@ -52,13 +52,14 @@ import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.scan import database_ensure, run_lock, use_database  # noqa: E402
+from bench.run import env_number, log  # noqa: E402
+from bench.scan import database_ensure, database_url, run_lock, use_database  # noqa: E402
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/logbook_bench_report"
 META_TABLE = "bench_report_meta"
@@ -78,31 +79,6 @@ POLL_EVERY = 0.5  # the Report row
 PSS_EVERY = 1.0  # /proc/<pid>/smaps_rollup (the tree's total PSS)
 
 BASELINE_COLUMNS = 8  # the baseline's plain table: the register's first 8 columns (it has 8)
-
-
-def env_number(name: str, default: str) -> int:
-    value = os.getenv(name, default)
-    try:
-        number = int(value)
-    except ValueError:
-        raise SystemExit(f"{name} must be a number, not {value!r}") from None
-    if number <= 0:
-        raise SystemExit(f"{name} must be positive, not {value!r}")
-    return number
-
-
-def log(message: str = "") -> None:
-    print(message, flush=True)
-
-
-def database_url() -> str:
-    """DATABASE_URL's server and a bench database: never seed (or drop) anything else."""
-    parts = urlsplit(os.getenv("DATABASE_URL") or DEFAULT_DATABASE_URL)
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        raise SystemExit(f"The benchmark runs on PostgreSQL; DATABASE_URL is a {parts.scheme!r} URL.")
-    if "bench" not in parts.path.lstrip("/"):
-        parts = parts._replace(path="/logbook_bench_report")
-    return urlunsplit(parts)
 
 
 # --- seeding ----------------------------------------------------------------------------------
@@ -794,7 +770,7 @@ def main() -> int:
     if small >= entries:
         raise SystemExit("BENCH_REPORT_SMALL must be less than BENCH_REPORT_ENTRIES")
 
-    url = database_url()
+    url = database_url(DEFAULT_DATABASE_URL)
     name = urlsplit(url).path.lstrip("/")
     os.environ["DATABASE_URL"] = url
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"

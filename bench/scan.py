@@ -44,6 +44,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.run import env_number, log  # noqa: E402
+
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/logbook_bench_scan"
 PROPERTIES = 10
 FLOOR_TABLE = "bench_scan_floor"
@@ -51,31 +53,17 @@ META_TABLE = "bench_scan_meta"
 GOAL = 3.0  # the scan at most 3 × the floor's time, for each kind of flag it checks
 
 
-def env_number(name: str, default: str) -> int:
-    value = os.getenv(name, default)
-    try:
-        number = int(value)
-    except ValueError:
-        raise SystemExit(f"{name} must be a number, not {value!r}") from None
-    if number <= 0:
-        raise SystemExit(f"{name} must be positive, not {value!r}")
-    return number
-
-
-def log(message: str = "") -> None:
-    print(message, flush=True)
-
-
 # --- the databases ----------------------------------------------------------------------------
 
 
-def database_url() -> str:
-    """DATABASE_URL's server and a bench database: never seed (or drop) anything else."""
-    parts = urlsplit(os.getenv("DATABASE_URL") or DEFAULT_DATABASE_URL)
+def database_url(default: str = DEFAULT_DATABASE_URL) -> str:
+    """DATABASE_URL's server and a bench database (`default`'s unless DATABASE_URL names one):
+    never seed (or drop) anything else."""
+    parts = urlsplit(os.getenv("DATABASE_URL") or default)
     if parts.scheme not in ("postgres", "postgresql", "pgsql"):
         raise SystemExit(f"The benchmark runs on PostgreSQL; DATABASE_URL is a {parts.scheme!r} URL.")
     if "bench" not in parts.path.lstrip("/"):
-        parts = parts._replace(path="/logbook_bench_scan")
+        parts = parts._replace(path=urlsplit(default).path)
     return urlunsplit(parts)
 
 
