@@ -38,6 +38,14 @@ def _period(report: Report) -> tuple[datetime, datetime]:
     return start, end
 
 
+def _of_report(rows, report: Report, *, at: str):
+    """The report's property's rows whose `at` falls in its period, of its tables if it names any."""
+    start, end = _period(report)
+    rows = rows.filter(property=report.property, **{f"{at}__gte": start, f"{at}__lt": end})
+    tables = _table_ids(report)
+    return rows.filter(table_id__in=tables) if tables else rows
+
+
 def _table_ids(report: Report) -> list[int]:
     return list(report.tables.values_list("pk", flat=True))
 
@@ -78,10 +86,7 @@ class Register:
     columns = REGISTER_COLUMNS
 
     def entries(self, report: Report):
-        start, end = _period(report)
-        entries = Entry.objects.filter(property=report.property, occurred_at__gte=start, occurred_at__lt=end)
-        tables = _table_ids(report)
-        return entries.filter(table_id__in=tables) if tables else entries
+        return _of_report(Entry.objects, report, at="occurred_at")
 
     def keys(self, report: Report) -> list[int]:
         return list(self.entries(report).order_by("occurred_at", "seq").values_list("pk", flat=True))
@@ -169,12 +174,7 @@ class Exceptions:
     ]
 
     def flags(self, report: Report):
-        start, end = _period(report)
-        flags = ComplianceException.objects.filter(
-            property=report.property, detected_at__gte=start, detected_at__lt=end
-        )
-        tables = _table_ids(report)
-        return flags.filter(table_id__in=tables) if tables else flags
+        return _of_report(ComplianceException.objects, report, at="detected_at")
 
     def keys(self, report: Report) -> list[int]:
         return list(self.flags(report).order_by("detected_at", "pk").values_list("pk", flat=True))
