@@ -39,7 +39,7 @@ run: venv
 # with the environment (README, "Production"); migrate, the Celery workers and beat run apart.
 serve: venv
 	$(BIN)/python manage.py collectstatic --noinput -v0
-	$(BIN)/gunicorn config.wsgi --bind $(BIND) --workers $(WEB_CONCURRENCY) --access-logfile - --error-logfile -
+	$(BIN)/gunicorn config.wsgi --config config/gunicorn.conf.py --bind $(BIND) --workers $(WEB_CONCURRENCY)
 
 test: venv
 	$(BIN)/ruff check .

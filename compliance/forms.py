@@ -59,13 +59,26 @@ def option_label(name: str) -> str:
 
 
 class SignatureFields(forms.Form):
-    """The signer's own username and password, typed again now."""
+    """The signer's own username and password, typed again now (the person at the tablet by default).
+    The request goes with the signature: wrong passwords are counted against its address."""
 
     username = forms.CharField(label="Signed by (username)", max_length=150)
     password = forms.CharField(label="Password", widget=forms.PasswordInput(render_value=False), strip=False)
 
+    def __init__(self, *args, request, **kwargs):
+        kwargs["initial"] = {"username": request.user.username, **kwargs.get("initial", {})}
+        super().__init__(*args, **kwargs)
+        self.request = request
+
     def signature(self) -> SignatureInput:
-        return SignatureInput(username=self.cleaned_data["username"], password=self.cleaned_data["password"])
+        return self.signature_from("username", "password")
+
+    def signature_from(self, username_field: str, password_field: str) -> SignatureInput:
+        return SignatureInput(
+            username=self.cleaned_data[username_field],
+            password=self.cleaned_data[password_field],
+            request=self.request,
+        )
 
     def show(self, refusal: RuleViolation) -> None:
         """Each violation next to its field (the signature's beside the password), with its citation."""

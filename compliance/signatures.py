@@ -5,20 +5,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth import authenticate
+from django.http import HttpRequest
 
+from compliance.auth import is_locked_out, lockout_minutes
 from compliance.models import User
 from compliance.rulebook import RuleViolation, rulebook_for
 
 
 @dataclass(frozen=True)
 class SignatureInput:
-    """A signature as typed on the screen: a username and that person's password."""
+    """A signature as typed on the screen: a username and that person's password, and the request
+    that brought them (for the lockout after wrong passwords; none from a management command)."""
 
     username: str
     password: str
+    request: HttpRequest | None = field(default=None, compare=False, repr=False)
 
 
 def canonical(value) -> bytes:
@@ -33,11 +37,18 @@ def content_digest(value) -> str:
 def signer_authenticate(
     *, signature: SignatureInput, field: str, jurisdiction: str, citation: str | None = None
 ) -> User:
-    """The named person re-authenticates now; a wrong password refuses the request, naming the field
-    and the rule that asks for the signature (the inspection log's unless another is given)."""
-    user = authenticate(username=signature.username, password=signature.password)
+    """The named person re-authenticates now; a wrong password, or a name locked after too many,
+    refuses the request, naming the field and the rule that asks for the signature (the inspection
+    log's unless another is given)."""
+    user = authenticate(signature.request, username=signature.username, password=signature.password)
     if user is None:
         rules = rulebook_for(jurisdiction)
         extra = {"citation": citation} if citation else {}
-        raise RuleViolation([rules.signature_invalid(field=field, username=signature.username, **extra)])
+        if is_locked_out(signature.request):
+            refusal = rules.signature_locked_out(
+                field=field, username=signature.username, minutes=lockout_minutes(), **extra
+            )
+        else:
+            refusal = rules.signature_invalid(field=field, username=signature.username, **extra)
+        raise RuleViolation([refusal])
     return user

@@ -175,7 +175,7 @@ def rules_submission(request, pk: int):
             else:
                 return _saved(request, submission)
     if manages and submission.status == SubmissionStatus.DRAFT:
-        file_form = FileForm(request.POST if action == "file" else None, initial={"username": request.user.username})
+        file_form = FileForm(request.POST if action == "file" else None, request=request)
         if action == "file" and file_form.is_valid():
             try:
                 services.rules_submission_file(submission_id=submission.pk, signature=file_form.signature())
@@ -225,7 +225,7 @@ def rules_submission(request, pk: int):
 
 def _decision_step(request, action, *, decide, what: str):
     """The regulator's signed decision: its form, and the redirect once it is recorded (or None)."""
-    form = DecisionForm(request.POST if action == "decide" else None, initial={"username": request.user.username})
+    form = DecisionForm(request.POST if action == "decide" else None, request=request)
     if action == "decide" and form.is_valid():
         data = form.cleaned_data
         try:

@@ -1,5 +1,4 @@
 from django.urls import path
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from compliance.api.views import (
@@ -8,6 +7,7 @@ from compliance.api.views import (
     PersonViewSet,
     PropertyViewSet,
     RulesSubmissionViewSet,
+    TokenObtain,
     WheelViewSet,
     token_revoke,
 )
@@ -31,7 +31,7 @@ router.register("exceptions", views.ComplianceExceptionViewSet, basename="except
 router.register("reports", views.ReportViewSet, basename="report")
 
 urlpatterns = [
-    path("auth/token/", obtain_auth_token, name="auth-token"),
+    path("auth/token/", TokenObtain.as_view(), name="auth-token"),
     path("auth/token/revoke/", token_revoke, name="auth-token-revoke"),
     *router.urls,
 ]

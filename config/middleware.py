@@ -1,21 +1,66 @@
-"""Sessions that end after a while without a request (SESSION_COOKIE_AGE), without writing the
-session on every request: its expiry is moved on at most once a minute."""
+"""The project's own middleware: sessions that end when idle, and one log line per request."""
 
+import logging
 import time
+
+from django.conf import settings
+from django_htmx.http import HttpResponseClientRedirect
+
+from compliance.auth import client_ip
+
+request_log = logging.getLogger("logbook.request")
 
 TOUCH_EVERY_SECONDS = 60
 
 
 class SessionIdleMiddleware:
+    """A session ends after SESSION_COOKIE_AGE without a request from its person, without a session
+    write per request: its expiry is moved on at most once a minute."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         response = self.get_response(request)
         session = getattr(request, "session", None)
-        # Only an existing, non-empty session (a signed-in person's), never a visitor's new one.
-        if session is not None and session.session_key and not session.is_empty():
+        automatic = request.headers.get("X-Auto-Refresh") == "1"
+        if automatic and response.status_code == 302 and response["Location"].startswith(settings.LOGIN_URL):
+            # The session has ended under a page that refreshes itself: htmx takes the whole page
+            # to the sign-in form, instead of swapping the form into the tiles.
+            return HttpResponseClientRedirect(response["Location"])
+        # Only an existing, non-empty session (a signed-in person's), never a visitor's new one, and
+        # only for a person's own request: a page refreshing itself on an idle tablet is not one.
+        if session is not None and session.session_key and not session.is_empty() and not automatic:
             now = int(time.time())
             if now - session.get("_touched", 0) >= TOUCH_EVERY_SECONDS:
                 session["_touched"] = now  # saved by SessionMiddleware, with a new expiry
+        return response
+
+
+class RequestLogMiddleware:
+    """One log line per request (logger logbook.request): method, path, status, duration, who and
+    from where; what an operator looks for when a tablet says something went wrong. Never a body,
+    so never a password."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        started = time.monotonic()
+        response = self.get_response(request)
+        user = getattr(request, "user", None)  # DRF's token authentication sets it here too
+        request_log.info(
+            "%s %s %s",
+            request.method,
+            request.path,
+            response.status_code,
+            extra={
+                "method": request.method,
+                "path": request.path,
+                "status": response.status_code,
+                "duration_ms": round((time.monotonic() - started) * 1000, 1),
+                "user_id": user.pk if user is not None and user.is_authenticated else None,
+                "client": client_ip(request),
+            },
+        )
         return response

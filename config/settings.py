@@ -3,11 +3,15 @@
 A bad value fails at start-up, not at the first request.
 """
 
+import logging
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+
+from config.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -58,11 +62,13 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "django_htmx",
     "csp",
+    "axes",
     "compliance",
     "inspections",
 ]
 
 MIDDLEWARE = [
+    "config.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -110,7 +116,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 AUTH_USER_MODEL = "compliance.User"
 # The logbook's table index carries property_id as a non-key column for PostgreSQL's index-only
 # count; SQLite (make run's default) ignores it, as intended: no need to warn at every command.
-SILENCED_SYSTEM_CHECKS = ["models.W040"]
+# axes.W002 asks for axes' middleware, which this project does without (see Lockout below).
+SILENCED_SYSTEM_CHECKS = ["models.W040", "axes.W002"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # Argon2 for new and changed passwords; older hashes still verify, and are upgraded at sign-in.
 PASSWORD_HASHERS = [
@@ -124,6 +131,21 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "/login/"
+
+# ---- Lockout (django-axes) ----
+# After LOCKOUT_FAILURES wrong passwords for one username from one address, that username is locked
+# there for LOCKOUT_MINUTES: at the sign-in page, the API's token endpoint and every signature
+# (compliance.auth). Username *and* address, because a casino floor's tablets often share one address:
+# a guesser at one tablet must not lock the whole floor out, nor one person's name everywhere.
+AUTHENTICATION_BACKENDS = ["compliance.auth.LockoutBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = envint("LOCKOUT_FAILURES", "5")
+AXES_COOLOFF_TIME = timedelta(minutes=envint("LOCKOUT_MINUTES", "15"))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "compliance.auth.client_ip"
+# Each entry point answers a lockout itself (the sign-in page, the token endpoint, the signature's
+# refusal that keeps the form), so axes' middleware, which replaces whole responses, is not used.
+# An administrator lifts a lock in the admin (Access attempts) or with `manage.py axes_reset_username`.
 
 # ---- Sessions and HTTPS ----
 # A session ends after SESSION_IDLE_MINUTES without a request: config.middleware moves its expiry
@@ -186,6 +208,10 @@ STORAGES = {
     },
 }
 
+# The cache (the API's throttle counts) lives in the database, shared by every web process: the
+# request path never depends on Redis. Its table is made by a migration (compliance 0010).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "logbook_cache"}}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -197,6 +223,17 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "compliance.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    # Per person when signed in, per address otherwise, and the token endpoint on its own: counted in
+    # the database cache below, so no request waits on Redis.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.getenv("API_THROTTLE_ANON", "60/minute"),
+        "user": os.getenv("API_THROTTLE_USER", "600/minute"),
+        "token": os.getenv("API_THROTTLE_TOKEN", "20/minute"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Roulette compliance logbook API",
@@ -241,11 +278,24 @@ DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "logbook@localhost")
 # tolerated, a time further in the future is refused.
 LOGBOOK_CLOCK_SKEW_SECONDS = envint("LOGBOOK_CLOCK_SKEW_SECONDS", "60")
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.getenv("LOG_LEVEL", "INFO")},
-    # WeasyPrint logs every step of every page at INFO; its warnings still show.
-    "loggers": {"weasyprint.progress": {"level": "WARNING"}, "fontTools": {"level": "WARNING"}},
-}
+# One JSON object per line in production (config.logs); each request is one line of its own
+# (logbook.request: method, path, status, duration, who).
+LOG_FORMAT = os.getenv("LOG_FORMAT", "text" if DEBUG else "json")
+try:
+    LOGGING = logging_config(
+        fmt=LOG_FORMAT,
+        level=os.getenv("LOG_LEVEL", "INFO"),
+        # WeasyPrint logs every step of every page at INFO; its warnings still show.
+        quiet={
+            "weasyprint.progress": "WARNING",
+            "fontTools": "WARNING",
+            # On a developer's console the development server prints each request already.
+            **({"logbook.request": "WARNING"} if LOG_FORMAT == "text" else {}),
+        },
+    )
+except ValueError as error:
+    raise ImproperlyConfigured(str(error)) from None
+# Python's warnings go through logging too (logger py.warnings), so they are JSON like the rest.
+logging.captureWarnings(True)
+# Celery's workers log through the same configuration instead of replacing it with their own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False

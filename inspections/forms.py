@@ -6,6 +6,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.text import capfirst
 
+from compliance.forms import SignatureFields
 from compliance.models import Ball
 from compliance.rulebook import RuleViolation
 from compliance.signatures import SignatureInput
@@ -13,18 +14,12 @@ from inspections.models import ReportKind
 from inspections.reports import report_problems
 
 
-class SignedForm(forms.Form):
+class SignedForm(SignatureFields):
     """Every form ends with a signature: the signer's username (the person at the tablet by default)
     and their password, typed again now."""
 
-    username = forms.CharField(label="Signed by (username)", max_length=150)
-    password = forms.CharField(label="Password", widget=forms.PasswordInput(render_value=False), strip=False)
-
     # Where a violation's `field` is shown on this form.
     FIELD_FOR = {"signature": "password", "table": None}
-
-    def signature(self) -> SignatureInput:
-        return SignatureInput(username=self.cleaned_data["username"], password=self.cleaned_data["password"])
 
     def show(self, refusal: RuleViolation) -> None:
         """Each violation next to its field, in words and with its citation; the typed values stay."""
@@ -84,9 +79,7 @@ class AdjustmentForm(SignedForm):
     field_order = ["kind", "part", "description", "username", "password", "witness_username", "witness_password"]
 
     def witness(self) -> SignatureInput:
-        return SignatureInput(
-            username=self.cleaned_data["witness_username"], password=self.cleaned_data["witness_password"]
-        )
+        return self.signature_from("witness_username", "witness_password")
 
 
 class IrregularityForm(SignedForm):

@@ -1,11 +1,12 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from compliance.auth import LoginView
 from inspections import web
 
 urlpatterns = [
     path("", web.home, name="home"),
-    path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("login/", LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("floor/", web.floor, name="floor"),
     path("flags/", web.flags, name="flags"),

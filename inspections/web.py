@@ -188,7 +188,7 @@ def table_event(request, pk: int, kind: str):
     if kind not in (EntryKind.UNLOCK, EntryKind.OPEN, EntryKind.CLOSE, EntryKind.COVER):
         return redirect("table", pk=pk)
     _require_writer(request.user)
-    form = TableEventForm(request.POST or None, initial={"username": request.user.username})
+    form = TableEventForm(request.POST or None, request=request)
     return _signed_action(
         request,
         table,
@@ -206,7 +206,7 @@ def inspection(request, pk: int):
     table = _table(request, pk)
     _require_writer(request.user)
     checklist = rulebook_for(table.property.jurisdiction).checklist_for(table)
-    form = InspectionForm(request.POST or None, checklist=checklist, initial={"username": request.user.username})
+    form = InspectionForm(request.POST or None, checklist=checklist, request=request)
     return _signed_action(
         request,
         table,
@@ -227,7 +227,7 @@ def inspection(request, pk: int):
 def adjustment(request, pk: int):
     table = _table(request, pk)
     _require_writer(request.user)
-    form = AdjustmentForm(request.POST or None, initial={"username": request.user.username})
+    form = AdjustmentForm(request.POST or None, request=request)
     form.fields["username"].label = "Made by (username)"
     return _signed_action(
         request,
@@ -258,7 +258,7 @@ def irregularity(request, pk: int):
         request.POST or None,
         kinds=rules.IRREGULARITY_KINDS,
         balls=balls.order_by("serial"),
-        initial={"username": request.user.username},
+        request=request,
     )
     return _signed_action(
         request,
@@ -288,7 +288,7 @@ def amendment(request, entry_pk: int):
         request.POST or None,
         correctable=services.CORRECTABLE[entry.kind],
         zone=zone,
-        initial={"username": request.user.username},
+        request=request,
     )
     return _signed_action(
         request,
@@ -337,7 +337,7 @@ def flags(request):
 def flag_resolve(request, pk: int):
     flag = get_object_or_404(flags_visible_to(request.user), pk=pk, status=FlagStatus.OPEN)
     _require_role(request.user, FLAG_RESOLVER_ROLES, "Resolving a flag by hand")
-    form = FlagResolveForm(request.POST or None, initial={"username": request.user.username})
+    form = FlagResolveForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         try:
             overdue.flag_resolve(flag_id=flag.pk, note=form.cleaned_data["note"], signature=form.signature())

@@ -1,11 +1,20 @@
-"""Production settings: `check --deploy` is clean with the production environment, and the
-responses carry HTTPS-only cookies, HSTS and the Content Security Policy."""
+"""Production settings: `check --deploy` is clean with the production environment, the responses
+carry HTTPS-only cookies, HSTS and the Content Security Policy, and the logs are JSON."""
 
+import json
+import logging
 import os
 import secrets
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
+
+from pythonjsonlogger.json import JsonFormatter
+
+from config.logs import JSON_FORMATTER
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCTION = {
@@ -51,3 +60,79 @@ def test_responses_carry_the_security_headers(client, db):
     assert "default-src 'self'" in response["Content-Security-Policy"]
     assert "script-src 'self'" in response["Content-Security-Policy"]
     assert response["X-Frame-Options"] == "DENY" and response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_production_logs_are_one_json_object_per_line():
+    """Whatever a command logs in production (here axes announcing itself at start) is JSON."""
+    result = manage("check", **PRODUCTION)
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert lines, result.stderr
+    records = [json.loads(line) for line in lines]
+    assert all({"time", "level", "logger", "message"} <= set(record) for record in records), records
+    assert any(record["logger"].startswith("axes") for record in records)
+
+
+def test_a_bad_log_format_stops_the_start():
+    result = manage("check", LOG_FORMAT="xml")
+    assert result.returncode != 0 and "LOG_FORMAT must be json or text" in result.stderr
+
+
+def test_each_request_is_one_log_line_with_who_status_and_duration(client, casino, caplog):
+    client.force_login(casino.security)
+    with caplog.at_level(logging.INFO, logger="logbook.request"):
+        client.get("/floor/", REMOTE_ADDR="10.1.2.3")
+    [record] = [r for r in caplog.records if r.name == "logbook.request"]
+    formatted = json.loads(JsonFormatter(**{k: v for k, v in JSON_FORMATTER.items() if k != "()"}).format(record))
+    assert formatted["message"] == "GET /floor/ 200"
+    assert formatted["status"] == 200 and formatted["user_id"] == casino.security.pk
+    assert formatted["client"] == "10.1.2.3" and formatted["duration_ms"] >= 0
+
+
+def test_the_production_server_logs_json_and_each_request_once(tmp_path):
+    """`make serve`'s gunicorn with the production environment: its own lines and the application's
+    are JSON; each request is one line with its status and the client's address from the proxy."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    environment = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
+    env = {
+        **environment,
+        **PRODUCTION,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "BEHIND_TLS_PROXY": "true",
+    }
+    server = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "gunicorn", "config.wsgi", "--config", "config/gunicorn.conf.py"),
+            *("--bind", f"127.0.0.1:{port}", "--workers", "1"),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, server.stderr.read()
+                time.sleep(0.1)
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/login/",
+            headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "10.9.8.7"},
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert response.status == 200
+            assert "max-age=31536000" in response.headers["Strict-Transport-Security"]
+    finally:
+        server.terminate()
+        _, stderr = server.communicate(timeout=30)
+    records = [json.loads(line) for line in stderr.splitlines() if line.strip()]
+    assert any(r["logger"] == "gunicorn.error" and "Booting worker" in r["message"] for r in records), records
+    [line] = [r for r in records if r["logger"] == "logbook.request"]
+    assert (line["method"], line["path"], line["status"], line["client"]) == ("GET", "/login/", 200, "10.9.8.7")

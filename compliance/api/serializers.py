@@ -35,7 +35,10 @@ class SignatureInputSerializer(serializers.Serializer):
 
     def to_internal_value(self, data) -> SignatureInput:
         values = super().to_internal_value(data)
-        return SignatureInput(username=values["username"], password=values["password"])
+        # The request goes with the signature: wrong passwords are counted against its address.
+        return SignatureInput(
+            username=values["username"], password=values["password"], request=self.context.get("request")
+        )
 
 
 class PropertySerializer(serializers.ModelSerializer):

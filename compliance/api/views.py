@@ -3,10 +3,12 @@ from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
 from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action, api_view, permission_classes
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 
 from compliance import services
 from compliance.api.filters import IdFilter
@@ -22,6 +24,7 @@ from compliance.api.serializers import (
     SignedActionSerializer,
     WheelSerializer,
 )
+from compliance.auth import is_locked_out, lockout_message
 from compliance.deadlines import policy_apply
 from compliance.models import Ball, GamingTable, LayoutSubmission, RulesSubmission, User, Wheel
 from compliance.selectors import (
@@ -279,3 +282,24 @@ def token_revoke(request):
     """Revoke the caller's API token (sign out of the API); the next request with it gets 401."""
     Token.objects.filter(user=request.user).delete()
     return Response(status=204)
+
+
+class LockedOut(APIException):
+    status_code = 429
+    default_code = "locked_out"
+
+
+class TokenObtain(ObtainAuthToken):
+    """Exchange a username and password for an API token. Counted per address (throttle scope
+    `token`); a name locked after too many wrong passwords answers 429, even with the right one."""
+
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "token"
+
+    def post(self, request, *args, **kwargs):
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError:
+            if is_locked_out(request):
+                raise LockedOut(lockout_message(request.data.get("username", ""))) from None
+            raise

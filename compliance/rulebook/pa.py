@@ -644,6 +644,17 @@ def signature_invalid(*, field: str, username: str, citation: str = INSPECTION_L
     )
 
 
+def signature_locked_out(*, field: str, username: str, minutes: int, citation: str = INSPECTION_LOG) -> Violation:
+    """The signature of the individual cannot be made while their name is locked after failed passwords."""
+    return Violation(
+        "signature_locked_out",
+        f"Too many wrong passwords for “{username}” from this device: signing as “{username}” is locked "
+        f"for {minutes} minutes. An administrator can lift the lock.",
+        citation,
+        field,
+    )
+
+
 # ---- Wagers, payout odds and Rules Submission options (§ 617a.3, § 617a.4, Chapter 617c) ----
 
 NAME = "Pennsylvania (58 Pa. Code)"

@@ -50,3 +50,30 @@ def test_a_request_moves_the_sessions_expiry_on_at_most_once_a_minute(client, ca
     saved = Session.objects.get().expire_date
     client.get("/floor/")
     assert Session.objects.get().expire_date > saved
+
+
+def test_the_floors_own_refresh_does_not_keep_an_idle_session_alive(client, casino):
+    from django.contrib.sessions.models import Session
+
+    client.force_login(casino.security)
+    page = client.get("/floor/").content.decode()
+    assert 'hx-trigger="every 30s"' in page and "X-Auto-Refresh" in page and 'http-equiv="refresh"' not in page
+    session = client.session
+    session["_touched"] = 0  # as if the person's last request was long ago
+    session.save()
+    saved = Session.objects.get().expire_date
+    refreshed = client.get("/floor/", headers={"X-Auto-Refresh": "1", "HX-Request": "true"})
+    assert refreshed.status_code == 200 and 'id="tiles"' in refreshed.content.decode()
+    assert Session.objects.get().expire_date == saved  # the tablet's refresh moved nothing
+    client.get("/floor/")  # a person's own request does
+    assert Session.objects.get().expire_date > saved
+
+
+def test_an_ended_session_takes_a_refreshing_page_to_the_sign_in_form(client, casino):
+    from django.contrib.sessions.models import Session
+
+    client.force_login(casino.security)
+    Session.objects.update(expire_date="2000-01-01T00:00:00Z")
+    response = client.get("/floor/", headers={"X-Auto-Refresh": "1", "HX-Request": "true"})
+    assert response.status_code == 200
+    assert response["HX-Redirect"].startswith("/login/?next=/floor/")

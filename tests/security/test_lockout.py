@@ -1,0 +1,151 @@
+"""Lockout after repeated wrong passwords (django-axes), wherever a password is typed: the sign-in
+page, the API's token endpoint and a signature's re-authentication, counted per username and
+address; and the API's throttling."""
+
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.test import Client
+from django.utils import timezone
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
+
+from inspections.models import Entry, Signature
+from tests.factories import PASSWORD
+from tests.inspections.test_api import assert_refused, signature
+from tests.inspections.test_services import ALL_PASS
+
+LIMIT = settings.AXES_FAILURE_LIMIT
+ELSEWHERE = "10.0.0.2"  # another tablet
+
+
+def sign_in(client, user, password, **extra):
+    return client.post("/login/", {"username": user.username, "password": password}, **extra)
+
+
+def token_for(user, password, **extra):
+    return APIClient().post(
+        "/api/auth/token/", {"username": user.username, "password": password}, format="json", **extra
+    )
+
+
+def inspect_via_api(casino, password):
+    client = APIClient()
+    client.force_authenticate(casino.floorperson)
+    return client.post(
+        "/api/inspections/",
+        {"table": casino.table.pk, "items": ALL_PASS, "signature": signature(casino.floorperson, password)},
+        format="json",
+    )
+
+
+def test_the_lockout_is_five_failures_for_fifteen_minutes():
+    assert LIMIT == 5
+    assert timedelta(minutes=15) == settings.AXES_COOLOFF_TIME
+    assert settings.AXES_LOCKOUT_PARAMETERS == [["username", "ip_address"]]
+
+
+def test_sign_in_is_locked_after_repeated_wrong_passwords_even_with_the_right_one(client, casino):
+    for _ in range(LIMIT - 1):
+        response = sign_in(client, casino.security, "wrong")
+        assert response.status_code == 200 and b"correct username and password" in response.content
+    locked = sign_in(client, casino.security, "wrong")
+    assert locked.status_code == 429
+    assert "locked for 15 minutes" in locked.content.decode()
+    right = sign_in(client, casino.security, PASSWORD)
+    assert right.status_code == 429 and "_auth_user_id" not in client.session
+    # Another tablet, or another person at this one, is not locked out.
+    assert sign_in(client, casino.security, PASSWORD, REMOTE_ADDR=ELSEWHERE).status_code == 302
+    assert sign_in(Client(), casino.floorperson, PASSWORD).status_code == 302
+
+
+def test_the_lock_ends_after_its_cool_off(client, casino):
+    for _ in range(LIMIT):
+        sign_in(client, casino.security, "wrong")
+    assert sign_in(client, casino.security, PASSWORD).status_code == 429
+    AccessAttempt.objects.update(attempt_time=timezone.now() - timedelta(minutes=16))
+    assert sign_in(client, casino.security, PASSWORD).status_code == 302
+
+
+def test_a_right_password_before_the_limit_starts_the_count_again(client, casino):
+    for _ in range(LIMIT - 1):
+        sign_in(client, casino.security, "wrong")
+    assert sign_in(client, casino.security, PASSWORD).status_code == 302
+    client.logout()
+    for _ in range(LIMIT - 1):
+        assert sign_in(client, casino.security, "wrong").status_code == 200
+
+
+def test_the_token_endpoint_locks_the_same_way_and_answers_429_in_the_api_format(casino):
+    for _ in range(LIMIT - 1):
+        assert token_for(casino.security, "wrong").status_code == 400
+    locked = token_for(casino.security, "wrong")
+    assert locked.status_code == 429
+    [error] = locked.json()["errors"]
+    assert error["code"] == "locked_out" and "locked for 15 minutes" in error["message"]
+    assert token_for(casino.security, PASSWORD).status_code == 429
+    assert not Token.objects.filter(user=casino.security).exists()
+    assert token_for(casino.security, PASSWORD, REMOTE_ADDR=ELSEWHERE).status_code == 200
+
+
+def test_a_signature_is_locked_after_repeated_wrong_passwords_and_nothing_is_written(casino):
+    for _ in range(LIMIT - 1):
+        assert_refused(inspect_via_api(casino, "wrong"), "signature_invalid", "58 Pa. Code § 617a.2(e)", "signature")
+    locked = inspect_via_api(casino, "wrong")
+    errors = assert_refused(locked, "signature_locked_out", "58 Pa. Code § 617a.2(e)", "signature")
+    assert "locked for 15 minutes" in errors[0]["message"]
+    assert_refused(inspect_via_api(casino, PASSWORD), "signature_locked_out", "58 Pa. Code § 617a.2(e)")
+    assert Entry.objects.count() == Signature.objects.count() == 0
+    # One count for a name at an address: the failed signatures also lock signing in there.
+    assert sign_in(Client(), casino.floorperson, PASSWORD).status_code == 429
+
+
+def test_a_locked_signature_on_a_form_says_so_and_keeps_what_was_typed(client, casino):
+    client.force_login(casino.security)
+    form = {
+        **{code: "pass" for code in ALL_PASS},
+        "notes": "ball checked with the compass",
+        "username": casino.security.username,
+    }
+    for _ in range(LIMIT):
+        response = client.post(f"/tables/{casino.table.pk}/inspect/", {**form, "password": "wrong"})
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "locked for 15 minutes" in page and "58 Pa. Code § 617a.2(e)" in page
+    assert "ball checked with the compass" in page
+    assert Entry.objects.count() == 0
+
+
+@pytest.fixture
+def low_rates(monkeypatch):
+    """The production rates, lowered so that a test reaches them quickly."""
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "user", "5/minute")
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "token", "3/minute")
+
+
+def test_the_api_throttles_each_person_with_a_429_in_the_api_format(casino, low_rates):
+    client = APIClient()
+    client.force_authenticate(casino.security)
+    assert [client.get("/api/tables/").status_code for _ in range(5)] == [200] * 5
+    throttled = client.get("/api/tables/")
+    assert throttled.status_code == 429 and int(throttled["Retry-After"]) > 0
+    [error] = throttled.json()["errors"]
+    assert error["code"] == "throttled" and error["citation"] is None
+    other = APIClient()
+    other.force_authenticate(casino.floorperson)
+    assert other.get("/api/tables/").status_code == 200
+
+
+def test_the_token_endpoint_is_throttled_per_address(casino, low_rates):
+    statuses = [token_for(casino.floorperson, PASSWORD).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    assert token_for(casino.floorperson, PASSWORD, REMOTE_ADDR=ELSEWHERE).status_code == 200
+
+
+def test_production_rates_are_set():
+    rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    assert rates == {"anon": "60/minute", "user": "600/minute", "token": "20/minute"}
+    assert settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
