@@ -262,7 +262,16 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
-CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a worker killed mid-task: the task goes back to the queue
+CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a worker's process killed mid-task: the task goes back to the queue
+# A whole worker killed mid-task (its machine lost): Redis hands the unacknowledged task to another
+# worker once CELERY_VISIBILITY_TIMEOUT seconds have passed since it was taken. Keep it longer than
+# any one task (the longest is a report's chain verification, about 25 s per 100,000 entries), or a
+# task still running would be handed out twice. Workers look for such tasks every 10 s.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": envint("CELERY_VISIBILITY_TIMEOUT", "900"),
+    "unacked_restore_interval": 10,
+    "unacked_restore_throttle": 1,
+}
 
 # The overdue scan's mail to security supervisors: printed on the console unless an SMTP
 # server is configured (EMAIL_BACKEND=django.core.mail.backends.smtp.EmailBackend, EMAIL_HOST…).

