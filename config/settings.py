@@ -135,8 +135,9 @@ LOGIN_URL = "/login/"
 # ---- Lockout (django-axes) ----
 # After LOCKOUT_FAILURES wrong passwords for one username from one address, that username is locked
 # there for LOCKOUT_MINUTES: at the sign-in page, the API's token endpoint and every signature
-# (compliance.auth). Username *and* address, because a casino floor's tablets often share one address:
-# a guesser at one tablet must not lock the whole floor out, nor one person's name everywhere.
+# (compliance.auth). The name and the address together: by address alone, one guesser would lock
+# out every tablet behind a casino's shared address; by name alone, anyone anywhere could lock a
+# person out of signing.
 AUTHENTICATION_BACKENDS = ["compliance.auth.LockoutBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = envint("LOCKOUT_FAILURES", "5")
 AXES_COOLOFF_TIME = timedelta(minutes=envint("LOCKOUT_MINUTES", "15"))

@@ -21,7 +21,7 @@ from tests import append_only as triggers
 from tests.conftest import sign
 from tests.factories import RegulatorFactory, UserFactory
 from tests.inspections.test_api import client_for
-from tests.inspections.test_services import adjust, event, inspect
+from tests.inspections.test_services import a_day, event, inspect
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -36,12 +36,7 @@ def media(settings, tmp_path):
 @pytest.fixture
 def history(casino):
     """A morning at one table: unlock … open, then close and cover, an adjustment and an amendment."""
-    event(casino, "cover")
-    event(casino, "unlock")
-    adjust(casino)
-    inspect(casino)
-    event(casino, "open")
-    event(casino, "close")
+    a_day(casino)
     event(casino, "cover")
     inspection = Entry.objects.get(kind="inspection")
     services.amendment_record(

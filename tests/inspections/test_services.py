@@ -60,6 +60,16 @@ def adjust(casino, kind="adjustment", performer=None, witness=None, at=None):
     )
 
 
+def a_day(casino) -> None:
+    """A table's day in six entries: covered, unlocked, adjusted, inspected, opened, closed."""
+    event(casino, "cover")
+    event(casino, "unlock")
+    adjust(casino)
+    inspect(casino)
+    event(casino, "open")
+    event(casino, "close")
+
+
 def state(casino) -> str:
     casino.table.refresh_from_db()
     return casino.table.state

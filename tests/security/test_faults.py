@@ -2,9 +2,12 @@
 killed in the middle of a report, Redis stopped while the floor keeps logging. Nothing recorded is
 lost, nothing half-written stays, and the background work catches up."""
 
+import http.client as http_client
 import io
+import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -18,6 +21,7 @@ from django.test import Client
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
+from compliance.api.errors import DATABASE_UNAVAILABLE
 from compliance.models import GamingTable, Property, TableState
 from inspections.chain import chain_verify
 from inspections.models import ComplianceException, Entry, Report, ReportStatus, Signature
@@ -26,7 +30,7 @@ from tests.conftest import celery_connected_to, database_url_for_tests
 from tests.factories import PASSWORD
 from tests.inspections.test_api import signature
 from tests.inspections.test_reports import requested
-from tests.inspections.test_services import ALL_PASS, adjust, event, inspect
+from tests.inspections.test_services import ALL_PASS, a_day, event, inspect
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -127,6 +131,61 @@ def test_the_database_lost_after_the_entry_is_written_answers_503_and_keeps_noth
     assert chain_verify(property_id=casino.property.pk).ok
 
 
+def test_while_the_database_is_down_every_request_answers_503_in_its_format():
+    """During a PostgreSQL restart no connection can be made at all: gunicorn in production mode,
+    its DATABASE_URL on a port where nothing listens."""
+    port, closed = free_port(), free_port()
+    env = {
+        **{key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"},
+        "DEBUG": "false",
+        "SECRET_KEY": "faults-test-" + "x" * 40,
+        "SECURE_SSL_REDIRECT": "false",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "DATABASE_URL": f"postgres://postgres@127.0.0.1:{closed}/logbook",
+    }
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until(lambda: port_open(port), seconds=30, what="gunicorn listening")
+        api = http(port, "GET", "/api/tables/", headers={"Authorization": "Token 0123456789abcdef"})
+        page = http(port, "GET", "/floor/", headers={"Cookie": "sessionid=0123456789abcdefghijklmnopqrstuv"})
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    status, headers, body = api
+    assert status == 503 and headers["Retry-After"] == "5"
+    [error] = json.loads(body)["errors"]
+    assert error == {"code": "database_unavailable", "message": DATABASE_UNAVAILABLE, "citation": None, "field": None}
+    status, headers, body = page
+    assert status == 503 and "nothing was recorded" in body
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def port_open(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        return True
+    except OSError:
+        return False
+
+
+def http(port: int, method: str, path: str, *, headers=None, body: bytes | None = None):
+    connection = http_client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request(method, path, body=body, headers=headers or {})
+    response = connection.getresponse()
+    return response.status, dict(response.getheaders()), response.read().decode()
+
+
 # ---- Workers and Redis ---------------------------------------------------------------------
 
 
@@ -191,16 +250,6 @@ def start_celery(committed_db, private_redis, settings, tmp_path):
         process.stop()
 
 
-def a_busy_morning(casino) -> None:
-    for _ in range(4):
-        event(casino, "cover")
-        event(casino, "unlock")
-        adjust(casino)
-        inspect(casino)
-        event(casino, "open")
-        event(casino, "close")
-
-
 def download(casino, report: Report):
     client = APIClient()
     client.force_authenticate(casino.compliance)
@@ -208,7 +257,8 @@ def download(casino, report: Report):
 
 
 def test_a_worker_killed_during_a_report_is_replaced_and_no_half_file_is_served(committed_db, casino, start_celery):
-    a_busy_morning(casino)  # 24 entries: 12 pieces of 2 rows, and a cover
+    for _ in range(4):
+        a_day(casino)  # 24 entries in all: 12 pieces of 2 rows, and a cover
     first = start_celery("worker")
     report = requested(casino)
     assert report_enqueue(report.pk)
