@@ -35,10 +35,11 @@ $(STAMP):
 run: venv
 	$(BIN)/python scripts/run.py
 
-# Production's web server: gunicorn, with the static files collected for whitenoise. Configure it
-# with the environment (README, "Production"); migrate, the Celery workers and beat run apart.
-serve: venv
-	$(BIN)/python manage.py collectstatic --noinput -v0
+# Production's web server: gunicorn. It installs nothing (production's venv has requirements.txt
+# only) and runs no deployment step: migrate and collectstatic run once per version (README,
+# "Production"); configure it with the environment.
+serve:
+	@if [ ! -x $(BIN)/gunicorn ]; then echo "No $(BIN)/gunicorn: install first (README, Production)." >&2; exit 1; fi
 	$(BIN)/gunicorn config.wsgi --config config/gunicorn.conf.py --bind $(BIND) --workers $(WEB_CONCURRENCY)
 
 test: venv

@@ -35,8 +35,12 @@ def is_locked_out(request) -> bool:
     return bool(getattr(request, "axes_locked_out", False))
 
 
+def lockout_seconds() -> int:
+    return int(settings.AXES_COOLOFF_TIME.total_seconds())
+
+
 def lockout_minutes() -> int:
-    return int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return lockout_seconds() // 60
 
 
 def lockout_message(username: str) -> str:
@@ -60,4 +64,5 @@ class LoginView(auth_views.LoginView):
         form.add_error(None, lockout_message(username))
         response = self.render_to_response(self.get_context_data(form=form))
         response.status_code = 429
+        response["Retry-After"] = str(lockout_seconds())
         return response

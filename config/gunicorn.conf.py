@@ -12,3 +12,7 @@ logconfig_dict = {
         "gunicorn.access": {"level": "WARNING", "handlers": [], "propagate": False},
     },
 }
+
+# gunicorn's control socket (for gunicornc) is not used here, and every gunicorn of a machine would
+# share the one in the home directory.
+control_socket_disable = True

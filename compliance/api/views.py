@@ -24,7 +24,7 @@ from compliance.api.serializers import (
     SignedActionSerializer,
     WheelSerializer,
 )
-from compliance.auth import is_locked_out, lockout_message
+from compliance.auth import is_locked_out, lockout_message, lockout_seconds
 from compliance.deadlines import policy_apply
 from compliance.models import Ball, GamingTable, LayoutSubmission, RulesSubmission, User, Wheel
 from compliance.selectors import (
@@ -301,5 +301,7 @@ class TokenObtain(ObtainAuthToken):
             return super().post(request, *args, **kwargs)
         except ValidationError:
             if is_locked_out(request):
-                raise LockedOut(lockout_message(request.data.get("username", ""))) from None
+                locked = LockedOut(lockout_message(request.data.get("username", "")))
+                locked.wait = lockout_seconds()  # DRF's handler sends it as Retry-After
+                raise locked from None
             raise

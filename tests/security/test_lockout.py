@@ -53,7 +53,7 @@ def test_sign_in_is_locked_after_repeated_wrong_passwords_even_with_the_right_on
         response = sign_in(client, casino.security, "wrong")
         assert response.status_code == 200 and b"correct username and password" in response.content
     locked = sign_in(client, casino.security, "wrong")
-    assert locked.status_code == 429
+    assert locked.status_code == 429 and locked["Retry-After"] == "900"
     assert "locked for 15 minutes" in locked.content.decode()
     right = sign_in(client, casino.security, PASSWORD)
     assert right.status_code == 429 and "_auth_user_id" not in client.session
@@ -83,7 +83,7 @@ def test_the_token_endpoint_locks_the_same_way_and_answers_429_in_the_api_format
     for _ in range(LIMIT - 1):
         assert token_for(casino.security, "wrong").status_code == 400
     locked = token_for(casino.security, "wrong")
-    assert locked.status_code == 429
+    assert locked.status_code == 429 and locked["Retry-After"] == "900"
     [error] = locked.json()["errors"]
     assert error["code"] == "locked_out" and "locked for 15 minutes" in error["message"]
     assert token_for(casino.security, PASSWORD).status_code == 429
