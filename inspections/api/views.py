@@ -7,7 +7,7 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from compliance.api.filters import IdFilter
+from compliance.api.filters import IdFilter, UtcDateTimeFilter
 from compliance.api.permissions import ReadOrConfigure, ReadOrLogbookWriter, ReportRoles
 from compliance.api.serializers import GamingTableSerializer
 from compliance.api.views import GamingTableViewSet as ConfiguredTableViewSet
@@ -27,8 +27,8 @@ class EntryFilter(filters.FilterSet):
 
 
 # `from` and `to` are Python keywords, so they are added by name.
-EntryFilter.base_filters["from"] = filters.IsoDateTimeFilter(field_name="occurred_at", lookup_expr="gte")
-EntryFilter.base_filters["to"] = filters.IsoDateTimeFilter(field_name="occurred_at", lookup_expr="lte")
+EntryFilter.base_filters["from"] = UtcDateTimeFilter(field_name="occurred_at", lookup_expr="gte")
+EntryFilter.base_filters["to"] = UtcDateTimeFilter(field_name="occurred_at", lookup_expr="lte")
 
 
 class LogbookViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):

@@ -3,6 +3,7 @@
 import pytest
 
 from tests.inspections.test_api import client_for
+from tests.inspections.test_services import inspect
 
 BIG = 99999999999999999999
 
@@ -97,3 +98,15 @@ def test_a_well_formed_but_impossible_time_is_a_400(casino):
         format="json",
     )
     assert response.status_code == 400 and response.json()["errors"][0]["field"] == "at"
+
+
+def test_a_filter_time_with_an_offset_postgresql_does_not_know_is_compared_in_utc(casino):
+    """Found by a deeper fuzzing pass: ISO 8601 allows -19:04, PostgreSQL only ±15:59 (it was a 500)."""
+    inspect(casino)
+    client = client_for(casino.compliance)
+    for path in ("/api/logbook/", "/api/inspections/"):
+        # 2000-01-01 00:00 at -19:04 is 19:04 UTC that day, long before the inspection: it is listed.
+        found = client.get(path, {"from": "2000-01-01T00:00:00-19:04"})
+        assert found.status_code == 200 and found.json()["count"] == 1, found.content
+        # The same instant as an upper bound lists nothing.
+        assert client.get(path, {"to": "2000-01-01T00:00:00-19:04"}).json()["count"] == 0
