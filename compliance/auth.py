@@ -6,6 +6,7 @@ from __future__ import annotations
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
 from django.contrib.auth import views as auth_views
+from rest_framework.throttling import SimpleRateThrottle
 
 
 class LockoutBackend(AxesStandaloneBackend):
@@ -50,19 +51,40 @@ def lockout_message(username: str) -> str:
     )
 
 
+class SignInRateThrottle(SimpleRateThrottle):
+    """Sign-in attempts per address, whatever the names tried (rate `login`): the lockout counts
+    each name apart, so a guesser trying one password on many names meets this instead."""
+
+    scope = "login"
+
+    def get_cache_key(self, request, view):
+        return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
+
+
 class LoginView(auth_views.LoginView):
-    """Django's sign-in page, which says so when the name is locked (HTTP 429) instead of
-    "wrong password"."""
+    """Django's sign-in page, which says so (HTTP 429, Retry-After) when the name is locked, or
+    when this address has tried too often, instead of "wrong password"."""
 
     redirect_authenticated_user = True
+
+    def post(self, request, *args, **kwargs):
+        throttle = SignInRateThrottle()
+        if not throttle.allow_request(request, self):
+            # Refused before the form is checked: no password is tried, no failure counted.
+            wait = int(throttle.wait() or 1)
+            form = self.form_class(request, initial={"username": request.POST.get("username", "")})
+            message = f"Too many sign-in attempts from this device: try again in {wait} seconds."
+            return self._refused(form, message, wait)
+        return super().post(request, *args, **kwargs)
 
     def form_invalid(self, form):
         if not is_locked_out(self.request):
             return super().form_invalid(form)
-        username = form.data.get("username", "")
         form.errors.clear()
-        form.add_error(None, lockout_message(username))
-        response = self.render_to_response(self.get_context_data(form=form))
+        return self._refused(form, lockout_message(form.data.get("username", "")), lockout_seconds())
+
+    def _refused(self, form, message: str, retry_after: int):
+        response = self.render_to_response(self.get_context_data(form=form, refusal=message))
         response.status_code = 429
-        response["Retry-After"] = str(lockout_seconds())
+        response["Retry-After"] = str(retry_after)
         return response

@@ -234,6 +234,8 @@ REST_FRAMEWORK = {
         "anon": os.getenv("API_THROTTLE_ANON", "60/minute"),
         "user": os.getenv("API_THROTTLE_USER", "600/minute"),
         "token": os.getenv("API_THROTTLE_TOKEN", "20/minute"),
+        # The sign-in page (compliance.auth), per address: a shift change behind one address fits.
+        "login": os.getenv("SIGN_IN_THROTTLE", "60/minute"),
     },
 }
 SPECTACULAR_SETTINGS = {

@@ -124,6 +124,7 @@ def low_rates(monkeypatch):
     """The production rates, lowered so that a test reaches them quickly."""
     monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "user", "5/minute")
     monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "token", "3/minute")
+    monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, "login", "3/minute")
 
 
 def test_the_api_throttles_each_person_with_a_429_in_the_api_format(casino, low_rates):
@@ -145,7 +146,20 @@ def test_the_token_endpoint_is_throttled_per_address(casino, low_rates):
     assert token_for(casino.floorperson, PASSWORD, REMOTE_ADDR=ELSEWHERE).status_code == 200
 
 
+def test_the_sign_in_page_is_throttled_per_address_whatever_the_names(client, casino, low_rates):
+    for user in (casino.security, casino.floorperson, casino.maintenance):
+        assert sign_in(client, user, "wrong").status_code == 200
+    throttled = sign_in(client, casino.compliance, PASSWORD)
+    page = throttled.content.decode()
+    assert throttled.status_code == 429 and int(throttled["Retry-After"]) > 0
+    assert "Too many sign-in attempts from this device" in page
+    assert f'value="{casino.compliance.username}"' in page  # what was typed stays
+    assert "_auth_user_id" not in client.session
+    assert not AccessAttempt.objects.filter(username=casino.compliance.username).exists()  # nothing was tried
+    assert sign_in(Client(), casino.compliance, PASSWORD, REMOTE_ADDR=ELSEWHERE).status_code == 302
+
+
 def test_production_rates_are_set():
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
-    assert rates == {"anon": "60/minute", "user": "600/minute", "token": "20/minute"}
+    assert rates == {"anon": "60/minute", "user": "600/minute", "token": "20/minute", "login": "60/minute"}
     assert settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
