@@ -111,3 +111,22 @@ def test_the_dashboard_fits_a_768_px_tablet(site, tablet_page, floor):
     width = tablet_page.evaluate("document.documentElement.scrollWidth")
     assert width <= 768
     screenshot(tablet_page, "login-then-floor")
+
+
+def test_the_floor_refreshes_its_tiles_itself_marked_as_automatic(site, tablet_page, floor):
+    """The tiles come back every 30 s (htmx, under the CSP), with the header that keeps an idle
+    tablet's session from being moved on; the clock is Playwright's, so nobody waits."""
+    page = tablet_page
+    page.clock.install()
+    login(page, site, floor.security.username, PASSWORD)
+    state = page.locator(f"a[href='/tables/{floor.table.pk}/'] .state")
+    assert state.inner_text() == "Closed, wheel covered and locked"
+    GamingTable.objects.filter(pk=floor.table.pk).update(state=TableState.UNLOCKED)  # another tablet
+    with page.expect_request(lambda request: request.url.endswith("/floor/")) as refresh:
+        page.clock.run_for("00:31")
+    assert refresh.value.headers.get("x-auto-refresh") == "1"
+    page.wait_for_function(
+        "selector => document.querySelector(selector).innerText === 'Unlocked'",
+        arg=f"a[href='/tables/{floor.table.pk}/'] .state",
+    )
+    assert page.url.endswith("/floor/") and page.locator("#tiles").count() == 1
