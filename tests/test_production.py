@@ -5,16 +5,15 @@ import json
 import logging
 import os
 import secrets
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from pathlib import Path
 
 from pythonjsonlogger.json import JsonFormatter
 
 from config.logs import JSON_FORMATTER
+from tests.ports import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCTION = {
@@ -91,9 +90,7 @@ def test_each_request_is_one_log_line_with_who_status_and_duration(client, casin
 def test_the_production_server_logs_json_and_each_request_once(tmp_path):
     """`make serve`'s gunicorn with the production environment: its own lines and the application's
     are JSON; each request is one line with its status and the client's address from the proxy."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     environment = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
     env = {
         **environment,
@@ -114,14 +111,7 @@ def test_the_production_server_logs_json_and_each_request_once(tmp_path):
         text=True,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline and server.poll() is None, server.stderr.read()
-                time.sleep(0.1)
+        wait_for_port(port, server)
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/login/",
             headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "10.9.8.7"},

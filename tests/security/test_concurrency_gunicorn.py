@@ -3,11 +3,9 @@ accepted entry is stored once, refusals are clean 400s, the state machine and th
 
 import os
 import random
-import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from json import dumps, loads
@@ -22,6 +20,7 @@ from inspections.models import Entry
 from tests.conftest import database_url_for_tests
 from tests.factories import PASSWORD, GamingTableFactory, configure_for_opening
 from tests.inspections.test_services import ALL_PASS
+from tests.ports import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = 50
@@ -44,12 +43,6 @@ pytestmark = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def gunicorn(committed_db):
     """gunicorn with 4 workers on the test database, on a free local port."""
@@ -67,13 +60,7 @@ def gunicorn(committed_db):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            break
-        except OSError:
-            time.sleep(0.1)
+    wait_for_port(port, server)
     yield f"http://127.0.0.1:{port}"
     server.terminate()
     server.wait(timeout=20)

@@ -7,7 +7,6 @@ import io
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -31,6 +30,7 @@ from tests.factories import PASSWORD
 from tests.inspections.test_api import signature
 from tests.inspections.test_reports import requested
 from tests.inspections.test_services import ALL_PASS, a_day, event, inspect
+from tests.ports import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -151,7 +151,7 @@ def test_while_the_database_is_down_every_request_answers_503_in_its_format():
         stderr=subprocess.DEVNULL,
     )
     try:
-        wait_until(lambda: port_open(port), seconds=30, what="gunicorn listening")
+        wait_for_port(port, server)
         api = http(port, "GET", "/api/tables/", headers={"Authorization": "Token 0123456789abcdef"})
         page = http(port, "GET", "/floor/", headers={"Cookie": "sessionid=0123456789abcdefghijklmnopqrstuv"})
     finally:
@@ -165,23 +165,9 @@ def test_while_the_database_is_down_every_request_answers_503_in_its_format():
     assert status == 503 and "nothing was recorded" in body
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def port_open(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-        return True
-    except OSError:
-        return False
-
-
-def http(port: int, method: str, path: str, *, headers=None, body: bytes | None = None):
+def http(port: int, method: str, path: str, *, headers=None):
     connection = http_client.HTTPConnection("127.0.0.1", port, timeout=30)
-    connection.request(method, path, body=body, headers=headers or {})
+    connection.request(method, path, headers=headers or {})
     response = connection.getresponse()
     return response.status, dict(response.getheaders()), response.read().decode()
 
