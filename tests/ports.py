@@ -1,8 +1,12 @@
-"""Local ports for the servers the tests start (gunicorn, Redis, make run): 127.0.0.1 only."""
+"""Local ports and servers the tests start (gunicorn, Redis, make run): on 127.0.0.1 only."""
 
 import socket
 import subprocess
+import sys
 import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
@@ -27,3 +31,29 @@ def wait_for_port(port: int, process: subprocess.Popen, *, seconds: float = 30) 
             process.kill()
             raise RuntimeError(f"{process.args[0]} did not listen on port {port} within {seconds:.0f} s")
         time.sleep(0.05)
+
+
+def gunicorn_start(env: dict[str, str], *, workers: int, args=(), stderr=subprocess.DEVNULL):
+    """gunicorn serving the project on a free local port, with `env` as its whole environment;
+    returns once it listens, with its process and port."""
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gunicorn",
+            "config.wsgi",
+            *args,
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+        text=True,
+    )
+    wait_for_port(port, process)
+    return process, port

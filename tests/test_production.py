@@ -13,7 +13,7 @@ from pathlib import Path
 from pythonjsonlogger.json import JsonFormatter
 
 from config.logs import JSON_FORMATTER
-from tests.ports import free_port, wait_for_port
+from tests.ports import gunicorn_start
 
 ROOT = Path(__file__).resolve().parents[1]
 PRODUCTION = {
@@ -90,7 +90,6 @@ def test_each_request_is_one_log_line_with_who_status_and_duration(client, casin
 def test_the_production_server_logs_json_and_each_request_once(tmp_path):
     """`make serve`'s gunicorn with the production environment: its own lines and the application's
     are JSON; each request is one line with its status and the client's address from the proxy."""
-    port = free_port()
     environment = {key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"}
     env = {
         **environment,
@@ -99,19 +98,8 @@ def test_the_production_server_logs_json_and_each_request_once(tmp_path):
         "ALLOWED_HOSTS": "127.0.0.1",
         "BEHIND_TLS_PROXY": "true",
     }
-    server = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "gunicorn", "config.wsgi", "--config", "config/gunicorn.conf.py"),
-            *("--bind", f"127.0.0.1:{port}", "--workers", "1"),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    server, port = gunicorn_start(env, workers=1, args=("--config", "config/gunicorn.conf.py"), stderr=subprocess.PIPE)
     try:
-        wait_for_port(port, server)
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}/login/",
             headers={"X-Forwarded-Proto": "https", "X-Forwarded-For": "10.9.8.7"},

@@ -3,8 +3,6 @@ accepted entry is stored once, refusals are clean 400s, the state machine and th
 
 import os
 import random
-import subprocess
-import sys
 import threading
 import urllib.error
 import urllib.request
@@ -20,7 +18,7 @@ from inspections.models import Entry
 from tests.conftest import database_url_for_tests
 from tests.factories import PASSWORD, GamingTableFactory, configure_for_opening
 from tests.inspections.test_services import ALL_PASS
-from tests.ports import free_port, wait_for_port
+from tests.ports import gunicorn_start
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = 50
@@ -46,21 +44,13 @@ pytestmark = [
 @pytest.fixture
 def gunicorn(committed_db):
     """gunicorn with 4 workers on the test database, on a free local port."""
-    port = free_port()
     env = {
         **os.environ,
         "DATABASE_URL": database_url_for_tests(),
         "DJANGO_SETTINGS_MODULE": "tests.settings",
         "DEBUG": "true",
     }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "4"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    wait_for_port(port, server)
+    server, port = gunicorn_start(env, workers=4)
     yield f"http://127.0.0.1:{port}"
     server.terminate()
     server.wait(timeout=20)

@@ -30,7 +30,7 @@ from tests.factories import PASSWORD
 from tests.inspections.test_api import signature
 from tests.inspections.test_reports import requested
 from tests.inspections.test_services import ALL_PASS, a_day, event, inspect
-from tests.ports import free_port, wait_for_port
+from tests.ports import free_port, gunicorn_start
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -134,7 +134,7 @@ def test_the_database_lost_after_the_entry_is_written_answers_503_and_keeps_noth
 def test_while_the_database_is_down_every_request_answers_503_in_its_format():
     """During a PostgreSQL restart no connection can be made at all: gunicorn in production mode,
     its DATABASE_URL on a port where nothing listens."""
-    port, closed = free_port(), free_port()
+    closed = free_port()
     env = {
         **{key: value for key, value in os.environ.items() if key != "DJANGO_SETTINGS_MODULE"},
         "DEBUG": "false",
@@ -143,15 +143,8 @@ def test_while_the_database_is_down_every_request_answers_503_in_its_format():
         "ALLOWED_HOSTS": "127.0.0.1",
         "DATABASE_URL": f"postgres://postgres@127.0.0.1:{closed}/logbook",
     }
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server, port = gunicorn_start(env, workers=1)
     try:
-        wait_for_port(port, server)
         api = http(port, "GET", "/api/tables/", headers={"Authorization": "Token 0123456789abcdef"})
         page = http(port, "GET", "/floor/", headers={"Cookie": "sessionid=0123456789abcdefghijklmnopqrstuv"})
     finally:
