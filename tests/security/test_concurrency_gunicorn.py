@@ -7,7 +7,6 @@ import threading
 import urllib.error
 import urllib.request
 from json import dumps, loads
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -20,7 +19,6 @@ from tests.factories import PASSWORD, GamingTableFactory, configure_for_opening
 from tests.inspections.test_services import ALL_PASS
 from tests.ports import gunicorn_start
 
-ROOT = Path(__file__).resolve().parents[2]
 CLIENTS = 50
 REQUESTS_EACH = 8
 # The state each event leads to (DESIGN.md §3), to check the tables against their last entries.
