@@ -164,7 +164,8 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = envint("SECURE_HSTS_SECONDS", "31536000")
     SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "true")
     SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "true")
-if envbool("BEHIND_TLS_PROXY", "false"):
+BEHIND_TLS_PROXY = envbool("BEHIND_TLS_PROXY", "false")
+if BEHIND_TLS_PROXY:
     # Behind a proxy that ends TLS and says so in X-Forwarded-Proto (and strips it from clients).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -230,6 +231,9 @@ REST_FRAMEWORK = {
         "rest_framework.throttling.AnonRateThrottle",
         "rest_framework.throttling.UserRateThrottle",
     ],
+    # An address is the client's as our proxy appended it, never what a client says it is: without
+    # a proxy X-Forwarded-For is ignored (DRF would otherwise count by the header as sent).
+    "NUM_PROXIES": 1 if BEHIND_TLS_PROXY else 0,
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.getenv("API_THROTTLE_ANON", "60/minute"),
         "user": os.getenv("API_THROTTLE_USER", "600/minute"),

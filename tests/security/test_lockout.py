@@ -143,6 +143,8 @@ def test_the_api_throttles_each_person_with_a_429_in_the_api_format(casino, low_
 def test_the_token_endpoint_is_throttled_per_address(casino, low_rates):
     statuses = [token_for(casino.floorperson, PASSWORD).status_code for _ in range(4)]
     assert statuses == [200, 200, 200, 429]
+    # Without a proxy in front, an address a client claims for itself changes nothing.
+    assert token_for(casino.floorperson, PASSWORD, HTTP_X_FORWARDED_FOR="10.9.9.9").status_code == 429
     assert token_for(casino.floorperson, PASSWORD, REMOTE_ADDR=ELSEWHERE).status_code == 200
 
 
