@@ -3,9 +3,13 @@ page, the API's token endpoint and every signature's re-authentication (complian
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
 from django.contrib.auth import views as auth_views
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
 from rest_framework.throttling import SimpleRateThrottle
 
 
@@ -87,3 +91,13 @@ class LoginView(auth_views.LoginView):
         response.status_code = 429
         response["Retry-After"] = str(retry_after)
         return response
+
+
+def admin_login(request):
+    """The admin site signs in through the project's own page too, so that it has one door with the
+    lockout's message and the per-address limit, not a second one without them."""
+    if request.user.is_authenticated:
+        if request.user.is_staff:
+            return redirect("admin:index")
+        raise PermissionDenied("The admin site is for administrators; your role does not include it.")
+    return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': request.GET.get('next', '/admin/')})}")

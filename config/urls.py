@@ -3,7 +3,10 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from compliance.auth import admin_login
+
 urlpatterns = [
+    path("admin/login/", admin_login),  # before the admin's own: sign-in has one door (compliance.auth)
     path("admin/", admin.site.urls),
     path("api/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

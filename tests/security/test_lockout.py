@@ -13,6 +13,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
+from compliance.models import User
 from inspections.models import Entry, Signature
 from tests.factories import PASSWORD
 from tests.inspections.test_api import assert_refused, signature
@@ -165,3 +166,19 @@ def test_production_rates_are_set():
     rates = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
     assert rates == {"anon": "60/minute", "user": "600/minute", "token": "20/minute", "login": "60/minute"}
     assert settings.CACHES["default"]["BACKEND"] == "django.core.cache.backends.db.DatabaseCache"
+
+
+def test_the_admin_site_signs_in_through_the_same_door(client, casino):
+    """No second sign-in form without the lockout's message and the per-address limit."""
+    response = client.get("/admin/")
+    assert response.status_code == 302 and response["Location"] == "/admin/login/?next=/admin/"
+    door = client.get(response["Location"])
+    assert door.status_code == 302 and door["Location"] == "/login/?next=%2Fadmin%2F"
+    # A password posted to the admin's old form is never checked there.
+    posted = client.post("/admin/login/", {"username": casino.security.username, "password": "wrong"})
+    assert posted.status_code == 302 and not AccessAttempt.objects.exists()
+    # Signed in elsewhere without the administrator's role: refused, not sent round in a loop.
+    client.force_login(casino.security)
+    assert client.get("/admin/login/?next=/admin/").status_code == 403
+    client.force_login(User.objects.create_superuser("root", "root@example.com", "x-long-admin-passphrase"))
+    assert client.get("/admin/login/").url == "/admin/"
