@@ -32,8 +32,12 @@ def _flatten(detail, field: str | None = None) -> list[dict]:
             # A list of messages keeps the field; a list of objects numbers them.
             errors.extend(_flatten(value, f"{field}.{index}" if isinstance(value, dict | list) else field))
         return errors
-    code = getattr(detail, "code", None) or "invalid"
-    return [{"code": code, "message": str(detail), "citation": None, "field": field}]
+    return [_error(getattr(detail, "code", None) or "invalid", str(detail), field=field)]
+
+
+def _error(code: str, message: str, *, field: str | None = None) -> dict:
+    """One error that is not a rule's (a rule's comes from Violation.as_dict, with its citation)."""
+    return {"code": code, "message": message, "citation": None, "field": field}
 
 
 def _body(errors: list[dict]) -> dict:
@@ -47,16 +51,7 @@ def exception_handler(exc, context):
         exc = exceptions.ValidationError(detail=exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     if isinstance(exc, exceptions.ParseError):
         return Response(
-            _body(
-                [
-                    {
-                        "code": "malformed_request",
-                        "message": f"The request body could not be read: {exc.detail}",
-                        "citation": None,
-                        "field": None,
-                    }
-                ]
-            ),
+            _body([_error("malformed_request", f"The request body could not be read: {exc.detail}")]),
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, Http404):
@@ -70,24 +65,14 @@ def exception_handler(exc, context):
         response.data = _body(_flatten(exc.detail))
     elif isinstance(exc, exceptions.APIException):
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
-        response.data = _body([{"code": code, "message": str(exc.detail), "citation": None, "field": None}])
+        response.data = _body([_error(code, str(exc.detail))])
     return response
 
 
 def not_found(request, exception=None):
     """An unknown address under /api/ answers in the API's format; elsewhere Django's page."""
     if request.path.startswith("/api/"):
-        body = _body(
-            [
-                {
-                    "code": "not_found",
-                    "message": f"There is no {request.path} in this API.",
-                    "citation": None,
-                    "field": None,
-                }
-            ]
-        )
-        return JsonResponse(body, status=404)
+        return JsonResponse(_body([_error("not_found", f"There is no {request.path} in this API.")]), status=404)
     return defaults.page_not_found(request, exception)
 
 
@@ -101,21 +86,15 @@ def server_error(request):
     """An unexpected error. When the database was lost (restarted, unreachable) it says so, with
     a 503 that invites a retry: the transaction was rolled back whole, so nothing half-written
     stays behind. Everything else is Django's 500, in the API's format under /api/."""
+    api = request.path.startswith("/api/")
     error = sys.exc_info()[1]  # Django calls this handler while handling the exception
-    lost = isinstance(error, OperationalError | InterfaceError)
-    status, code, message = (
-        (503, "database_unavailable", DATABASE_UNAVAILABLE)
-        if lost
-        else (500, "server_error", "Something went wrong on the server.")
-    )
-    if request.path.startswith("/api/"):
-        response = JsonResponse(
-            _body([{"code": code, "message": message, "citation": None, "field": None}]), status=status
-        )
-    elif lost:
-        response = render(request, "503.html", {"message": message}, status=503)
-    else:
+    if not isinstance(error, OperationalError | InterfaceError):
+        if api:
+            return JsonResponse(_body([_error("server_error", "Something went wrong on the server.")]), status=500)
         return defaults.server_error(request)
-    if lost:
-        response["Retry-After"] = "5"
+    if api:
+        response = JsonResponse(_body([_error("database_unavailable", DATABASE_UNAVAILABLE)]), status=503)
+    else:
+        response = render(request, "503.html", {"message": DATABASE_UNAVAILABLE}, status=503)
+    response["Retry-After"] = "5"
     return response

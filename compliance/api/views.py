@@ -288,6 +288,10 @@ class LockedOut(APIException):
     status_code = 429
     default_code = "locked_out"
 
+    def __init__(self, detail: str, *, wait: int):
+        super().__init__(detail)
+        self.wait = wait  # DRF's handler sends it as Retry-After
+
 
 class TokenObtain(ObtainAuthToken):
     """Exchange a username and password for an API token. Counted per address (throttle scope
@@ -301,7 +305,5 @@ class TokenObtain(ObtainAuthToken):
             return super().post(request, *args, **kwargs)
         except ValidationError:
             if is_locked_out(request):
-                locked = LockedOut(lockout_message(request.data.get("username", "")))
-                locked.wait = lockout_seconds()  # DRF's handler sends it as Retry-After
-                raise locked from None
+                raise LockedOut(lockout_message(request.data.get("username", "")), wait=lockout_seconds()) from None
             raise
