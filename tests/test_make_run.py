@@ -5,7 +5,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -13,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from inspections import demo
-from tests.ports import accepts, free_port
+from tests.servers import ROOT, accepts, free_port, wait_until
 
-ROOT = Path(__file__).resolve().parent.parent
 READY = re.compile(r"logbook running at (http://127\.0\.0\.1:\d+/)")
 STARTED = re.compile(r"started (\w+) \(pid (\d+)\)")
 
@@ -36,12 +34,9 @@ def group_alive(pgid: int) -> bool:
     return True
 
 
-def wait_for(predicate, timeout: float, what: str, log: Path) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what} not seen within {timeout:.0f} s; output:\n{log.read_text()[-5000:]}")
-        time.sleep(0.5)
+def unseen(what: str, log: Path):
+    """The failure's words, with make run's output as it is when the wait gives up."""
+    return lambda: f"{what} not seen; output:\n{log.read_text()[-5000:]}"
 
 
 @pytest.mark.slow
@@ -59,7 +54,12 @@ def test_make_run_starts_everything_and_stops_on_ctrl_c(tmp_path):
             [sys.executable, "scripts/run.py"], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
         )
     try:
-        wait_for(lambda: READY.search(log.read_text()) or process.poll() is not None, 90, "the URL", log)
+        wait_until(
+            lambda: READY.search(log.read_text()) or process.poll() is not None,
+            seconds=90,
+            what=unseen("the URL", log),
+            every=0.5,
+        )
         assert process.poll() is None, log.read_text()
         output = log.read_text()
         url = READY.search(output).group(1)
@@ -75,8 +75,18 @@ def test_make_run_starts_everything_and_stops_on_ctrl_c(tmp_path):
         # Worker and beat are up: their process groups live and each reported for duty.
         children = {name: int(pid) for name, pid in STARTED.findall(log.read_text())}
         assert {"redis", "web", "worker", "beat"} <= set(children)
-        wait_for(lambda: re.search(r"celery@\S+ ready", log.read_text()), 60, "the worker's ready line", log)
-        wait_for(lambda: "beat: Starting" in log.read_text(), 60, "beat's start line", log)
+        wait_until(
+            lambda: re.search(r"celery@\S+ ready", log.read_text()),
+            seconds=60,
+            what=unseen("the worker's ready line", log),
+            every=0.5,
+        )
+        wait_until(
+            lambda: "beat: Starting" in log.read_text(),
+            seconds=60,
+            what=unseen("beat's start line", log),
+            every=0.5,
+        )
         assert all(group_alive(children[name]) for name in ("redis", "web", "worker", "beat"))
         assert accepts(redis_port)
 

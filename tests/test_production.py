@@ -8,14 +8,12 @@ import secrets
 import subprocess
 import sys
 import urllib.request
-from pathlib import Path
 
 from pythonjsonlogger.json import JsonFormatter
 
 from config.logs import JSON_FORMATTER
-from tests.ports import gunicorn_start
+from tests.servers import ROOT, gunicorn_start
 
-ROOT = Path(__file__).resolve().parents[1]
 PRODUCTION = {
     "DEBUG": "false",
     "SECRET_KEY": secrets.token_urlsafe(50),

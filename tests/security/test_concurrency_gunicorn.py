@@ -17,7 +17,7 @@ from inspections.models import Entry
 from tests.conftest import database_url_for_tests
 from tests.factories import PASSWORD, GamingTableFactory, configure_for_opening
 from tests.inspections.test_services import ALL_PASS
-from tests.ports import gunicorn_start
+from tests.servers import gunicorn_start
 
 CLIENTS = 50
 REQUESTS_EACH = 8

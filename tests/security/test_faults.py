@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -30,25 +29,13 @@ from tests.factories import PASSWORD
 from tests.inspections.test_api import signature
 from tests.inspections.test_reports import requested
 from tests.inspections.test_services import ALL_PASS, a_day, event, inspect
-from tests.ports import free_port, gunicorn_start
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.servers import ROOT, free_port, gunicorn_start, wait_until
 
 pytestmark = pytest.mark.slow
 needs_postgresql = pytest.mark.skipif(
     "postgresql" not in settings.DATABASES["default"]["ENGINE"],
     reason="needs PostgreSQL (DATABASE_URL), as in CI: the fault is a PostgreSQL backend terminated mid-transaction",
 )
-
-
-def wait_until(condition, *, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    raise AssertionError(f"not within {seconds:.0f} s: {what}")
 
 
 # ---- The database lost mid-request ----------------------------------------------------------
@@ -246,7 +233,7 @@ def test_a_worker_killed_during_a_report_is_replaced_and_no_half_file_is_served(
         report.refresh_from_db()
         return report.status == ReportStatus.RUNNING and 10 < report.progress < 90
 
-    wait_until(rendering, seconds=90, what=f"the report half rendered\n{first.output()}")
+    wait_until(rendering, seconds=90, what=lambda: f"the report half rendered\n{first.output()}")
     first.kill()
     report.refresh_from_db()
     killed_at = report.progress
@@ -259,7 +246,7 @@ def test_a_worker_killed_during_a_report_is_replaced_and_no_half_file_is_served(
         report.refresh_from_db()
         return report.status in (ReportStatus.DONE, ReportStatus.FAILED)
 
-    wait_until(finished, seconds=120, what=f"the report finished by the second worker\n{second.output()}")
+    wait_until(finished, seconds=120, what=lambda: f"the report finished by the second worker\n{second.output()}")
     assert report.status == ReportStatus.DONE, report.error
     response = download(casino, report)
     assert response.status_code == 200
