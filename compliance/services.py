@@ -249,8 +249,9 @@ def layout_decide(
 # What a compliance manager may change of their own property; the rest is the administrator's.
 PROPERTY_POLICY = ("time_zone", "cover_grace_minutes", "max_inspection_interval_hours", "notify_emails")
 PROPERTY_EDITABLE = ("name", "licence_number", "jurisdiction", *PROPERTY_POLICY)
-# The overdue policy: its tables' deadlines move with it (compliance.deadlines).
-PROPERTY_DEADLINE_POLICY = frozenset({"cover_grace_minutes", "max_inspection_interval_hours"})
+# The overdue policy: its tables' deadlines move with it (compliance.deadlines); the time zone
+# moves the local midnight from which a later approved version is in effect (configuration_due).
+PROPERTY_DEADLINE_POLICY = frozenset({"cover_grace_minutes", "max_inspection_interval_hours", "time_zone"})
 
 
 @transaction.atomic
@@ -283,6 +284,8 @@ def property_update(*, property_id: int, actor: User, changes: dict) -> Property
             table.property = prop
             deadlines_set(table)
             table.save(update_fields=DEADLINE_FIELDS)
+    if "time_zone" in changed:
+        open_tables_recheck(property_id=prop.pk)
     return prop
 
 
