@@ -87,7 +87,9 @@ class GamingTableFilter(filters.FilterSet):
 
 
 class GamingTableViewSet(ListRetrieveCreatePatchViewSet):
-    """Tables; the logbook app adds the open/close/cover/unlock actions."""
+    """Tables; the logbook app adds the open/close/cover/unlock actions. A table's configuration (game,
+    wheel type, external movable parts, electronic, wheel, ball) changes only while it is closed, and
+    it is then inspected again before it opens; a table with logbook entries stays at its property."""
 
     serializer_class = GamingTableSerializer
     permission_classes = [ReadOrConfigure]
