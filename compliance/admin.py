@@ -1,8 +1,11 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.http import HttpResponseRedirect
 
+from compliance import services
 from compliance.models import (
+    TABLE_DEADLINES,
     ApprovalSignature,
     Ball,
     GamingTable,
@@ -12,11 +15,31 @@ from compliance.models import (
     User,
     Wheel,
 )
-from compliance.rulebook import rulebook_for
+from compliance.rulebook import RuleViolation, rulebook_for
+
+
+class ServiceAdmin(admin.ModelAdmin):
+    """An admin whose saves go through the service the API uses (save_model), under its lock and rules.
+
+    A refusal the form could not foresee (another write came first) is shown as a message and
+    nothing is saved: the admin's own transaction is rolled back.
+    """
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except RuleViolation as refusal:
+            for violation in refusal.violations:
+                messages.error(request, f"{violation.message} ({violation.citation})")
+            return HttpResponseRedirect(request.get_full_path())
+
+    @staticmethod
+    def changes(form, editable) -> dict:
+        return {name: form.cleaned_data[name] for name in form.changed_data if name in editable}
 
 
 @admin.register(Property)
-class PropertyAdmin(admin.ModelAdmin):
+class PropertyAdmin(ServiceAdmin):
     list_display = [
         "name",
         "licence_number",
@@ -29,6 +52,15 @@ class PropertyAdmin(admin.ModelAdmin):
     list_filter = ["jurisdiction"]
     search_fields = ["name", "licence_number"]
     readonly_fields = ["chain_length", "chain_head"]
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            super().save_model(request, obj, form, change)  # a new property has no tables yet
+            return
+        # The overdue policy moves the tables' deadlines with it, as through the API.
+        services.property_update(
+            property_id=obj.pk, actor=request.user, changes=self.changes(form, services.PROPERTY_EDITABLE)
+        )
 
 
 @admin.register(User)
@@ -46,8 +78,27 @@ class PersonAdmin(UserAdmin):
     ]
 
 
+class GamingTableForm(forms.ModelForm):
+    """Shows beside its field every rule a change breaks, as the API refuses it (table_violations)."""
+
+    def clean(self):
+        data = super().clean()
+        if self.errors or not data.get("property"):
+            return data
+        changes = {name: data[name] for name in services.TABLE_EDITABLE if name in data}
+        if self.instance.pk is not None:
+            changes = {name: value for name, value in changes.items() if name in self.changed_data}
+        # self.instance is still the row as read: the form's values are put on it after clean().
+        found = services.table_violations(table=self.instance if self.instance.pk else None, changes=changes)
+        for violation in found:
+            field = violation.field if violation.field in self.fields else None
+            self.add_error(field, f"{violation.message} ({violation.citation})")
+        return data
+
+
 @admin.register(GamingTable)
-class GamingTableAdmin(admin.ModelAdmin):
+class GamingTableAdmin(ServiceAdmin):
+    form = GamingTableForm
     list_display = [
         "number",
         "property",
@@ -60,7 +111,8 @@ class GamingTableAdmin(admin.ModelAdmin):
     ]
     list_filter = ["property", "game", "wheel_type", "state", "has_external_movable_parts", "electronic"]
     search_fields = ["number", "property__name"]
-    # The state follows the logbook; only inspections.services moves it.
+    # The state, its times and the overdue scan's deadlines follow the logbook: only its services
+    # move them, so none is a field of the form (a posted value is ignored).
     readonly_fields = [
         "state",
         "inspection_void_reason",
@@ -70,8 +122,22 @@ class GamingTableAdmin(admin.ModelAdmin):
         "last_replacement_at",
         "last_opened_at",
         "last_closed_at",
+        "last_deck_change_at",
         "next_due",
+        *TABLE_DEADLINES,
     ]
+
+    def save_model(self, request, obj, form, change):
+        changes = self.changes(form, services.TABLE_EDITABLE)
+        if change:
+            services.table_update(table_id=obj.pk, actor=request.user, changes=changes)
+            return
+        fields = {name: form.cleaned_data[name] for name in services.TABLE_EDITABLE if name in form.cleaned_data}
+        created = services.table_create(actor=request.user, **fields)
+        # The admin goes on with the object it built (its message, its history): make it the row.
+        obj.pk = created.pk
+        obj._state.adding = False
+        obj.refresh_from_db()
 
 
 class EquipmentForm(forms.ModelForm):

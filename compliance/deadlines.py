@@ -12,9 +12,20 @@ from datetime import datetime, time, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from compliance.models import Game, GamingTable, Property, RulesSubmission, SubmissionStatus, TableState
+from compliance.models import (
+    TABLE_DEADLINES,
+    Game,
+    GamingTable,
+    Property,
+    RulesSubmission,
+    SubmissionStatus,
+    TableState,
+)
 from compliance.rulebook import rulebook_for
 from compliance.selectors import layout_approved_for, rules_submission_in_effect
+
+# The columns deadlines_set writes: what a caller saves after it (and nothing else of the row).
+DEADLINE_FIELDS = [*TABLE_DEADLINES, "next_due"]
 
 
 def _after(moment: datetime | None, since: datetime | None) -> bool:
@@ -112,7 +123,7 @@ def open_tables_recheck(*, property_id: int, game: str | None = None) -> None:
 def policy_apply(prop: Property) -> None:
     """The property's grace period or inspection interval changed: its tables' deadlines move."""
     with transaction.atomic():
-        for table in GamingTable.objects.select_for_update(of=("self",)).filter(property=prop):
+        for table in GamingTable.objects.select_for_update(of=("self",)).filter(property=prop).order_by("pk"):
             table.property = prop
             deadlines_set(table)
-            table.save()
+            table.save(update_fields=DEADLINE_FIELDS)

@@ -201,7 +201,8 @@ class GamingTable(models.Model):
 
     state = models.CharField(max_length=20, choices=TableState.choices, default=TableState.CLOSED)
     # Why the table may not open although it is not locked: "" (never inspected since it was
-    # closed), "adjustment", "replacement" or "failed" (the latest inspection failed).
+    # closed), "adjustment", "replacement", "configuration" (changed while closed: the product's
+    # policy, compliance.services.table_update) or "failed" (the latest inspection failed).
     inspection_void_reason = models.CharField(max_length=20, blank=True)
     last_entry_at = models.DateTimeField(null=True, blank=True)
     last_inspection_at = models.DateTimeField(null=True, blank=True)

@@ -1,16 +1,23 @@
-"""Approvals: Rules Submissions drafted, filed and decided. The only write path for them."""
+"""The configuration's only write paths: properties and their tables (the API, the admin and the
+web pages all call these), and the approvals (Rules Submissions and layouts drafted, filed, decided).
+
+Each write locks the row it changes, asks the rulebook, and saves only the fields it changes, so a
+logbook entry that moves the same row meanwhile (inspections.services) is never written back over.
+"""
 
 from __future__ import annotations
 
 from datetime import date
 
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from compliance.deadlines import open_tables_recheck
+from compliance.deadlines import DEADLINE_FIELDS, deadlines_set, open_tables_recheck
 from compliance.models import (
     ApprovalSignature,
+    Ball,
     GamingTable,
     LayoutStatus,
     LayoutSubmission,
@@ -18,10 +25,11 @@ from compliance.models import (
     RulesSubmission,
     SubmissionStatus,
     User,
+    Wheel,
 )
 from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
 from compliance.rulebook.wagers import big_six_house_edges, house_edges
-from compliance.selectors import rules_submission_in_effect
+from compliance.selectors import is_administrator, properties_managed_by, rules_submission_in_effect
 from compliance.signatures import SignatureInput, content_digest, signer_authenticate
 
 
@@ -89,9 +97,9 @@ def rules_submission_update(*, submission_id: int, **changes) -> RulesSubmission
         RulesSubmission.objects.select_for_update(of=("self",)).select_related("property").get(pk=submission_id)
     )
     raise_if_any([rulebook_for(submission.property.jurisdiction).may_edit_submission(submission=submission)])
-    for name in ("effective_from", "wheel_types", "payout_odds", "options"):
-        if name in changes:
-            setattr(submission, name, changes[name])
+    changed = [name for name in ("effective_from", "wheel_types", "payout_odds", "options") if name in changes]
+    for name in changed:
+        setattr(submission, name, changes[name])
     submission.violations = _violations(
         prop=submission.property,
         game=submission.game,
@@ -99,7 +107,7 @@ def rules_submission_update(*, submission_id: int, **changes) -> RulesSubmission
         payout_odds=submission.payout_odds,
         options=submission.options,
     )
-    submission.save()
+    submission.save(update_fields=[*changed, "violations"])
     return submission
 
 
@@ -234,3 +242,185 @@ def layout_decide(
         signature=signature,
         note=note,
     )
+
+
+# ---- Properties ----
+
+# What a compliance manager may change of their own property; the rest is the administrator's.
+PROPERTY_POLICY = ("time_zone", "cover_grace_minutes", "max_inspection_interval_hours", "notify_emails")
+PROPERTY_EDITABLE = ("name", "licence_number", "jurisdiction", *PROPERTY_POLICY)
+# The overdue policy: its tables' deadlines move with it (compliance.deadlines); the time zone
+# moves the local midnight from which a later approved version is in effect (configuration_due).
+PROPERTY_DEADLINE_POLICY = frozenset({"cover_grace_minutes", "max_inspection_interval_hours", "time_zone"})
+
+
+@transaction.atomic
+def property_update(*, property_id: int, actor: User, changes: dict) -> Property:
+    """Change a property; a change of its overdue policy moves its tables' deadlines at once."""
+    _only_editable(changes, PROPERTY_EDITABLE)
+    if not properties_managed_by(actor).filter(pk=property_id).exists():
+        raise PermissionDenied("Only an administrator or this property's compliance manager changes it.")
+    if not is_administrator(actor) and set(changes) - set(PROPERTY_POLICY):
+        raise PermissionDenied("A compliance manager changes the time zone and the overdue policy only.")
+    tables = []
+    if PROPERTY_DEADLINE_POLICY & set(changes):
+        # Lock the tables before the property, in the logbook's order (a table, then its property's
+        # chain: inspections.services), so an entry at the same moment waits instead of deadlocking.
+        tables = list(
+            GamingTable.objects.select_for_update(of=("self",)).filter(property_id=property_id).order_by("pk")
+        )
+    # The row is read again under its lock and only the changed columns are written: the chain
+    # head that an entry moved meanwhile is never put back.
+    prop = Property.objects.select_for_update().get(pk=property_id)
+    changed = {name: value for name, value in changes.items() if getattr(prop, name) != value}
+    if not changed:
+        return prop
+    for name, value in changed.items():
+        setattr(prop, name, value)
+    prop.full_clean(exclude=[name for name in PROPERTY_EDITABLE if name not in changed], validate_unique=True)
+    prop.save(update_fields=list(changed))
+    if PROPERTY_DEADLINE_POLICY & set(changed):
+        for table in tables:
+            table.property = prop
+            deadlines_set(table)
+            table.save(update_fields=DEADLINE_FIELDS)
+    if "time_zone" in changed:
+        open_tables_recheck(property_id=prop.pk)
+    return prop
+
+
+# ---- Tables ----
+
+TABLE_EQUIPMENT = ("wheel", "ball")
+# Every column of a table a person may set; the rest (state, times, deadlines) follow its logbook.
+TABLE_EDITABLE = (
+    "property",
+    "number",
+    "game",
+    "wheel_type",
+    "has_external_movable_parts",
+    "electronic",
+    *TABLE_EQUIPMENT,
+)
+TABLE_DEFAULTS = {"game": "roulette", "wheel_type": None, "has_external_movable_parts": False, "electronic": False}
+
+
+def _only_editable(changes: dict, editable: tuple[str, ...]) -> None:
+    derived = sorted(set(changes) - set(editable))
+    if derived:
+        raise ValueError(f"Not editable here (they follow the logbook or are set once): {', '.join(derived)}.")
+
+
+def _value(table: GamingTable, name: str):
+    """The field's value to compare: the id for a foreign key (without loading the row)."""
+    return getattr(table, f"{name}_id") if name in ("property", *TABLE_EQUIPMENT) else getattr(table, name)
+
+
+def _changed(table: GamingTable, changes: dict) -> dict:
+    def comparable(name, value):
+        return value.pk if name in ("property", *TABLE_EQUIPMENT) and value is not None else value
+
+    return {name: value for name, value in changes.items() if _value(table, name) != comparable(name, value)}
+
+
+def _has_history(table: GamingTable) -> bool:
+    return table.entries.exists() or table.flags.exists() or table.layouts.exists()
+
+
+def table_violations(*, table: GamingTable | None, changes: dict) -> list[Violation]:
+    """Every rule a new table (table None) or a change of a table breaks, saving nothing.
+
+    table_create and table_update ask it under their locks; the admin's form asks it to show the
+    refusal beside its field.
+    """
+    changed = _changed(table, changes) if table is not None else dict(changes)
+    if table is None:
+        candidate = GamingTable(**{**TABLE_DEFAULTS, **changes})
+    else:
+        candidate = GamingTable(**{f.attname: getattr(table, f.attname) for f in GamingTable._meta.concrete_fields})
+        for name, value in changed.items():
+            setattr(candidate, name, value)
+    rules = rulebook_for(candidate.property.jurisdiction)
+    return [
+        v
+        for v in [
+            rules.table_may_move(table=table, has_history=_has_history(table))
+            if table is not None and "property" in changed
+            else None,
+            *rules.table_configuration(
+                game=candidate.game,
+                wheel_type=candidate.wheel_type,
+                has_external_movable_parts=candidate.has_external_movable_parts,
+            ),
+            *rules.table_equipment(table=candidate, wheel=candidate.wheel, ball=candidate.ball),
+            *rules.equipment_change(
+                table=table if table is not None else candidate,
+                wheel_changed="wheel" in changed,
+                ball_changed="ball" in changed,
+                wheel=candidate.wheel,
+                ball=candidate.ball,
+            ),
+            rules.configuration_change(table=table, changed=set(changed)) if table is not None else None,
+        ]
+        if v is not None
+    ]
+
+
+def _equipment_lock(changes: dict) -> None:
+    # Lock the wheel and ball being put on: two tables taking the same one at once wait in turn,
+    # so the second sees it in use (equipment_change).
+    for model, name in ((Wheel, "wheel"), (Ball, "ball")):
+        if changes.get(name) is not None:
+            model.objects.select_for_update().filter(pk=changes[name].pk).first()
+
+
+@transaction.atomic
+def table_create(*, actor: User, **fields) -> GamingTable:
+    """A new table, checked like a change (its configuration and equipment); it starts closed."""
+    _only_editable(fields, TABLE_EDITABLE)
+    if not properties_managed_by(actor).filter(pk=fields["property"].pk).exists():
+        raise PermissionDenied("Only an administrator or this property's compliance manager adds its tables.")
+    _equipment_lock(fields)
+    raise_if_any(table_violations(table=None, changes=fields))
+    table = GamingTable(**{**TABLE_DEFAULTS, **fields})
+    table.full_clean(validate_unique=True)
+    deadlines_set(table)
+    table.save(force_insert=True)
+    return table
+
+
+@transaction.atomic
+def table_update(*, table_id: int, actor: User, changes: dict) -> GamingTable:
+    """Change a table's number, configuration or equipment, under its row lock, by the rules.
+
+    Only the changed columns are written, so an entry recorded between the caller's read and this
+    write keeps the state it gave the table. A change of configuration (product policy from
+    § 617a.2(a), (d): only while the table is closed) voids its inspection: it opens only after a
+    new one, with the checklist of its new configuration.
+    """
+    _only_editable(changes, TABLE_EDITABLE)
+    table = GamingTable.objects.select_for_update(of=("self",)).select_related("property").get(pk=table_id)
+    managed = properties_managed_by(actor)
+    if not managed.filter(pk=table.property_id).exists() or (
+        "property" in changes and not managed.filter(pk=changes["property"].pk).exists()
+    ):
+        raise PermissionDenied("Only an administrator or this property's compliance manager changes its tables.")
+    changed = _changed(table, changes)
+    if not changed:
+        return table
+    _equipment_lock(changed)
+    raise_if_any(table_violations(table=table, changes=changed))
+    for name, value in changed.items():
+        setattr(table, name, value)
+    table.full_clean(validate_unique=True)
+    fields = list(changed)
+    rules = rulebook_for(table.property.jurisdiction)
+    if set(changed) & {*rules.TABLE_CONFIGURATION, *TABLE_EQUIPMENT}:
+        # What the last inspection inspected is no longer what is on the table.
+        table.inspection_void_reason = "configuration"
+        fields.append("inspection_void_reason")
+    if "property" in changed or set(changed) & set(rules.TABLE_CONFIGURATION):
+        deadlines_set(table)  # the new property's policy; the game's own deadlines
+        fields.extend(DEADLINE_FIELDS)
+    table.save(update_fields=sorted(set(fields)))
+    return table

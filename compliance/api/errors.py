@@ -57,7 +57,7 @@ def exception_handler(exc, context):
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
-        exc = exceptions.PermissionDenied()
+        exc = exceptions.PermissionDenied(str(exc) or None)  # a service's refusal keeps its words
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

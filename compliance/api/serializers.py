@@ -180,38 +180,7 @@ class GamingTableSerializer(serializers.ModelSerializer):
         ]
         read_only_fields = TABLE_STATE_FIELDS
 
-    def validate(self, attrs):
-        if self.instance is not None and "property" in attrs and attrs["property"] != self.instance.property:
-            raise serializers.ValidationError({"property": "A table does not move to another property."})
-        merged = {
-            f: attrs.get(f, getattr(self.instance, f, None))
-            for f in ("game", "wheel_type", "has_external_movable_parts")
-        }
-        prop = attrs.get("property") or self.instance.property
-        rules = rulebook_for(prop.jurisdiction)
-        candidate = GamingTable(
-            property=prop,
-            number=attrs.get("number", getattr(self.instance, "number", "")),
-            **merged,
-        )
-        raise_if_any(
-            [
-                *rules.table_configuration(**merged),
-                *rules.table_equipment(
-                    table=candidate,
-                    wheel=attrs.get("wheel", getattr(self.instance, "wheel", None)),
-                    ball=attrs.get("ball", getattr(self.instance, "ball", None)),
-                ),
-                *rules.equipment_change(
-                    table=self.instance or candidate,
-                    wheel_changed="wheel" in attrs and attrs["wheel"] != getattr(self.instance, "wheel", None),
-                    ball_changed="ball" in attrs and attrs["ball"] != getattr(self.instance, "ball", None),
-                    wheel=attrs.get("wheel"),
-                    ball=attrs.get("ball"),
-                ),
-            ]
-        )
-        return attrs
+    # The rules (configuration, equipment, moves) are compliance.services.table_create/_update's.
 
 
 class ApprovalSignatureSerializer(serializers.ModelSerializer):

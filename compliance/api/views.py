@@ -1,4 +1,3 @@
-from django.db import transaction
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
@@ -25,11 +24,9 @@ from compliance.api.serializers import (
     WheelSerializer,
 )
 from compliance.auth import is_locked_out, lockout_message, lockout_seconds
-from compliance.deadlines import policy_apply
 from compliance.models import Ball, GamingTable, LayoutSubmission, RulesSubmission, User, Wheel
 from compliance.selectors import (
     balls_visible_to,
-    is_administrator,
     layouts_visible_to,
     people_visible_to,
     properties_managed_by,
@@ -58,16 +55,10 @@ class PropertyViewSet(ListRetrieveCreatePatchViewSet):
         return properties_visible_to(self.request.user).order_by("name")
 
     def perform_update(self, serializer):
-        # A compliance manager keeps their own property's policy; the rest is the administrator's.
-        if not properties_managed_by(self.request.user).filter(pk=serializer.instance.pk).exists():
-            raise PermissionDenied("Only an administrator or this property's compliance manager changes it.")
-        if not is_administrator(self.request.user):
-            allowed = {"time_zone", "cover_grace_minutes", "max_inspection_interval_hours", "notify_emails"}
-            if set(serializer.validated_data) - allowed:
-                raise PermissionDenied("A compliance manager changes the time zone and the overdue policy only.")
-        # The tables' deadlines move with the policy, in the same transaction.
-        with transaction.atomic():
-            policy_apply(serializer.save())
+        # A compliance manager keeps their own property's policy (the service says who changes what).
+        serializer.instance = services.property_update(
+            property_id=serializer.instance.pk, actor=self.request.user, changes=serializer.validated_data
+        )
 
 
 class PersonFilter(filters.FilterSet):
@@ -96,7 +87,9 @@ class GamingTableFilter(filters.FilterSet):
 
 
 class GamingTableViewSet(ListRetrieveCreatePatchViewSet):
-    """Tables; the logbook app adds the open/close/cover/unlock actions."""
+    """Tables; the logbook app adds the open/close/cover/unlock actions. A table's configuration (game,
+    wheel type, external movable parts, electronic, wheel, ball) changes only while it is closed, and
+    it is then inspected again before it opens; a table with logbook entries stays at its property."""
 
     serializer_class = GamingTableSerializer
     permission_classes = [ReadOrConfigure]
@@ -105,10 +98,14 @@ class GamingTableViewSet(ListRetrieveCreatePatchViewSet):
     def get_queryset(self):
         return tables_visible_to(self.request.user).order_by("property__name", "number")
 
+    def perform_create(self, serializer):
+        serializer.instance = services.table_create(actor=self.request.user, **serializer.validated_data)
+
     def perform_update(self, serializer):
-        if not properties_managed_by(self.request.user).filter(pk=serializer.instance.property_id).exists():
-            raise PermissionDenied("Only an administrator or this property's compliance manager changes its tables.")
-        serializer.save()
+        # The service reads the row again under its lock and writes only what changes.
+        serializer.instance = services.table_update(
+            table_id=serializer.instance.pk, actor=self.request.user, changes=serializer.validated_data
+        )
 
 
 class WheelFilter(filters.FilterSet):

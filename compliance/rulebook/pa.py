@@ -40,6 +40,9 @@ DOUBLE_ZERO_AS_SINGLE_ZERO = "58 Pa. Code § 617a.1(e)"
 WHEELS = "58 Pa. Code § 617a.1(c), (d)"
 IRREGULARITIES = "58 Pa. Code § 617a.6"
 CASINO_WAR_DECKS = "58 Pa. Code § 651a.3(d)"
+# The product's own policies, each derived from the paragraph it names (which does not say it in so many words).
+CONFIGURATION_WHILE_CLOSED = "Product policy, derived from 58 Pa. Code § 617a.2(a), (d)"
+TABLE_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 # § 651a.3(d): the decks opened for use are changed at least once every 24 hours (the overdue scan's deadline).
 CASINO_WAR_DECK_CHANGE_HOURS = 24
 
@@ -148,6 +151,43 @@ def equipment_change(*, table, wheel_changed: bool, ball_changed: bool, wheel, b
                     )
                 )
     return violations
+
+
+# What an inspection inspected (§ 617a.1(c)–(e), § 617a.2(a)(1)–(5)) apart from the wheel and
+# ball (equipment_change): the game, the wheel type (item (5) depends on it), the external movable
+# parts, and whether it is an electronic table (configuration_ready checks it at opening).
+TABLE_CONFIGURATION = ("game", "wheel_type", "has_external_movable_parts", "electronic")
+
+
+def configuration_change(*, table, changed: set[str]) -> Violation | None:
+    """Product policy from § 617a.2(a), (d): a table's configuration changes only while it is closed
+    (closed, covered and locked, or unlocked and not yet inspected), never once an inspection has
+    cleared it to open or while it is open; the change voids the inspection (may_open)."""
+    changed = changed & set(TABLE_CONFIGURATION)
+    if changed and table.pk and table.state in (TableState.OPEN, TableState.INSPECTED):
+        field = next(name for name in TABLE_CONFIGURATION if name in changed)
+        return Violation(
+            "configuration_change_while_inspected",
+            f"Table {table.number} is {table.get_state_display().lower()}: its configuration changes only while "
+            "it is closed, and it is then inspected again before it opens.",
+            CONFIGURATION_WHILE_CLOSED,
+            field,
+        )
+    return None
+
+
+def table_may_move(*, table, has_history: bool) -> Violation | None:
+    """Product policy from § 617a.2(e): a table's logbook, flags and layouts stay with the
+    certificate holder whose records they are, so a table that has any never changes property."""
+    if has_history:
+        return Violation(
+            "table_has_history",
+            f"Table {table.number} has logbook entries, flags or layouts at {table.property.name}: it stays there. "
+            "Add a new table at the other property instead.",
+            TABLE_STAYS_AT_PROPERTY,
+            "property",
+        )
+    return None
 
 
 def table_equipment(*, table, wheel, ball) -> list[Violation]:
@@ -466,6 +506,14 @@ def may_open(*, table) -> Violation | None:
             "table",
         )
     reason = table.inspection_void_reason
+    if reason == "configuration":
+        return Violation(
+            "configuration_changed",
+            f"Table {table.number}'s configuration changed after it was closed: inspect it again, with the "
+            "checklist of its new configuration, before opening.",
+            CONFIGURATION_WHILE_CLOSED,
+            "table",
+        )
     if reason == "adjustment":
         return Violation(
             "adjustment_after_inspection",

@@ -95,3 +95,170 @@ def test_registered_equipment_is_never_rewritten_or_deleted_in_the_admin(admin_c
     )
     wheel.refresh_from_db()
     assert wheel.serial == f"W-{casino.table.number}"
+
+
+# ---- Every admin write goes through the API's service and rule (issue 17, item 5) ----
+
+DERIVED = {
+    "state": "open",
+    "inspection_void_reason": "",
+    "last_closed_at": "",
+    "next_due": "",
+    "cover_due_at": "",
+    "uninspected_since": "",
+    "approval_due_at": "",
+}
+
+
+def table_form(table, **overrides) -> dict:
+    """The admin change form's fields as posted, with the derived columns a hand could add."""
+    data = {
+        "property": table.property_id,
+        "number": table.number,
+        "game": table.game,
+        "wheel_type": table.wheel_type or "",
+        "wheel": table.wheel_id or "",
+        "ball": table.ball_id or "",
+        **({"has_external_movable_parts": "on"} if table.has_external_movable_parts else {}),
+        **({"electronic": "on"} if table.electronic else {}),
+        # A split date-time widget's halves too: neither reaches the row.
+        **DERIVED,
+        **{f"{name}_{half}": "" for name in DERIVED for half in (0, 1)},
+    }
+    data.update(overrides)
+    return {k: v for k, v in data.items() if v is not None}
+
+
+def derived_columns(table) -> dict:
+    from compliance.models import TABLE_DEADLINES
+
+    table.refresh_from_db()
+    names = ["state", "inspection_void_reason", "last_closed_at", "last_opened_at", "next_due", *TABLE_DEADLINES]
+    return {name: getattr(table, name) for name in names}
+
+
+def test_derived_columns_posted_to_the_admin_change_nothing(admin_client_logged_in, casino):
+    from tests.inspections.test_services import event
+
+    inspect(casino)
+    event(casino, "open")
+    event(casino, "close")  # a cover deadline is running
+    table = casino.table
+    before = derived_columns(table)
+    assert before["cover_due_at"] is not None
+    page = admin_client_logged_in.get(f"/admin/compliance/gamingtable/{table.pk}/change/")
+    assert b'name="cover_due_at' not in page.content and b'name="state"' not in page.content
+    response = admin_client_logged_in.post(
+        f"/admin/compliance/gamingtable/{table.pk}/change/", table_form(table, number="R-01B")
+    )
+    assert response.status_code == 302, response.content.decode()
+    after = derived_columns(table)
+    assert table.number == "R-01B"
+    assert after == before
+
+
+def test_the_admin_refuses_to_move_a_table_with_entries(admin_client_logged_in, casino, other_casino):
+    from compliance.models import GamingTable
+
+    inspect(casino)
+    GamingTable.objects.filter(pk=other_casino.table.pk).update(number="R-99")
+    table = casino.table
+    table.refresh_from_db()
+    response = admin_client_logged_in.post(
+        f"/admin/compliance/gamingtable/{table.pk}/change/",
+        table_form(table, property=other_casino.property.pk, wheel="", ball=""),
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "has logbook entries" in page and "Product policy, derived from 58 Pa. Code § 617a.2(e)" in page
+    table.refresh_from_db()
+    assert table.property == casino.property and table.wheel is not None
+    assert Entry.objects.get().table_id == table.pk and Entry.objects.get().property == casino.property
+
+
+@pytest.mark.parametrize(
+    "change, citation",
+    [
+        ("wheel", "58 Pa. Code § 617a.2(d)"),
+        ("ball", "58 Pa. Code § 617a.2(d)"),
+        ("wheel_type", "Product policy, derived from 58 Pa. Code § 617a.2(a), (d)"),
+    ],
+)
+def test_the_admin_refuses_to_change_an_open_tables_equipment_or_wheel_type(
+    admin_client_logged_in, casino, change, citation
+):
+    from decimal import Decimal
+
+    from compliance.models import Ball, Wheel
+    from compliance.rulebook import pa
+    from tests.inspections.test_services import event
+
+    spare_wheel = Wheel.objects.create(
+        property=casino.property,
+        serial="W-SPARE",
+        wheel_type="double_zero",
+        diameter_inches=Decimal(32),
+        number_order=list(pa.DOUBLE_ZERO_ORDER),
+    )
+    spare_ball = Ball.objects.create(
+        property=casino.property, serial="B-SPARE", material="non_metallic", diameter_inches=Decimal("0.8125")
+    )
+    inspect(casino)
+    event(casino, "open")
+    table = casino.table
+    table.refresh_from_db()
+    before = {name: getattr(table, name) for name in ("wheel_id", "ball_id", "wheel_type", "state")}
+    value = {"wheel": spare_wheel.pk, "ball": spare_ball.pk, "wheel_type": "double_zero_as_single_zero"}[change]
+    response = admin_client_logged_in.post(
+        f"/admin/compliance/gamingtable/{table.pk}/change/", table_form(table, **{change: value})
+    )
+    assert response.status_code == 200
+    assert citation in response.content.decode()
+    table.refresh_from_db()
+    assert {name: getattr(table, name) for name in before} == before
+
+
+def test_the_admin_adds_a_table_by_the_apis_rules(admin_client_logged_in, casino):
+    from compliance.models import GamingTable
+
+    form = {"property": casino.property.pk, "number": "R-20", "game": "roulette", "wheel_type": ""}
+    response = admin_client_logged_in.post("/admin/compliance/gamingtable/add/", form)
+    assert response.status_code == 200
+    assert "58 Pa. Code § 617a.1(c), (d)" in response.content.decode()
+    assert not GamingTable.objects.filter(number="R-20").exists()
+    response = admin_client_logged_in.post("/admin/compliance/gamingtable/add/", {**form, "wheel_type": "single_zero"})
+    assert response.status_code == 302
+    table = GamingTable.objects.get(number="R-20")
+    assert table.state == "closed" and table.property == casino.property
+
+
+def test_the_admin_policy_change_moves_the_deadlines(admin_client_logged_in, casino):
+    from datetime import timedelta
+
+    from compliance.models import Property
+    from tests.inspections.test_services import event
+
+    inspect(casino)
+    event(casino, "open")
+    event(casino, "close")
+    table = casino.table
+    table.refresh_from_db()
+    prop = casino.property
+    prop.refresh_from_db()
+    response = admin_client_logged_in.post(
+        f"/admin/compliance/property/{prop.pk}/change/",
+        {
+            "name": prop.name,
+            "licence_number": prop.licence_number,
+            "jurisdiction": prop.jurisdiction,
+            "time_zone": prop.time_zone,
+            "cover_grace_minutes": 2,
+            "max_inspection_interval_hours": prop.max_inspection_interval_hours,
+            "notify_emails": "[]",
+        },
+    )
+    assert response.status_code == 302, response.content.decode()
+    table.refresh_from_db()
+    assert table.cover_due_at == table.last_closed_at + timedelta(minutes=2) == table.next_due
+    after = Property.objects.get(pk=prop.pk)
+    assert after.cover_grace_minutes == 2 and after.chain_length == 3  # the chain head untouched

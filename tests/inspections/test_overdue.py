@@ -316,3 +316,19 @@ def test_the_flags_page_lists_and_the_manager_resolves_in_the_browser(client, fl
     flag.refresh_from_db()
     assert flag.status == "resolved" and flag.resolution_note == "Covered late"
     assert "Covered late" in client.get("/flags/").content.decode()
+
+
+def test_a_new_time_zone_moves_the_midnight_a_later_version_takes_effect(client, opened):
+    """The approval deadline is a local midnight: the property's time zone changed, it moves with it."""
+    prop = opened.property
+    tomorrow = approvals_today(prop) + timedelta(days=1)
+    approved_version(opened, wheel_types=["single_zero"], effective_from=tomorrow)
+    assert table_of(opened).approval_due_at == datetime.combine(tomorrow, datetime.min.time(), tzinfo=prop.zone)
+    client.force_login(opened.compliance)
+    response = client.patch(
+        f"/api/properties/{prop.pk}/", {"time_zone": "America/Los_Angeles"}, content_type="application/json"
+    )
+    assert response.status_code == 200, response.content
+    # Los Angeles's date is never ahead of New York's: the version still takes effect at a later midnight.
+    west = datetime.combine(tomorrow, datetime.min.time(), tzinfo=ZoneInfo("America/Los_Angeles"))
+    assert table_of(opened).approval_due_at == west
