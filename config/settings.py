@@ -289,6 +289,8 @@ EMAIL_HOST_USER = os.getenv("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.getenv("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "false")
 DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "logbook@localhost")
+# Seconds to wait for the SMTP server: a server that hangs must not hold the overdue scan.
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "10")
 
 # Entries may carry a time of their own; a tablet's clock a little ahead of the server's is
 # tolerated, a time further in the future is refused.
