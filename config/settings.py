@@ -10,7 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
-from kombu import Queue
+from kombu import Exchange, Queue
 
 from config.logs import logging_config
 
@@ -278,7 +278,8 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # flags' mail, the morning digest, and any task not routed) and "reports" (a report and its pieces).
 # Production and `make run` start a worker for each (`-Q control`, `-Q reports`); a worker started
 # without -Q takes both.
-CELERY_TASK_QUEUES = (Queue("control"), Queue("reports"))
+# Each queue with an exchange and key of its own: a message for one never lands in the other.
+CELERY_TASK_QUEUES = tuple(Queue(name, Exchange(name), routing_key=name) for name in ("control", "reports"))
 CELERY_TASK_DEFAULT_QUEUE = "control"
 CELERY_TASK_ROUTES = {"inspections.tasks.report_*": {"queue": "reports"}}
 CELERY_TIMEZONE = "UTC"
