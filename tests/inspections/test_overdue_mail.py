@@ -108,10 +108,21 @@ def test_a_refused_mail_for_one_property_stops_no_other_propertys_flag(casino, o
     assert overdue.notify_new_flags() == 0 and len(smtp.messages) == 2
 
 
-@pytest.mark.parametrize("number", ["R-09\nBcc: thief@evil.example", "R-09\r\nSubject: all clear", "R-09\x00\x1b[2J"])
-def test_a_table_number_with_control_characters_cannot_break_the_mail(casino, other_casino, smtp, number):
-    """Such a number is refused on input; one already stored is mailed on one line, and the other
-    property's flag goes out beside it."""
+@pytest.mark.parametrize(
+    ("name", "number"),
+    [
+        ("Keystone Casino", "R-09\nBcc: x@ev.il"),
+        ("Keystone Casino", "R-09\r\nSubject: ok"),
+        ("Keystone Casino", "R-09\x1b[2J\x07\x85"),
+        ("Keystone\nBcc: x@ev.il", "R-09"),
+    ],
+)
+def test_control_characters_in_a_table_number_or_property_name_cannot_break_the_mail(
+    casino, other_casino, smtp, name, number
+):
+    """Such names and numbers are refused on input; one already stored is mailed on one line, and the
+    other property's flag goes out beside it."""
+    Property.objects.filter(pk=casino.property.pk).update(name=name)
     mailed_to(casino.property, "supervisor@keystone.example")
     mailed_to(other_casino.property, "supervisor@other.example")
     odd = flag_on(GamingTableFactory(property=casino.property, number=number), detected_at=T0 + timedelta(minutes=1))
@@ -120,10 +131,11 @@ def test_a_table_number_with_control_characters_cannot_break_the_mail(casino, ot
     assert overdue.notify_new_flags() == 2
     assert notified(odd) and notified(plain)
     (message,) = smtp.to("supervisor@keystone.example")
-    assert message["Subject"].startswith("[Keystone Casino] Table R-09 ")
-    assert not any(char in message["Subject"] for char in "\r\n\x00\x1b")
+    assert message["Subject"].startswith("[Keystone")
+    assert "Table R-09" in message["Subject"]
+    assert not any(char in message["Subject"] for char in "\r\n\x1b\x07\x85")
     assert message["Bcc"] is None and message.get_all("Subject") == [message["Subject"]]
-    assert "thief@evil.example" not in message["X-Envelope-To"]
+    assert "x@ev.il" not in message["X-Envelope-To"]
     assert len(smtp.to("supervisor@other.example")) == 1
 
 
