@@ -7,11 +7,13 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.http import FileResponse, Http404
+from django.utils import timezone
 
 from compliance.models import Property
 from compliance.rulebook import raise_if_any
@@ -20,6 +22,11 @@ from compliance.rulebook.base import LimitReached
 from inspections.models import Report, ReportDownload, ReportStatus
 
 log = logging.getLogger(__name__)
+
+# How long a report waiting or being generated counts against its person's and property's limits:
+# far longer than any report takes (100,000 entries: about 8 minutes), behind the few a property
+# may have waiting at once.
+PENDING_COUNTS_FOR = timedelta(hours=6)
 
 
 def report_problems(*, kind: str, prop, period_from, period_to, tables) -> dict[str, str]:
@@ -58,7 +65,12 @@ def report_request(*, requested_by, tables=(), **fields) -> Report:
                 )
             ]
         )
-        pending = Report.objects.filter(status__in=(ReportStatus.QUEUED, ReportStatus.RUNNING))
+        # A report still waiting after PENDING_COUNTS_FOR was lost (its task gone with a Redis that
+        # lost its data): it holds no worker, so it no longer holds its person's place either.
+        pending = Report.objects.filter(
+            status__in=(ReportStatus.QUEUED, ReportStatus.RUNNING),
+            requested_at__gte=timezone.now() - PENDING_COUNTS_FOR,
+        )
         too_many = policy.report_pending_within(
             mine=pending.filter(requested_by=requested_by).count(),
             max_mine=settings.REPORT_MAX_PENDING_PER_PERSON,

@@ -3,7 +3,7 @@ how many reports a person and a property may have waiting or running (HTTP 429),
 period one report covers (HTTP 400), in the API and on the page, each refusal with its citation
 and nothing written."""
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -133,3 +133,15 @@ def test_two_requests_at_once_cannot_both_take_the_last_place(committed_db, casi
         results = run_at_once([one, one, one])
     assert sum(isinstance(result, Report) for result in results) == 1, results
     assert Report.objects.count() == 1
+
+
+def test_a_report_lost_for_six_hours_no_longer_holds_its_persons_place(casino, limits):
+    """Its task gone with a Redis that lost its data, it holds no worker: after six hours it stops
+    counting, so nobody is refused reports for good."""
+    for _ in range(2):
+        assert ask(casino.compliance, casino.property).status_code == 201
+    assert ask(casino.compliance, casino.property).status_code == 429
+    lost = Report.objects.order_by("pk").first()
+    Report.objects.filter(pk=lost.pk).update(requested_at=lost.requested_at - timedelta(hours=6, seconds=1))
+    assert ask(casino.compliance, casino.property).status_code == 201
+    assert ask(casino.compliance, casino.property).status_code == 429
