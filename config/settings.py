@@ -10,6 +10,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 from config.logs import logging_config
 
@@ -200,6 +201,11 @@ MEDIA_ROOT = Path(os.getenv("MEDIA_ROOT", str(BASE_DIR / "var" / "media")))
 # Reports are rendered in pieces of this many rows, by this many processes at once (render_report).
 REPORT_CHUNK_ROWS = envint("REPORT_CHUNK_ROWS", "400")
 REPORT_PROCESSES = envint("REPORT_PROCESSES", str(os.cpu_count() or 2))
+# Product policy: how many reports one person, and one property, may have queued or running at once
+# (beyond them HTTP 429), and the longest period one report covers, in days (beyond it HTTP 400).
+REPORT_MAX_PENDING_PER_PERSON = envint("REPORT_MAX_PENDING_PER_PERSON", "3")
+REPORT_MAX_PENDING_PER_PROPERTY = envint("REPORT_MAX_PENDING_PER_PROPERTY", "10")
+REPORT_MAX_DAYS = envint("REPORT_MAX_DAYS", "366")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -268,6 +274,14 @@ CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Two queues, so that reports never hold back a compliance control: "control" (the overdue scan, the
+# flags' mail, the morning digest, and any task not routed) and "reports" (a report and its pieces).
+# Production and `make run` start a worker for each (`-Q control`, `-Q reports`); a worker started
+# without -Q takes both.
+# Each queue with an exchange and key of its own: a message for one never lands in the other.
+CELERY_TASK_QUEUES = tuple(Queue(name, Exchange(name), routing_key=name) for name in ("control", "reports"))
+CELERY_TASK_DEFAULT_QUEUE = "control"
+CELERY_TASK_ROUTES = {"inspections.tasks.report_*": {"queue": "reports"}}
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a worker's process killed mid-task: the task goes back to the queue
 # A whole worker killed mid-task (its machine lost): Redis hands the unacknowledged task to another
@@ -289,6 +303,8 @@ EMAIL_HOST_USER = os.getenv("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.getenv("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = envbool("EMAIL_USE_TLS", "false")
 DEFAULT_FROM_EMAIL = os.getenv("DEFAULT_FROM_EMAIL", "logbook@localhost")
+# Seconds to wait for the SMTP server: a server that hangs must not hold the overdue scan.
+EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "10")
 
 # Entries may carry a time of their own; a tablet's clock a little ahead of the server's is
 # tolerated, a time further in the future is refused.

@@ -221,3 +221,10 @@ class ReportForm(forms.Form):
         for field, message in problems.items():
             self.add_error({"from": "period_from", "to": "period_to"}.get(field, field), message)
         return data
+
+    def show(self, refusal: RuleViolation) -> None:
+        """The service's refusal next to its field (the whole form's when it names none), with its citation."""
+        for violation in refusal.violations:
+            field = {"from": "period_from", "to": "period_to"}.get(violation.field, violation.field)
+            citation = f" ({violation.citation})" if violation.citation else ""
+            self.add_error(field if field in self.fields else None, f"{violation.message}{citation}")

@@ -10,11 +10,14 @@ unique constraints of ComplianceException make two scans at once raise each flag
 from __future__ import annotations
 
 import logging
+import smtplib
+import socket
+import unicodedata
 from datetime import datetime
 
 from django.conf import settings
 from django.core.mail import send_mail
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from compliance.models import GamingTable, Property
@@ -119,27 +122,75 @@ def flag_resolve(*, flag_id: int, note: str, signature: SignatureInput) -> Compl
     return flag
 
 
+# How many new flags one scan mails at most; the rest wait for the next scan, a minute later.
+NOTIFY_BATCH = 500
+# The SMTP server itself is unreachable (not one message refused): every other mail would wait for
+# the same timeout, so this scan stops mailing and the next one tries again.
+SERVER_UNREACHABLE = (
+    smtplib.SMTPConnectError,
+    smtplib.SMTPServerDisconnected,
+    ConnectionError,
+    TimeoutError,
+    socket.gaierror,
+)
+
+
 def notify_new_flags(now: datetime | None = None) -> int:
-    """Mail each new flag to its property's security supervisors, at most once: a flag is marked
-    notified (committed) before its mail goes, so a crash between the two loses a mail rather than
-    sending one twice."""
+    """Mail each new flag to its property's security supervisors, one flag at a time, and mark it
+    notified only once its mail went out; returns how many were marked.
+
+    A mail that fails (the server refuses a recipient, a header is malformed…) is logged and leaves
+    its flag unmarked, to be tried again at the next scan: it never stops another flag's mail. A
+    worker lost between the mail and the commit mails that flag once more at the next scan: a
+    repeated mail rather than a lost one.
+    """
     now = now or timezone.now()
+    waiting = list(
+        ComplianceException.objects.filter(notified_at__isnull=True)
+        .order_by("detected_at", "pk")
+        .values_list("pk", flat=True)[:NOTIFY_BATCH]
+    )
+    notified = 0
+    for flag_id in waiting:
+        try:
+            notified += _notify_one(flag_id=flag_id, now=now)
+        except DatabaseError:
+            raise  # the task retries the whole scan
+        except SERVER_UNREACHABLE as error:
+            log.error("flag mail: the mail server cannot be reached (%s); the next scan tries again", error)
+            break
+        except Exception:
+            log.exception("flag %s: its mail to the supervisors failed; the next scan tries again", flag_id)
+    return notified
+
+
+def _notify_one(*, flag_id: int, now: datetime) -> int:
+    """One flag's mail, sent while its row is locked, and the flag marked in the same transaction:
+    two workers never mail it at once, and a failed mail rolls the mark back."""
     with transaction.atomic():
-        claimed = list(
+        flag = (
             ComplianceException.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(notified_at__isnull=True)
-            .select_related("property", "table")[:500]
+            .filter(pk=flag_id, notified_at__isnull=True)
+            .select_related("property", "table")
+            .first()
         )
-        ComplianceException.objects.filter(pk__in=[flag.pk for flag in claimed]).update(notified_at=now)
-    for flag in claimed:
+        if flag is None:
+            return 0  # another worker holds it, or has mailed it already
         if flag.property.notify_emails:
             send_mail(
-                subject=f"[{flag.property.name}] Table {flag.table.number}: {flag_label(flag)}",
+                subject=one_line(f"[{flag.property.name}] Table {flag.table.number}: {flag_label(flag)}"),
                 message=_flag_text(flag),
                 from_email=settings.DEFAULT_FROM_EMAIL,
                 recipient_list=flag.property.notify_emails,
             )
-    return len(claimed)
+        ComplianceException.objects.filter(pk=flag.pk).update(notified_at=now)
+    return 1
+
+
+def one_line(text: str) -> str:
+    """`text` without control characters or line breaks (each becomes a space): a name or table
+    number that holds one can never break a mail header or add one of its own."""
+    return "".join(" " if unicodedata.category(char) in ("Cc", "Zl", "Zp") else char for char in text)
 
 
 def flag_label(flag: ComplianceException) -> str:
@@ -152,7 +203,7 @@ def _flag_text(flag: ComplianceException) -> str:
     due = timezone.localtime(flag.due_at, zone).strftime("%Y-%m-%d %H:%M %Z")
     detected = timezone.localtime(flag.detected_at, zone).strftime("%Y-%m-%d %H:%M %Z")
     return (
-        f"Table {flag.table.number}: {flag_label(flag)} ({flag.citation}).\n"
+        f"Table {one_line(flag.table.number)}: {flag_label(flag)} ({flag.citation}).\n"
         f"Deadline missed: {due}. Detected: {detected}.\n"
         f"The flag resolves itself when the problem is cured, or a compliance manager resolves it with a signed note."
     )
@@ -181,11 +232,20 @@ def send_digests(now: datetime | None = None) -> int:
             .order_by("due_at")
         )
         body = "\n\n".join(_flag_text(flag) for flag in flags) or "No open flags."
-        send_mail(
-            subject=f"[{prop.name}] {len(flags)} open flag(s) on {local.date().isoformat()}",
-            message=body,
-            from_email=settings.DEFAULT_FROM_EMAIL,
-            recipient_list=prop.notify_emails,
-        )
+        try:
+            send_mail(
+                subject=one_line(f"[{prop.name}] {len(flags)} open flag(s) on {local.date().isoformat()}"),
+                message=body,
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                recipient_list=prop.notify_emails,
+            )
+        except DatabaseError:
+            raise
+        except Exception:
+            # One property's digest failing stops no other's; the day is given back, so the next
+            # hourly check sends it.
+            log.exception("property %s: its morning digest failed; the next hourly check tries again", prop.pk)
+            Property.objects.filter(pk=prop.pk, digest_sent_on=local.date()).update(digest_sent_on=prop.digest_sent_on)
+            continue
         sent += 1
     return sent

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from compliance.models import Role, TableState
 from compliance.rulebook import RuleViolation, rulebook_for
+from compliance.rulebook.base import LimitReached
 from compliance.rulebook.roles import FLAG_RESOLVER_ROLES, LOGBOOK_WRITER_ROLES, REPORT_ROLES
 from compliance.selectors import (
     balls_visible_to,
@@ -363,19 +364,27 @@ def report_list(request):
     form = ReportForm(request.POST or None, properties=properties, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        report = reports.report_request(
-            requested_by=request.user,
-            property=data["property"],
-            kind=data["kind"],
-            format=data["format"],
-            period_from=data["period_from"],
-            period_to=data["period_to"],
-            tables=data["table_list"],
-        )
-        messages.success(request, f"Report #{report.pk} asked for: it is being generated below.")
-        return redirect("reports")
+        try:
+            report = reports.report_request(
+                requested_by=request.user,
+                property=data["property"],
+                kind=data["kind"],
+                format=data["format"],
+                period_from=data["period_from"],
+                period_to=data["period_to"],
+                tables=data["table_list"],
+            )
+        except RuleViolation as refusal:
+            # The API's refusal, on the form (a 429 when too many reports are waiting at once).
+            form.show(refusal)
+            status = 429 if isinstance(refusal, LimitReached) else 200
+        else:
+            messages.success(request, f"Report #{report.pk} asked for: it is being generated below.")
+            return redirect("reports")
+    else:
+        status = 200
     recent = reports_visible_to(request.user).prefetch_related("tables")[:30]
-    return render(request, "floor/reports.html", {"form": form, "reports": recent})
+    return render(request, "floor/reports.html", {"form": form, "reports": recent}, status=status)
 
 
 @login_required

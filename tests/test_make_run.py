@@ -74,20 +74,24 @@ def test_make_run_starts_everything_and_stops_on_ctrl_c(tmp_path):
 
         # Worker and beat are up: their process groups live and each reported for duty.
         children = {name: int(pid) for name, pid in STARTED.findall(log.read_text())}
-        assert {"redis", "web", "worker", "beat"} <= set(children)
-        wait_until(
-            lambda: re.search(r"celery@\S+ ready", log.read_text()),
-            seconds=60,
-            what=unseen("the worker's ready line", log),
-            every=0.5,
-        )
+        assert {"redis", "web", "control_worker", "report_worker", "beat"} <= set(children)
+        # One worker per queue: reports never hold back the overdue scan.
+        for node in ("control", "reports"):
+            wait_until(
+                lambda node=node: re.search(rf"{node}@\S+ ready", log.read_text()),
+                seconds=60,
+                what=unseen(f"the {node} worker's ready line", log),
+                every=0.5,
+            )
+        assert re.search(r"\.> control\s+exchange=control", log.read_text())
+        assert re.search(r"\.> reports\s+exchange=reports", log.read_text())
         wait_until(
             lambda: "beat: Starting" in log.read_text(),
             seconds=60,
             what=unseen("beat's start line", log),
             every=0.5,
         )
-        assert all(group_alive(children[name]) for name in ("redis", "web", "worker", "beat"))
+        assert all(group_alive(children[name]) for name in ("redis", "web", "control_worker", "report_worker", "beat"))
         assert accepts(redis_port)
 
         process.send_signal(signal.SIGINT)

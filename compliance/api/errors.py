@@ -46,7 +46,9 @@ def _body(errors: list[dict]) -> dict:
 
 def exception_handler(exc, context):
     if isinstance(exc, RuleViolation):
-        return Response(_body([v.as_dict() for v in exc.violations]), status=status.HTTP_400_BAD_REQUEST)
+        # A limit of the product's own that frees itself (LimitReached) is a 429; every other refusal a 400.
+        code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)
+        return Response(_body([v.as_dict() for v in exc.violations]), status=code)
     if isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(detail=exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     if isinstance(exc, exceptions.ParseError):

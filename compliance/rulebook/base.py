@@ -29,3 +29,10 @@ def raise_if_any(violations: Iterable[Violation | None]) -> None:
     found = [v for v in violations if v is not None]
     if found:
         raise RuleViolation(found)
+
+
+class LimitReached(RuleViolation):
+    """A limit of the product's own on how much may wait at once: answered with HTTP 429 (not 400),
+    since the same request succeeds once what waits is done."""
+
+    http_status = 429

@@ -224,7 +224,9 @@ class ComplianceExceptionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixi
 
 class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
     """Audit reports: asked for here, generated in the background (watch `status` and `progress`),
-    downloaded when done; every download is logged."""
+    downloaded when done; every download is logged. A request is refused with HTTP 429 (product
+    policy, in the error format) while its person or property already has its limit of reports
+    waiting or being generated, and with HTTP 400 when its period is longer than the limit."""
 
     serializer_class = s.ReportSerializer
     permission_classes = [ReportRoles]

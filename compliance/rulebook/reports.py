@@ -1,0 +1,49 @@
+"""The product's own limits on audit reports (no regulation sets them): how long a period one report
+covers, and how many reports one person and one property may have waiting or running at once, so
+that nobody's reports hold back anyone else's. The numbers are settings (REPORT_MAX_*)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from compliance.rulebook.base import Violation
+
+PERIOD_POLICY = "Product policy: the longest period of one report (REPORT_MAX_DAYS)"
+PENDING_POLICY = "Product policy: reports waiting or running at once (REPORT_MAX_PENDING_PER_PERSON, _PER_PROPERTY)"
+
+
+def report_period_within(*, period_from: date, period_to: date, max_days: int) -> Violation | None:
+    """A report covers at most `max_days` days, both ends included."""
+    days = (period_to - period_from).days + 1
+    if days > max_days:
+        return Violation(
+            "report_period_too_long",
+            f"A report covers at most {max_days} days; this one asks for {days}. Ask for it in shorter periods.",
+            citation=PERIOD_POLICY,
+            field="to",
+        )
+    return None
+
+
+def report_pending_within(
+    *, mine: int, max_mine: int, of_property: int, max_of_property: int, property_name: str
+) -> Violation | None:
+    """One more report only while the person, and the property, have fewer than their limit waiting
+    or running."""
+    if mine >= max_mine:
+        return Violation(
+            "too_many_reports_pending",
+            f"You already have {mine} reports waiting or being generated (at most {max_mine} at once). "
+            "Ask for this one when one of them is done.",
+            citation=PENDING_POLICY,
+            field=None,
+        )
+    if of_property >= max_of_property:
+        return Violation(
+            "too_many_reports_pending",
+            f"{property_name} already has {of_property} reports waiting or being generated (at most "
+            f"{max_of_property} at once). Ask for this one when one of them is done.",
+            citation=PENDING_POLICY,
+            field="property",
+        )
+    return None
