@@ -11,6 +11,7 @@ from compliance.models import WheelType
 from compliance.rulebook import RuleViolation
 from compliance.rulebook.wagers import Paytable
 from compliance.signatures import SignatureInput
+from compliance.validators import NOTE_MAX_LENGTH, printable_line, printable_text
 
 ODDS = re.compile(r"^\s*(\d{1,6})\s*(?:(?:to|:|/)\s*(\d{1,6}))?\s*$", re.IGNORECASE)
 
@@ -62,7 +63,7 @@ class SignatureFields(forms.Form):
     """The signer's own username and password, typed again now (the person at the tablet by default).
     The request goes with the signature: wrong passwords are counted against its address."""
 
-    username = forms.CharField(label="Signed by (username)", max_length=150)
+    username = forms.CharField(label="Signed by (username)", max_length=150, validators=[printable_line])
     password = forms.CharField(label="Password", widget=forms.PasswordInput(render_value=False), strip=False)
 
     def __init__(self, *args, request, **kwargs):
@@ -96,8 +97,14 @@ class DecisionForm(SignatureFields):
     decision = forms.ChoiceField(
         label="Decision", choices=[("approved", "Approve"), ("rejected", "Reject")], widget=forms.RadioSelect
     )
-    reference = forms.CharField(label="The Board's reference", max_length=100)
-    note = forms.CharField(label="Note", required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    reference = forms.CharField(label="The Board's reference", max_length=100, validators=[printable_line])
+    note = forms.CharField(
+        label="Note",
+        required=False,
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
 
     field_order = ["decision", "reference", "note", "username", "password"]
 
@@ -191,7 +198,7 @@ def _choice_label(choice) -> str:
 
 
 class LayoutForm(forms.Form):
-    name = forms.CharField(label="Name of the layout", max_length=200)
+    name = forms.CharField(label="Name of the layout", max_length=200, validators=[printable_line])
     features = forms.MultipleChoiceField(label="What the layout shows", widget=forms.CheckboxSelectMultiple)
     tables = forms.ModelMultipleChoiceField(
         label="Tables it is used on", queryset=None, widget=forms.CheckboxSelectMultiple

@@ -6,8 +6,12 @@ import builtins
 import zoneinfo
 
 from django.contrib.auth.models import AbstractUser, UserManager
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator
 from django.db import models
+
+from compliance.validators import note_validators, printable_line
 
 
 class Jurisdiction(models.TextChoices):
@@ -53,15 +57,22 @@ def validate_time_zone(value: str) -> None:
 class Property(models.Model):
     """A certificate holder's casino."""
 
-    name = models.CharField(max_length=200)
-    licence_number = models.CharField(max_length=50, unique=True)
+    name = models.CharField(max_length=200, validators=[printable_line])
+    licence_number = models.CharField(max_length=50, unique=True, validators=[printable_line])
     jurisdiction = models.CharField(max_length=2, choices=Jurisdiction.choices)
-    time_zone = models.CharField(max_length=64, default="America/New_York", validators=[validate_time_zone])
+    time_zone = models.CharField(
+        max_length=64, default="America/New_York", validators=[printable_line, validate_time_zone]
+    )
+    # Bounded (a week, a year): a deadline millennia away overflowed the calendar, a 500 at the next entry.
     cover_grace_minutes = models.PositiveIntegerField(
-        default=15, help_text="How long after closing a wheel may stay uncovered (§ 617a.2(f))."
+        default=15,
+        help_text="How long after closing a wheel may stay uncovered (§ 617a.2(f)).",
+        validators=[MaxValueValidator(7 * 24 * 60)],
     )
     max_inspection_interval_hours = models.PositiveIntegerField(
-        default=24, help_text="How long an open table may go without a fresh inspection."
+        default=24,
+        help_text="How long an open table may go without a fresh inspection.",
+        validators=[MaxValueValidator(366 * 24)],
     )
     notify_emails = models.JSONField(
         default=list,
@@ -72,7 +83,7 @@ class Property(models.Model):
     # The head of the property's logbook hash chain, moved by every append (inspections.chain):
     # verification compares it with the entries, so a deleted last entry shows too.
     chain_length = models.PositiveBigIntegerField(default=0, editable=False)
-    chain_head = models.CharField(max_length=64, default="0" * 64, editable=False)
+    chain_head = models.CharField(max_length=64, default="0" * 64, editable=False, validators=[printable_line])
 
     class Meta:
         verbose_name_plural = "properties"
@@ -97,10 +108,25 @@ class PersonManager(UserManager):
 class User(AbstractUser):
     """A person: one role, a Board-issued credential number, a property (regulators: a jurisdiction)."""
 
-    full_name = models.CharField(max_length=200, blank=True)
+    # AbstractUser's own name fields, with the product's rule on typed names added.
+    username = models.CharField(
+        "username",
+        max_length=150,
+        unique=True,
+        help_text="Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.",
+        validators=[UnicodeUsernameValidator(), printable_line],
+        error_messages={"unique": "A user with that username already exists."},
+    )
+    first_name = models.CharField("first name", max_length=150, blank=True, validators=[printable_line])
+    last_name = models.CharField("last name", max_length=150, blank=True, validators=[printable_line])
+    email = models.EmailField("email address", blank=True, validators=[printable_line])
+    full_name = models.CharField(max_length=200, blank=True, validators=[printable_line])
     role = models.CharField(max_length=20, choices=Role.choices)
     credential_number = models.CharField(
-        max_length=50, unique=True, help_text="Board-issued credential number, printed with every signature."
+        max_length=50,
+        unique=True,
+        help_text="Board-issued credential number, printed with every signature.",
+        validators=[printable_line],
     )
     property = models.ForeignKey(Property, null=True, blank=True, on_delete=models.PROTECT, related_name="people")
     jurisdiction = models.CharField(
@@ -137,7 +163,7 @@ class Wheel(models.Model):
     """A registered Roulette wheel, checked against § 617a.1(b)–(d) when registered."""
 
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="wheels")
-    serial = models.CharField(max_length=50)
+    serial = models.CharField(max_length=50, validators=[printable_line])
     # A physical wheel is single-zero or double-zero; "used as single-zero" is the table's choice.
     wheel_type = models.CharField(
         max_length=40, choices=[(WheelType.SINGLE_ZERO, "Single zero"), (WheelType.DOUBLE_ZERO, "Double zero")]
@@ -158,7 +184,7 @@ class Ball(models.Model):
     """A registered Roulette ball, checked against § 617a.1(a) when registered."""
 
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="balls")
-    serial = models.CharField(max_length=50)
+    serial = models.CharField(max_length=50, validators=[printable_line])
     material = models.CharField(max_length=20, choices=BallMaterial.choices)
     diameter_inches = models.DecimalField(max_digits=5, decimal_places=4)
     registered_at = models.DateTimeField(auto_now_add=True)
@@ -191,7 +217,7 @@ class GamingTable(models.Model):
     """
 
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="tables")
-    number = models.CharField(max_length=20)
+    number = models.CharField(max_length=20, validators=[printable_line])
     game = models.CharField(max_length=20, choices=Game.choices, default=Game.ROULETTE)
     wheel_type = models.CharField(max_length=40, choices=WheelType.choices, null=True, blank=True)
     has_external_movable_parts = models.BooleanField(default=False)
@@ -203,7 +229,7 @@ class GamingTable(models.Model):
     # Why the table may not open although it is not locked: "" (never inspected since it was
     # closed), "adjustment", "replacement", "configuration" (changed while closed: the product's
     # policy, compliance.services.table_update) or "failed" (the latest inspection failed).
-    inspection_void_reason = models.CharField(max_length=20, blank=True)
+    inspection_void_reason = models.CharField(max_length=20, blank=True, validators=[printable_line])
     last_entry_at = models.DateTimeField(null=True, blank=True)
     last_inspection_at = models.DateTimeField(null=True, blank=True)
     last_adjustment_at = models.DateTimeField(null=True, blank=True)
@@ -262,8 +288,10 @@ class RulesSubmission(models.Model):
     violations = models.JSONField(default=list, blank=True, editable=False, help_text="As last checked.")
     created_by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
-    content_hash = models.CharField(max_length=64, blank=True, editable=False, help_text="Set when filed.")
-    decision_reference = models.CharField(max_length=100, blank=True)
+    content_hash = models.CharField(
+        max_length=64, blank=True, editable=False, help_text="Set when filed.", validators=[printable_line]
+    )
+    decision_reference = models.CharField(max_length=100, blank=True, validators=[printable_line])
 
     class Meta:
         ordering = ["property", "game", "-version"]
@@ -287,12 +315,12 @@ class LayoutSubmission(models.Model):
 
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="layouts")
     game = models.CharField(max_length=20, choices=Game.choices, default=Game.ROULETTE)
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=[printable_line])
     features = models.JSONField(default=list, help_text="What the layout shows, from the API's vocabulary.")
     tables = models.ManyToManyField(GamingTable, related_name="layouts", blank=True)
     status = models.CharField(max_length=20, choices=LayoutStatus.choices, default=LayoutStatus.PENDING)
-    content_hash = models.CharField(max_length=64, editable=False)
-    decision_reference = models.CharField(max_length=100, blank=True)
+    content_hash = models.CharField(max_length=64, editable=False, validators=[printable_line])
+    decision_reference = models.CharField(max_length=100, blank=True, validators=[printable_line])
     created_by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -315,13 +343,15 @@ class ApprovalSignature(models.Model):
     action = models.CharField(
         max_length=20, choices=[("filed", "Filed"), ("approved", "Approved"), ("rejected", "Rejected")]
     )
-    reference = models.CharField(max_length=100, blank=True, help_text="The regulator's reference.")
-    note = models.TextField(blank=True)
+    reference = models.CharField(
+        max_length=100, blank=True, help_text="The regulator's reference.", validators=[printable_line]
+    )
+    note = models.TextField(blank=True, validators=note_validators())
     signer = models.ForeignKey(User, on_delete=models.PROTECT, related_name="approval_signatures")
-    signer_name = models.CharField(max_length=200)
-    credential_number = models.CharField(max_length=50)
+    signer_name = models.CharField(max_length=200, validators=[printable_line])
+    credential_number = models.CharField(max_length=50, validators=[printable_line])
     signed_at = models.DateTimeField()
-    content_hash = models.CharField(max_length=64)
+    content_hash = models.CharField(max_length=64, validators=[printable_line])
 
     class Meta:
         ordering = ["signed_at", "id"]

@@ -220,6 +220,10 @@ STORAGES = {
 # request path never depends on Redis. Its table is made by a migration (compliance 0010).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "logbook_cache"}}
 
+# The largest API request body (413 beyond it) and how deep its JSON may nest (400 beyond it): the
+# largest honest request, an amendment's 20,000-character correction, fits many times over.
+API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", str(256 * 1024))
+API_MAX_JSON_DEPTH = envint("API_MAX_JSON_DEPTH", "32")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -230,6 +234,12 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "compliance.api.errors.exception_handler",
+    # DRF's parsers with a bound on the body's size and JSON's nesting (API_MAX_BODY_BYTES, below).
+    "DEFAULT_PARSER_CLASSES": [
+        "compliance.api.parsers.JSONParser",
+        "compliance.api.parsers.FormParser",
+        "compliance.api.parsers.MultiPartParser",
+    ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Per person when signed in, per address otherwise, and the token endpoint on its own: counted in
     # the database cache below, so no request waits on Redis.

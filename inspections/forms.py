@@ -10,6 +10,7 @@ from compliance.forms import SignatureFields
 from compliance.models import Ball
 from compliance.rulebook import RuleViolation
 from compliance.signatures import SignatureInput
+from compliance.validators import NOTE_MAX_LENGTH, printable_line, printable_text
 from inspections.models import ReportKind
 from inspections.reports import report_problems
 
@@ -43,7 +44,13 @@ class TableEventForm(SignedForm):
 
 
 class InspectionForm(SignedForm):
-    notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    notes = forms.CharField(
+        label="Notes",
+        required=False,
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
 
     def __init__(self, *args, checklist=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -67,9 +74,14 @@ class AdjustmentForm(SignedForm):
     kind = forms.ChoiceField(
         label="What was done", choices=[("adjustment", "Adjustment"), ("replacement", "Replacement")]
     )
-    part = forms.CharField(label="Part", max_length=200)
-    description = forms.CharField(label="Description", widget=forms.Textarea(attrs={"rows": 2}))
-    witness_username = forms.CharField(label="Security witness (username)", max_length=150)
+    part = forms.CharField(label="Part", max_length=200, validators=[printable_line])
+    description = forms.CharField(
+        label="Description",
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+    witness_username = forms.CharField(label="Security witness (username)", max_length=150, validators=[printable_line])
     witness_password = forms.CharField(
         label="Witness's password", widget=forms.PasswordInput(render_value=False), strip=False
     )
@@ -94,7 +106,13 @@ class IrregularityForm(SignedForm):
         empty_label="None named",
         help_text="The registered ball put in play; it becomes the table's ball.",
     )
-    notes = forms.CharField(label="Notes", required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    notes = forms.CharField(
+        label="Notes",
+        required=False,
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
 
     field_order = ["kind", "ball_replaced", "new_ball", "notes", "username", "password"]
     FIELD_FOR = {"signature": "password", "table": None, "at": None, "ball": "new_ball"}
@@ -120,16 +138,29 @@ class AmendmentForm(SignedForm):
     """Why, and the corrected values: only the time and text the amended entry has (services.CORRECTABLE)."""
 
     reason = forms.CharField(
-        label="Reason for the amendment", max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+        label="Reason for the amendment",
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
     corrected_time = forms.DateTimeField(
         label="Corrected time",
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
-    corrected_notes = forms.CharField(label="Corrected notes", required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    corrected_notes = forms.CharField(
+        label="Corrected notes",
+        required=False,
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
     corrected_description = forms.CharField(
-        label="Corrected description", required=False, widget=forms.Textarea(attrs={"rows": 2})
+        label="Corrected description",
+        required=False,
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
 
     field_order = ["reason", "corrected_time", "corrected_notes", "corrected_description", "username", "password"]
@@ -182,7 +213,10 @@ class AmendmentForm(SignedForm):
 
 class FlagResolveForm(SignedForm):
     note = forms.CharField(
-        label="How the problem was dealt with", max_length=2000, widget=forms.Textarea(attrs={"rows": 3})
+        label="How the problem was dealt with",
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+        widget=forms.Textarea(attrs={"rows": 3}),
     )
 
     field_order = ["note", "username", "password"]

@@ -13,6 +13,7 @@ from django.db import models
 from django.utils import timezone
 
 from compliance.models import GamingTable, Property
+from compliance.validators import note_validators, printable_line
 
 
 class EntryKind(models.TextChoices):
@@ -56,17 +57,17 @@ class Entry(models.Model):
     seq = models.PositiveBigIntegerField(help_text="Position in the property's hash chain, from 1.")
     table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="entries")
     # The number the table had when the entry was made: part of the signed content.
-    table_number = models.CharField(max_length=20)
+    table_number = models.CharField(max_length=20, validators=[printable_line])
     kind = models.CharField(max_length=20, choices=EntryKind.choices)
     occurred_at = models.DateTimeField(help_text="When it happened (UTC).")
     recorded_at = models.DateTimeField(default=timezone.now, help_text="When it was logged (UTC).")
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
-    description = models.TextField(blank=True)
+    description = models.TextField(blank=True, validators=note_validators())
     passed = models.BooleanField(null=True, blank=True, help_text="Inspections: every item passed.")
     details = models.JSONField(default=dict, blank=True)
     amends = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="amendments")
-    prev_hash = models.CharField(max_length=64)
-    entry_hash = models.CharField(max_length=64, unique=True)
+    prev_hash = models.CharField(max_length=64, validators=[printable_line])
+    entry_hash = models.CharField(max_length=64, unique=True, validators=[printable_line])
 
     objects = EntryQuerySet.as_manager()
 
@@ -100,11 +101,13 @@ class Signature(models.Model):
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="signatures")
     signer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="signatures")
     # As they were at the moment of signing: a later change of name or credential can't alter them.
-    signer_name = models.CharField(max_length=200)
-    credential_number = models.CharField(max_length=50)
+    signer_name = models.CharField(max_length=200, validators=[printable_line])
+    credential_number = models.CharField(max_length=50, validators=[printable_line])
     meaning = models.CharField(max_length=20, choices=SignatureMeaning.choices)
     signed_at = models.DateTimeField()
-    content_hash = models.CharField(max_length=64, help_text="SHA-256 of the entry content signed.")
+    content_hash = models.CharField(
+        max_length=64, help_text="SHA-256 of the entry content signed.", validators=[printable_line]
+    )
 
     class Meta:
         ordering = ["entry", "id"]
@@ -130,8 +133,8 @@ class ComplianceException(models.Model):
     # (fewer indexes to write when a scan raises many flags at once).
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="flags", db_index=False)
     table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="flags", db_index=False)
-    kind = models.CharField(max_length=40)
-    citation = models.CharField(max_length=200)
+    kind = models.CharField(max_length=40, validators=[printable_line])
+    citation = models.CharField(max_length=200, validators=[printable_line])
     due_at = models.DateTimeField(help_text="The deadline missed (for a problem at once: when it happened).")
     detected_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=FlagStatus.choices, default=FlagStatus.OPEN)
@@ -140,9 +143,9 @@ class ComplianceException(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     # Defaults in the database too: the scan inserts flags with one SQL statement.
-    resolver_name = models.CharField(max_length=200, blank=True, db_default="")
-    resolver_credential = models.CharField(max_length=50, blank=True, db_default="")
-    resolution_note = models.TextField(blank=True, db_default="")
+    resolver_name = models.CharField(max_length=200, blank=True, db_default="", validators=[printable_line])
+    resolver_credential = models.CharField(max_length=50, blank=True, db_default="", validators=[printable_line])
+    resolution_note = models.TextField(blank=True, db_default="", validators=note_validators())
     notified_at = models.DateTimeField(null=True, blank=True, help_text="When the supervisors were mailed.")
 
     class Meta:
@@ -198,14 +201,14 @@ class Report(models.Model):
     # The rendering in pieces: how many pieces (of both passes) there are, and how many are done.
     chunks_total = models.PositiveIntegerField(default=0)
     chunks_done = models.PositiveIntegerField(default=0)
-    error = models.TextField(blank=True)
+    error = models.TextField(blank=True, validators=note_validators())
     file = models.FileField(upload_to="reports/", blank=True)
-    sha256 = models.CharField(max_length=64, blank=True)
+    sha256 = models.CharField(max_length=64, blank=True, validators=[printable_line])
     size = models.PositiveBigIntegerField(null=True, blank=True)
     pages = models.PositiveIntegerField(null=True, blank=True)
     rows = models.PositiveIntegerField(null=True, blank=True)
     chain_intact = models.BooleanField(null=True, blank=True)
-    chain_head = models.CharField(max_length=64, blank=True)
+    chain_head = models.CharField(max_length=64, blank=True, validators=[printable_line])
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -222,7 +225,7 @@ class ReportDownload(models.Model):
     report = models.ForeignKey(Report, on_delete=models.PROTECT, related_name="downloads")
     downloaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     downloaded_at = models.DateTimeField(default=timezone.now)
-    sha256 = models.CharField(max_length=64)
+    sha256 = models.CharField(max_length=64, validators=[printable_line])
 
     class Meta:
         ordering = ["-downloaded_at", "-id"]

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from compliance.rulebook import RuleViolation
+from compliance.rulebook.text import CITATIONS as POLICY_CITATIONS
 
 
 def _flatten(detail, field: str | None = None) -> list[dict]:
@@ -32,7 +33,9 @@ def _flatten(detail, field: str | None = None) -> list[dict]:
             # A list of messages keeps the field; a list of objects numbers them.
             errors.extend(_flatten(value, f"{field}.{index}" if isinstance(value, dict | list) else field))
         return errors
-    return [_error(getattr(detail, "code", None) or "invalid", str(detail), field=field)]
+    code = getattr(detail, "code", None) or "invalid"
+    # A field's refusal that is the product's policy on typed text (compliance.validators) cites it.
+    return [{**_error(code, str(detail), field=field), "citation": POLICY_CITATIONS.get(code)}]
 
 
 def _error(code: str, message: str, *, field: str | None = None) -> dict:

@@ -1,6 +1,7 @@
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from compliance.api.fields import ScopedPrimaryKeyRelatedField
 from compliance.models import (
@@ -25,12 +26,13 @@ from compliance.selectors import (
 )
 from compliance.services import submission_house_edges
 from compliance.signatures import SignatureInput
+from compliance.validators import NOTE_MAX_LENGTH, printable_line, printable_text
 
 
 class SignatureInputSerializer(serializers.Serializer):
     """The signer re-enters their password at the moment of signing."""
 
-    username = serializers.CharField()
+    username = serializers.CharField(max_length=150, validators=[printable_line])
     password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
 
     def to_internal_value(self, data) -> SignatureInput:
@@ -41,9 +43,15 @@ class SignatureInputSerializer(serializers.Serializer):
         )
 
 
+class TokenRequestSerializer(AuthTokenSerializer):
+    """DRF's, with the username held to what a username can be."""
+
+    username = serializers.CharField(label="Username", write_only=True, max_length=150, validators=[printable_line])
+
+
 class PropertySerializer(serializers.ModelSerializer):
     notify_emails = serializers.ListField(
-        child=serializers.EmailField(),
+        child=serializers.EmailField(max_length=254, validators=[printable_line]),
         required=False,
         max_length=50,
         help_text="The security supervisors mailed when a flag opens, and each morning with a digest.",
@@ -123,7 +131,7 @@ TABLE_STATE_FIELDS = [
 class WheelSerializer(serializers.ModelSerializer):
     property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
     number_order = serializers.ListField(
-        child=serializers.CharField(max_length=2),
+        child=serializers.CharField(max_length=2, validators=[printable_line]),
         max_length=60,
         help_text='The numbers read clockwise from "0", e.g. ["0", "32", "15", …].',
     )
@@ -200,7 +208,9 @@ class ApprovalSignatureSerializer(serializers.ModelSerializer):
 
 class RulesSubmissionSerializer(serializers.ModelSerializer):
     property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
-    wheel_types = serializers.ListField(child=serializers.CharField(max_length=40), required=False, max_length=3)
+    wheel_types = serializers.ListField(
+        child=serializers.CharField(max_length=40, validators=[printable_line]), required=False, max_length=3
+    )
     payout_odds = serializers.DictField(
         required=False, help_text='Wager code → [X, Y] for "X to Y", e.g. {"straight": [35, 1]}.'
     )
@@ -256,14 +266,20 @@ class SignedActionSerializer(serializers.Serializer):
 
 class DecisionSerializer(serializers.Serializer):
     decision = serializers.ChoiceField(choices=["approved", "rejected"])
-    reference = serializers.CharField(max_length=100, help_text="The Board's reference for the decision.")
-    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+    reference = serializers.CharField(
+        max_length=100, help_text="The Board's reference for the decision.", validators=[printable_line]
+    )
+    note = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=NOTE_MAX_LENGTH, validators=[printable_text]
+    )
     signature = SignatureInputSerializer()
 
 
 class LayoutSubmissionSerializer(serializers.ModelSerializer):
     property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
-    features = serializers.ListField(child=serializers.CharField(max_length=40), max_length=40)
+    features = serializers.ListField(
+        child=serializers.CharField(max_length=40, validators=[printable_line]), max_length=40
+    )
     tables = ScopedPrimaryKeyRelatedField(
         scope=tables_visible_to, many=True, help_text="Ids of the tables it is used on."
     )

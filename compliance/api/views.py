@@ -11,6 +11,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from compliance import services
 from compliance.api.filters import IdFilter
+from compliance.api.parsers import PARSERS
 from compliance.api.permissions import ReadOrAdministrator, ReadOrConfigure
 from compliance.api.serializers import (
     BallSerializer,
@@ -21,6 +22,7 @@ from compliance.api.serializers import (
     PropertySerializer,
     RulesSubmissionSerializer,
     SignedActionSerializer,
+    TokenRequestSerializer,
     WheelSerializer,
 )
 from compliance.auth import is_locked_out, lockout_message, lockout_seconds
@@ -296,6 +298,8 @@ class TokenObtain(ObtainAuthToken):
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "token"
+    parser_classes = PARSERS  # ObtainAuthToken names DRF's own, without the API's body limits
+    serializer_class = TokenRequestSerializer
 
     def post(self, request, *args, **kwargs):
         try:

@@ -13,6 +13,7 @@ from compliance.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedFie
 from compliance.api.serializers import SignatureInputSerializer
 from compliance.rulebook.pa import IRREGULARITY_KINDS
 from compliance.selectors import balls_visible_to, properties_visible_to, tables_visible_to
+from compliance.validators import NOTE_MAX_LENGTH, printable_line, printable_strings, printable_text
 from inspections.models import ComplianceException, Entry, EntryKind, Report, Signature
 from inspections.overdue import flag_label
 from inspections.reports import report_problems
@@ -83,7 +84,14 @@ class InspectionSerializer(EntrySerializer):
         help_text="ball_non_magnetic, no_magnet_or_contrivance, wheel_level_and_rotating, parts_secure; "
         "layout_and_signage_00 only for double_zero_as_single_zero tables. true = passed.",
     )
-    notes = serializers.CharField(source="details.notes", required=False, allow_blank=True, default="")
+    notes = serializers.CharField(
+        source="details.notes",
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+    )
     signature = SignatureInputSerializer(write_only=True, help_text="The inspector's.")
 
     class Meta(EntrySerializer.Meta):
@@ -94,8 +102,8 @@ class InspectionSerializer(EntrySerializer):
 class AdjustmentSerializer(EntrySerializer):
     table = _table_field()
     kind = serializers.ChoiceField(choices=[EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT])
-    part = serializers.CharField(source="details.part", max_length=200)
-    description = serializers.CharField(max_length=2000)
+    part = serializers.CharField(source="details.part", max_length=200, validators=[printable_line])
+    description = serializers.CharField(max_length=NOTE_MAX_LENGTH, validators=[printable_text])
     performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
     performer = SignatureInputSerializer(write_only=True, help_text="A floorperson or table game maintenance member.")
     witness = SignatureInputSerializer(write_only=True, help_text="Another person, from the security department.")
@@ -122,7 +130,14 @@ class IrregularitySerializer(EntrySerializer):
         allow_null=True,
         help_text="The registered ball put in play when ball_replaced; it becomes the table's ball.",
     )
-    notes = serializers.CharField(source="details.notes", required=False, allow_blank=True, default="")
+    notes = serializers.CharField(
+        source="details.notes",
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+    )
     at = AwareDateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
     signature = SignatureInputSerializer(write_only=True)
 
@@ -171,7 +186,7 @@ class AmendmentSerializer(EntrySerializer):
     entry = ScopedPrimaryKeyRelatedField(
         scope=entries_visible_to, source="amends", help_text="The id of the logbook entry corrected."
     )
-    reason = serializers.CharField(source="details.reason", max_length=2000)
+    reason = serializers.CharField(source="details.reason", max_length=NOTE_MAX_LENGTH, validators=[printable_text])
     correction = serializers.DictField(source="details.correction", help_text="The corrected values, by field name.")
     signature = SignatureInputSerializer(write_only=True)
 
@@ -182,6 +197,7 @@ class AmendmentSerializer(EntrySerializer):
             raise serializers.ValidationError("Null characters are not allowed.", code="null_characters_not_allowed")
         if len(text) > 20_000:
             raise serializers.ValidationError("A correction is at most 20,000 characters of JSON.", code="max_length")
+        printable_strings(value)  # corrected names and notes, like the originals
         return value
 
     class Meta(EntrySerializer.Meta):
@@ -307,7 +323,9 @@ class ComplianceExceptionSerializer(serializers.ModelSerializer):
 
 
 class FlagResolveSerializer(serializers.Serializer):
-    note = serializers.CharField(max_length=2000, help_text="How the problem was dealt with.")
+    note = serializers.CharField(
+        max_length=NOTE_MAX_LENGTH, help_text="How the problem was dealt with.", validators=[printable_text]
+    )
     signature = SignatureInputSerializer()
 
 

@@ -1,0 +1,82 @@
+"""The API's request parsers: DRF's, with a bound on what a request may make the server hold.
+
+Django's DATA_UPLOAD_MAX_MEMORY_SIZE binds its own forms only: DRF reads the body itself, so
+without these a request of any size was read whole, and JSON nested a thousand deep was a 500.
+"""
+
+from __future__ import annotations
+
+import io
+
+from django.conf import settings
+from rest_framework import parsers, status
+from rest_framework.exceptions import APIException, ParseError
+
+
+class RequestTooLarge(APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "request_too_large"
+
+
+def _too_large() -> RequestTooLarge:
+    limit = settings.API_MAX_BODY_BYTES
+    return RequestTooLarge(f"The request is larger than the logbook accepts ({limit // 1024:,} KB at most).")
+
+
+def _declared_length(parser_context) -> int:
+    request = (parser_context or {}).get("request")
+    meta = getattr(request, "META", {})
+    try:
+        return int(meta.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+def nesting_depth(value) -> int:
+    """How deep lists and objects go in a parsed JSON value (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+class BodyLimitMixin:
+    def parse(self, stream, media_type=None, parser_context=None):
+        if _declared_length(parser_context) > settings.API_MAX_BODY_BYTES:
+            raise _too_large()
+        return super().parse(stream, media_type, parser_context)
+
+
+class JSONParser(parsers.JSONParser):
+    """JSON of at most API_MAX_BODY_BYTES, nested at most API_MAX_JSON_DEPTH deep (else 413, 400)."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.API_MAX_BODY_BYTES
+        if _declared_length(parser_context) > limit:
+            raise _too_large()
+        # Read no more than the limit, whatever the length the client declared.
+        body = stream.read(limit + 1) if stream is not None else b""
+        if len(body) > limit:
+            raise _too_large()
+        try:
+            data = parsers.JSONParser.parse(self, io.BytesIO(body), media_type, parser_context)
+        except RecursionError:
+            data = None  # deeper than Python's parser goes: refused below with the same words
+        else:
+            if nesting_depth(data) <= settings.API_MAX_JSON_DEPTH:
+                return data
+        raise ParseError(f"lists and objects are nested more than {settings.API_MAX_JSON_DEPTH} deep.")
+
+
+class FormParser(BodyLimitMixin, parsers.FormParser):
+    pass
+
+
+class MultiPartParser(BodyLimitMixin, parsers.MultiPartParser):
+    pass
+
+
+PARSERS = [JSONParser, FormParser, MultiPartParser]

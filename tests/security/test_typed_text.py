@@ -1,0 +1,210 @@
+"""Typed names and numbers are printable text on one line, notes printable text of a bounded
+length (product policy, compliance.validators), on every model field and every API write.
+
+A table number with a line break in it once broke the flag mail's subject; 2.4 MB notes were
+accepted into logbook entries that can never be deleted."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
+from django.db import models
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from compliance.models import LayoutSubmission, Role, RulesSubmission
+from compliance.rulebook.text import CITATIONS, LENGTH_LIMITS, PRINTABLE_NAMES, PRINTABLE_NOTES
+from compliance.validators import NOTE_MAX_LENGTH
+from inspections.models import ComplianceException
+from tests.api_schema import WRITE_METHODS, body_with, operations
+from tests.factories import RegulatorFactory, UserFactory
+from tests.inspections.test_api import client_for
+
+PROJECT_APPS = ("compliance", "inspections")
+# Refused everywhere: C0 controls, DEL, C1 controls.
+CONTROL = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b"]
+# Refused in a name or number, allowed in a note.
+LINE_BREAKS = ["\n", "\r\n", "\t", "\u2028"]
+
+
+def text_fields(*, kind: type[models.Field]) -> list:
+    """Every text field of the project's models that a person can type into: all but a list's
+    choice (refused unless it is one of the list) and the password's hash (never typed)."""
+    found = [
+        pytest.param(field, id=f"{model.__name__}.{field.name}")
+        for label in PROJECT_APPS
+        for model in apps.get_app_config(label).get_models()
+        for field in model._meta.concrete_fields
+        if isinstance(field, kind) and not field.choices and field.name != "password"
+    ]
+    assert found
+    return found
+
+
+def codes(error: ValidationError) -> set[str]:
+    return {e.code for e in error.error_list}
+
+
+@pytest.mark.parametrize("field", text_fields(kind=models.CharField))
+@pytest.mark.parametrize("character", CONTROL + LINE_BREAKS)
+def test_every_name_and_number_field_refuses_a_control_character(field, character):
+    with pytest.raises(ValidationError) as refused:
+        field.run_validators(f"R{character}01")
+    assert "control_characters" in codes(refused.value)
+
+
+@pytest.mark.parametrize("field", text_fields(kind=models.TextField))
+def test_every_note_field_refuses_a_control_character_but_keeps_its_lines(field):
+    for character in CONTROL:
+        with pytest.raises(ValidationError) as refused:
+            field.run_validators(f"Ball{character}replaced")
+        assert codes(refused.value) == {"control_characters_in_text"}
+    field.run_validators("Ball replaced.\r\nWheel re-levelled,\tchecked twice\n")
+
+
+@pytest.mark.parametrize("field", text_fields(kind=models.CharField) + text_fields(kind=models.TextField))
+def test_every_free_text_field_refuses_text_beyond_its_limit(field):
+    limits = [v.limit_value for v in field.validators if isinstance(v, MaxLengthValidator)]
+    assert limits and max(limits) <= NOTE_MAX_LENGTH
+    limit = min(limits)
+    try:
+        field.run_validators("x" * limit)
+    except ValidationError as other:  # a time zone's own rule
+        assert "max_length" not in codes(other)
+    with pytest.raises(ValidationError) as refused:
+        field.run_validators("x" * (limit + 1))
+    assert "max_length" in codes(refused.value)
+
+
+def test_a_model_form_path_refuses_them_too(casino):
+    """The admin's and the pages' model forms run the model's validators (full_clean)."""
+    table = casino.table
+    table.number = "R-\n01"
+    with pytest.raises(ValidationError) as refused:
+        table.full_clean()
+    assert refused.value.error_dict["number"][0].code == "control_characters"
+
+
+@pytest.fixture
+def world(casino):
+    """Someone allowed to send each write, and an object of each kind to send it to."""
+    admin = UserFactory(role=Role.ADMIN, property=None, is_staff=True)
+    flag = ComplianceException.objects.create(
+        property=casino.property,
+        table=casino.table,
+        kind="not_covered",
+        citation="58 Pa. Code § 617a.2(f)",
+        due_at=timezone.now(),
+        detected_at=timezone.now(),
+    )
+    ids = {
+        "tables": casino.table.pk,
+        "properties": casino.property.pk,
+        "exceptions": flag.pk,
+        "layouts": LayoutSubmission.objects.get(property=casino.property).pk,
+        "rules-submissions": RulesSubmission.objects.get(property=casino.property).pk,
+    }
+    clients = [client_for(casino.compliance), client_for(admin), client_for(RegulatorFactory(jurisdiction="PA"))]
+    return ids, clients
+
+
+def send(world, operation, body):
+    """The request, from the first person the endpoint lets past its door (403 means: not them)."""
+    ids, clients = world
+    if operation.path == "/api/auth/token/":
+        clients = [APIClient()]
+    for client in clients:
+        response = getattr(client, operation.method)(operation.url(ids), body, format="json")
+        if response.status_code != 403:
+            return response
+    raise AssertionError(f"{operation}: nobody may send it")
+
+
+def errors_by_field(response) -> dict[str | None, list[dict]]:
+    assert response.status_code == 400, response.content
+    found: dict = {}
+    for error in response.json()["errors"]:
+        found.setdefault(error["field"], []).append(error)
+    return found
+
+
+WRITES = [
+    pytest.param(operation, id=str(operation))
+    for operation in operations(WRITE_METHODS)
+    if any(field.free_string for field in operation.body_fields)
+]
+
+
+def test_the_writes_are_discovered():
+    assert len(WRITES) >= 20  # a broken discovery must not pass by covering nothing
+
+
+@pytest.mark.parametrize("operation", WRITES)
+@pytest.mark.parametrize("character", ["\x1b", "\x9b", "\n", "\t"])
+def test_every_api_write_refuses_a_control_character_in_every_typed_field(world, operation, character):
+    fields = [field for field in operation.body_fields if field.free_string]
+    response = send(world, operation, body_with({field.path: f"R{character}01" for field in fields}))
+    errors = errors_by_field(response)
+    for field in fields:
+        # A note is NOTE_MAX_LENGTH long; it keeps its line breaks and tabs.
+        note = field.schema.get("maxLength") == NOTE_MAX_LENGTH
+        if note and character in "\n\t":
+            assert not any(e["code"].startswith("control") for e in errors.get(field.path, [])), errors
+            continue
+        code = "control_characters_in_text" if note else "control_characters"
+        matching = [e for e in errors.get(field.path, []) if e["code"] == code]
+        assert matching, f"{operation} {field.path}: {errors}"
+        assert matching[0]["citation"] == (PRINTABLE_NOTES if note else PRINTABLE_NAMES)
+
+
+@pytest.mark.parametrize("operation", WRITES)
+def test_every_api_write_refuses_typed_text_beyond_its_limit(world, operation):
+    fields = [field for field in operation.body_fields if field.free_string]
+    for field in fields:
+        assert field.schema.get("maxLength"), f"{operation} {field.path} has no length limit"
+    response = send(world, operation, body_with({f.path: "x" * (f.schema["maxLength"] + 1) for f in fields}))
+    errors = errors_by_field(response)
+    for field in fields:
+        matching = [e for e in errors.get(field.path, []) if e["code"] == "max_length"]
+        assert matching and matching[0]["citation"] == LENGTH_LIMITS, f"{operation} {field.path}: {errors}"
+
+
+def test_a_correction_carries_printable_text_only(casino):
+    from tests.inspections.test_api import signature
+    from tests.inspections.test_services import inspect
+
+    entry = inspect(casino)
+    response = client_for(casino.compliance).post(
+        "/api/amendments/",
+        {
+            "entry": entry.pk,
+            "reason": "Typo in the notes",
+            "correction": {"notes": "Ball\x1bchanged"},
+            "signature": signature(casino.compliance),
+        },
+        format="json",
+    )
+    errors = errors_by_field(response)
+    assert errors["correction"][0]["code"] == "control_characters_in_text"
+    assert errors["correction"][0]["citation"] == CITATIONS["control_characters_in_text"]
+
+
+def test_notes_of_two_and_a_half_megabytes_are_refused_and_nothing_is_written(casino):
+    from inspections.models import Entry
+    from tests.inspections.test_api import ALL_PASS, signature
+
+    response = client_for(casino.floorperson).post(
+        "/api/inspections/",
+        {
+            "table": casino.table.pk,
+            "items": ALL_PASS,
+            "notes": "x" * 2_400_000,
+            "signature": signature(casino.floorperson),
+        },
+        format="json",
+    )
+    assert response.status_code == 413, response.content
+    assert response.json()["errors"][0]["code"] == "request_too_large"
+    assert not Entry.objects.exists()
