@@ -380,7 +380,7 @@ def table_violations(*, table: GamingTable | None, changes: dict) -> list[Violat
     ]
 
 
-def _equipment_lock(changes: dict) -> None:
+def equipment_lock(changes: dict) -> None:
     # Lock the wheel and ball being put on: two tables taking the same one at once wait in turn,
     # so the second sees it in use (equipment_change).
     for model, name in ((Wheel, "wheel"), (Ball, "ball")):
@@ -394,7 +394,7 @@ def table_create(*, actor: User, **fields) -> GamingTable:
     _only_editable(fields, TABLE_EDITABLE)
     if not properties_managed_by(actor).filter(pk=fields["property"].pk).exists():
         raise PermissionDenied("Only an administrator or this property's compliance manager adds its tables.")
-    _equipment_lock(fields)
+    equipment_lock(fields)
     raise_if_any(table_violations(table=None, changes=fields))
     table = GamingTable(**{**TABLE_DEFAULTS, **fields})
     table.full_clean(validate_unique=True)
@@ -422,7 +422,7 @@ def table_update(*, table_id: int, actor: User, changes: dict) -> GamingTable:
     changed = _changed(table, changes)
     if not changed:
         return table
-    _equipment_lock(changed)
+    equipment_lock(changed)
     raise_if_any(table_violations(table=table, changes=changed))
     for name, value in changed.items():
         setattr(table, name, value)
