@@ -235,6 +235,12 @@ class ApprovalSignatureInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
 
 @admin.register(RulesSubmission)
 class RulesSubmissionAdmin(admin.ModelAdmin):
