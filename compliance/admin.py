@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import UserChangeForm
 from django.http import HttpResponseRedirect
 
 from compliance import services
@@ -33,6 +34,10 @@ class ServiceAdmin(admin.ModelAdmin):
                 messages.error(request, f"{violation.message} ({violation.citation})")
             return HttpResponseRedirect(request.get_full_path())
 
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # The API deletes none of these; a row with a history is protected by its logbook anyway.
+        return False
+
     @staticmethod
     def changes(form, editable) -> dict:
         return {name: form.cleaned_data[name] for name in form.changed_data if name in editable}
@@ -63,11 +68,30 @@ class PropertyAdmin(ServiceAdmin):
         )
 
 
+class PersonChangeForm(UserChangeForm):
+    """Shows beside its field what a signed person keeps, as the service refuses it (person_violations)."""
+
+    def clean(self):
+        data = super().clean()
+        if self.errors or self.instance.pk is None:
+            return data
+        changes = {name: data[name] for name in self.changed_data if name in services.PERSON_EDITABLE}
+        for violation in services.person_violations(person=self.instance, changes=changes):
+            field = violation.field if violation.field in self.fields else None
+            self.add_error(field, f"{violation.message} ({violation.citation})")
+        return data
+
+
 @admin.register(User)
-class PersonAdmin(UserAdmin):
+class PersonAdmin(ServiceAdmin, UserAdmin):
+    """People are written by person_create and person_update, as through the API; a password is
+    changed by Django's own form; nobody is deleted (their signatures name them: deactivate instead)."""
+
+    form = PersonChangeForm
     list_display = ["username", "full_name", "role", "credential_number", "property", "jurisdiction", "is_active"]
     list_filter = ["role", "property", "jurisdiction", "is_active"]
     search_fields = ["username", "full_name", "credential_number", "email"]
+    readonly_fields = ["last_login", "date_joined"]
     fieldsets = [
         *UserAdmin.fieldsets,
         ("Role and credential", {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction"]}),
@@ -76,6 +100,19 @@ class PersonAdmin(UserAdmin):
         *UserAdmin.add_fieldsets,
         ("Role and credential", {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction"]}),
     ]
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            changes = self.changes(form, services.PERSON_EDITABLE)
+            services.person_update(person_id=obj.pk, actor=request.user, changes=changes)
+            return
+        fields = {name: form.cleaned_data[name] for name in services.PERSON_EDITABLE if name in form.cleaned_data}
+        usable = form.cleaned_data.get("usable_password", True) not in (False, "false")
+        password = form.cleaned_data.get("password1") if usable else None
+        created = services.person_create(actor=request.user, password=password, **fields)
+        obj.pk = created.pk
+        obj._state.adding = False
+        obj.refresh_from_db()
 
 
 class GamingTableForm(forms.ModelForm):
@@ -196,6 +233,12 @@ class ApprovalSignatureInline(admin.TabularInline):
     can_delete = False
 
     def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
         return False
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.apps import apps
+from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
@@ -22,12 +24,14 @@ from compliance.models import (
     LayoutStatus,
     LayoutSubmission,
     Property,
+    Role,
     RulesSubmission,
     SubmissionStatus,
     User,
     Wheel,
 )
 from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
+from compliance.rulebook.roles import STAFF_ROLES
 from compliance.rulebook.wagers import big_six_house_edges, house_edges
 from compliance.selectors import is_administrator, properties_managed_by, rules_submission_in_effect
 from compliance.signatures import SignatureInput, content_digest, signer_authenticate
@@ -254,6 +258,11 @@ PROPERTY_EDITABLE = ("name", "licence_number", "jurisdiction", *PROPERTY_POLICY)
 PROPERTY_DEADLINE_POLICY = frozenset({"cover_grace_minutes", "max_inspection_interval_hours", "time_zone"})
 
 
+def _property_has_records(prop: Property) -> bool:
+    """What was kept under the property's jurisdiction: its logbook, flags and submissions."""
+    return prop.entries.exists() or prop.flags.exists() or prop.rules_submissions.exists() or prop.layouts.exists()
+
+
 @transaction.atomic
 def property_update(*, property_id: int, actor: User, changes: dict) -> Property:
     """Change a property; a change of its overdue policy moves its tables' deadlines at once."""
@@ -275,6 +284,11 @@ def property_update(*, property_id: int, actor: User, changes: dict) -> Property
     changed = {name: value for name, value in changes.items() if getattr(prop, name) != value}
     if not changed:
         return prop
+    if "jurisdiction" in changed:
+        # The tables are locked too when the policy changes (above); entries are appended under the
+        # property's lock held here, so none is added between this check and the write.
+        rules = rulebook_for(prop.jurisdiction)
+        raise_if_any([rules.property_may_change_jurisdiction(prop=prop, has_records=_property_has_records(prop))])
     for name, value in changed.items():
         setattr(prop, name, value)
     prop.full_clean(exclude=[name for name in PROPERTY_EDITABLE if name not in changed], validate_unique=True)
@@ -366,7 +380,7 @@ def table_violations(*, table: GamingTable | None, changes: dict) -> list[Violat
     ]
 
 
-def _equipment_lock(changes: dict) -> None:
+def equipment_lock(changes: dict) -> None:
     # Lock the wheel and ball being put on: two tables taking the same one at once wait in turn,
     # so the second sees it in use (equipment_change).
     for model, name in ((Wheel, "wheel"), (Ball, "ball")):
@@ -380,7 +394,7 @@ def table_create(*, actor: User, **fields) -> GamingTable:
     _only_editable(fields, TABLE_EDITABLE)
     if not properties_managed_by(actor).filter(pk=fields["property"].pk).exists():
         raise PermissionDenied("Only an administrator or this property's compliance manager adds its tables.")
-    _equipment_lock(fields)
+    equipment_lock(fields)
     raise_if_any(table_violations(table=None, changes=fields))
     table = GamingTable(**{**TABLE_DEFAULTS, **fields})
     table.full_clean(validate_unique=True)
@@ -408,7 +422,7 @@ def table_update(*, table_id: int, actor: User, changes: dict) -> GamingTable:
     changed = _changed(table, changes)
     if not changed:
         return table
-    _equipment_lock(changed)
+    equipment_lock(changed)
     raise_if_any(table_violations(table=table, changes=changed))
     for name, value in changed.items():
         setattr(table, name, value)
@@ -424,3 +438,99 @@ def table_update(*, table_id: int, actor: User, changes: dict) -> GamingTable:
         fields.extend(DEADLINE_FIELDS)
     table.save(update_fields=sorted(set(fields)))
     return table
+
+
+# ---- People ----
+
+# What a person's row holds that a person may set; the password is set by Django's own forms
+# (or at creation here), the sign-in times by Django.
+PERSON_EDITABLE = (
+    "username",
+    "email",
+    "first_name",
+    "last_name",
+    "full_name",
+    "role",
+    "credential_number",
+    "property",
+    "jurisdiction",
+    "is_active",
+    "is_staff",
+    "is_superuser",
+)
+
+
+def _person_value(person: User, name: str):
+    return person.property_id if name == "property" else getattr(person, name)
+
+
+def _person_changed(person: User, changes: dict) -> dict:
+    def comparable(name, value):
+        return value.pk if name == "property" and value is not None else value
+
+    return {name: value for name, value in changes.items() if _person_value(person, name) != comparable(name, value)}
+
+
+def _person_has_signed(person: User) -> bool:
+    """A signature in the logbook or on an approval, an entry recorded, a flag resolved (the
+    logbook's models by name: its app depends on this one, not the other way)."""
+    entries = apps.get_model("inspections", "Entry").objects.filter(recorded_by=person)
+    flags = apps.get_model("inspections", "ComplianceException").objects.filter(resolved_by=person)
+    return person.signatures.exists() or person.approval_signatures.exists() or entries.exists() or flags.exists()
+
+
+def _person_rules(person: User):
+    return rulebook_for(person.property.jurisdiction if person.property_id else person.jurisdiction or "PA")
+
+
+def person_violations(*, person: User, changes: dict) -> list[Violation]:
+    """Every rule a change of a person breaks, saving nothing (person_update asks it under the
+    person's lock; the admin's form asks it to show the refusal beside its field)."""
+    changed = _person_changed(person, changes)
+    if not {"credential_number", "property", "jurisdiction"} & set(changed):
+        return []
+    return _person_rules(person).person_may_change(
+        person=person, changed=set(changed), has_signed=_person_has_signed(person)
+    )
+
+
+@transaction.atomic
+def person_create(*, actor: User, password: str | None, **fields) -> User:
+    """A new person. An administrator adds anyone; a compliance manager adds their own property's
+    staff. Without a password (the admin's choice) the person cannot sign in until one is set."""
+    _only_editable(fields, PERSON_EDITABLE)
+    if not is_administrator(actor):
+        if fields.get("role") not in STAFF_ROLES or fields.get("is_staff") or fields.get("is_superuser"):
+            raise PermissionDenied("A compliance manager adds security, floor, maintenance and compliance staff.")
+        prop = fields.get("property")
+        if prop is None or not properties_managed_by(actor).filter(pk=prop.pk).exists():
+            raise PermissionDenied("A compliance manager adds staff to their own property.")
+    fields.setdefault("is_staff", fields.get("role") == Role.ADMIN)
+    person = User(**fields)
+    if password is None:
+        person.set_unusable_password()
+    else:
+        validate_password(password, person)
+        person.set_password(password)
+    person.full_clean(exclude=["password"], validate_unique=True)
+    person.save(force_insert=True)
+    return person
+
+
+@transaction.atomic
+def person_update(*, person_id: int, actor: User, changes: dict) -> User:
+    """Change a person, under their row lock, by the rules: once they have signed, their credential
+    number (on every signature, § 617a.2(e)) and their property or jurisdiction stay as they are."""
+    _only_editable(changes, PERSON_EDITABLE)
+    if not is_administrator(actor):
+        raise PermissionDenied("Only an administrator changes a person.")
+    person = User.objects.select_for_update(of=("self",)).select_related("property").get(pk=person_id)
+    changed = _person_changed(person, changes)
+    if not changed:
+        return person
+    raise_if_any(person_violations(person=person, changes=changed))
+    for name, value in changed.items():
+        setattr(person, name, value)
+    person.full_clean(exclude=["password"], validate_unique=True)
+    person.save(update_fields=list(changed))
+    return person

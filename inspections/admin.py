@@ -29,6 +29,9 @@ class SignatureInline(admin.TabularInline):
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
 
 @admin.register(Entry)
 class EntryAdmin(ReadOnlyAdmin):

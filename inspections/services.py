@@ -21,6 +21,7 @@ from compliance.deadlines import configuration_due, deadlines_set
 from compliance.models import Ball, GamingTable, Property, TableState, User
 from compliance.rulebook import raise_if_any, rulebook_for
 from compliance.selectors import layout_approved_for, rules_submission_in_effect
+from compliance.services import equipment_lock
 from compliance.signatures import SignatureInput, signer_authenticate
 from inspections import chain
 from inspections.models import Entry, EntryKind, Signature, SignatureMeaning
@@ -34,7 +35,14 @@ class Signer:
 
 def _table_lock(table_id: int) -> GamingTable:
     # Lock the table: two tablets must not interleave entries or race the state machine.
-    return GamingTable.objects.select_for_update(of=("self",)).select_related("property").get(pk=table_id)
+    table = GamingTable.objects.select_for_update(of=("self",)).select_related("property").get(pk=table_id)
+    # The row as read under the lock: _table_save writes only what the entry changed of it.
+    table._as_locked = _columns(table)
+    return table
+
+
+def _columns(table: GamingTable) -> dict:
+    return {field.name: getattr(table, field.attname) for field in GamingTable._meta.concrete_fields}
 
 
 def _jurisdiction_of(table_id: int) -> str:
@@ -108,7 +116,10 @@ def _table_save(table: GamingTable, *, at: datetime) -> None:
     """Store the state the entry led to, with the deadlines that state carries (the overdue scan's)."""
     table.last_entry_at = at
     deadlines_set(table)
-    table.save()
+    # Only the columns the entry changed, under the lock _table_lock took: never the configuration
+    # another writer may own, nor a column this entry did not move.
+    now = _columns(table)
+    table.save(update_fields=[name for name, value in now.items() if table._as_locked[name] != value])
 
 
 def inspection_record(
@@ -312,6 +323,18 @@ def irregularity_record(
 ) -> Entry:
     """§ 617a.6: a "no spin" and its reason; a replacement ball becomes the table's ball."""
 
+    def new_ball_checks(rules, table: GamingTable) -> list:
+        if new_ball is None:
+            return []
+        # Lock the new ball before asking where it is (as the table services do): two tables
+        # taking the same spare at once wait in turn, and the second sees it in use.
+        equipment_lock({"ball": new_ball})
+        in_use_on = GamingTable.objects.filter(ball=new_ball).exclude(pk=table.pk).values_list("number", flat=True)
+        return [
+            *rules.table_equipment(table=table, wheel=None, ball=new_ball),
+            rules.ball_free(ball=new_ball, in_use_on=list(in_use_on)),
+        ]
+
     def use_new_ball(table: GamingTable, at: datetime) -> None:
         if new_ball is not None:
             table.ball = new_ball
@@ -333,17 +356,7 @@ def irregularity_record(
             "new_ball": new_ball.pk if new_ball else None,
             "notes": notes,
         },
-        more_checks=lambda rules, table: [
-            *rules.table_equipment(table=table, wheel=None, ball=new_ball),
-            rules.ball_free(
-                ball=new_ball,
-                in_use_on=list(
-                    GamingTable.objects.filter(ball=new_ball).exclude(pk=table.pk).values_list("number", flat=True)
-                )
-                if new_ball
-                else [],
-            ),
-        ],
+        more_checks=new_ball_checks,
         on_table=use_new_ball,
     )
 

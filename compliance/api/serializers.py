@@ -107,13 +107,6 @@ class PersonSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError({"password": list(exc.messages)}) from None
         return attrs
 
-    def create(self, validated_data):
-        password = validated_data.pop("password")
-        person = User(**validated_data, is_staff=validated_data["role"] == Role.ADMIN)
-        person.set_password(password)
-        person.save()
-        return person
-
 
 # Moved only by the logbook (inspections.services), never by a request.
 TABLE_STATE_FIELDS = [

@@ -79,6 +79,9 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     def get_queryset(self):
         return people_visible_to(self.request.user).order_by("username")
 
+    def perform_create(self, serializer):
+        serializer.instance = services.person_create(actor=self.request.user, **serializer.validated_data)
+
 
 class GamingTableFilter(filters.FilterSet):
     property = IdFilter(field_name="property_id")

@@ -43,6 +43,8 @@ CASINO_WAR_DECKS = "58 Pa. Code § 651a.3(d)"
 # The product's own policies, each derived from the paragraph it names (which does not say it in so many words).
 CONFIGURATION_WHILE_CLOSED = "Product policy, derived from 58 Pa. Code § 617a.2(a), (d)"
 TABLE_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+PROPERTY_KEEPS_JURISDICTION = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+PERSON_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 # § 651a.3(d): the decks opened for use are changed at least once every 24 hours (the overdue scan's deadline).
 CASINO_WAR_DECK_CHANGE_HOURS = 24
 
@@ -188,6 +190,55 @@ def table_may_move(*, table, has_history: bool) -> Violation | None:
             "property",
         )
     return None
+
+
+def property_may_change_jurisdiction(*, prop, has_records: bool) -> Violation | None:
+    """Product policy from § 617a.2(e): a property's logbook was signed and chained under its
+    jurisdiction's rules, and that jurisdiction's regulators are the ones who may read it; so a
+    property with entries, flags, Rules Submissions or layouts keeps its jurisdiction."""
+    if has_records:
+        return Violation(
+            "property_has_records",
+            f"{prop.name} has logbook entries, flags or submissions kept under its jurisdiction: it keeps it. "
+            "Add a new property for the other jurisdiction instead.",
+            PROPERTY_KEEPS_JURISDICTION,
+            "jurisdiction",
+        )
+    return None
+
+
+def person_may_change(*, person, changed: set[str], has_signed: bool) -> list[Violation]:
+    """Once a person has signed or recorded an entry: their Board-issued credential number, printed
+    with every signature of the log (§ 617a.2(e)), never changes; and (product policy from
+    § 617a.2(e)) they stay at the property, or for a regulator the jurisdiction, whose records
+    they signed. A new role at the same property is allowed: each signature keeps what it meant."""
+    if not has_signed:
+        return []
+    name = person.full_name or person.username
+    violations = []
+    if "credential_number" in changed:
+        violations.append(
+            Violation(
+                "credential_number_signed",
+                f"{name} has signed the log with credential number {person.credential_number}: it stays as it "
+                "is. A person with a new Board credential is added as a new person.",
+                INSPECTION_LOG,
+                "credential_number",
+            )
+        )
+    for field in ("property", "jurisdiction"):
+        if field in changed:
+            violations.append(
+                Violation(
+                    "person_has_signed",
+                    f"{name} has signed or recorded entries where they work now: they stay there. "
+                    "Add them as a new person at the other "
+                    f"{'property' if field == 'property' else 'jurisdiction'} instead.",
+                    PERSON_STAYS_AT_PROPERTY,
+                    field,
+                )
+            )
+    return violations
 
 
 def table_equipment(*, table, wheel, ball) -> list[Violation]:
