@@ -18,7 +18,6 @@ Nothing here knows whether it runs in a Celery worker or a local process: `plan`
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import shutil
@@ -35,6 +34,7 @@ from django.utils import timezone
 
 from inspections.chain import chain_verify
 from inspections.models import Report, ReportStatus
+from inspections.reports.csvfile import csv_writer
 from inspections.reports.kinds import kind_of
 
 COVER = -1  # the index of the cover piece
@@ -102,10 +102,11 @@ def verify(report_id: int) -> bool:
 
 
 def csv_write(report: Report, keys: list, path: Path) -> None:
-    """The same rows and columns as the PDF, a piece at a time."""
+    """The same rows and columns as the PDF, a piece at a time, through the one CSV writer (its
+    cells neutralised against formula injection)."""
     kind = kind_of(report)
     with path.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
+        writer = csv_writer(out)
         writer.writerow([column.label for column in kind.columns])
         size = settings.REPORT_CHUNK_ROWS
         for number, at in enumerate(range(0, len(keys), size), start=1):
