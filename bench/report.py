@@ -982,7 +982,8 @@ def summary(baselines, ours, checks, *, small, entries, seed_seconds, processes,
         verdicts.append(last_ok and cover_ok and row["chain_intact"])
         log(
             f"  report {run.report_id}, {row['rows']:,} entries: {pages:,} pages, last page {footer!r} "
-            f"{'ok' if last_ok else 'WRONG'}; chain {'intact' if row['chain_intact'] else 'BROKEN'} on the cover"
+            f"{'ok' if last_ok else 'WRONG'}; chain "
+            f"{ {True: 'intact', False: 'BROKEN', None: 'not verified'}[row['chain_intact']] } on the cover"
         )
 
     for run in [*smalls, *larges]:

@@ -82,7 +82,7 @@ def plan(report_id: int) -> list[Piece]:
     pieces = [Piece(COVER)] + [Piece(i, tuple(keys[at : at + size])) for i, at in enumerate(range(0, len(keys), size))]
     Report.objects.filter(pk=report_id).update(
         rows=len(keys),
-        # Both passes over every piece, and the verification.
+        # Both passes over every piece, and the verification (a CSV's one step).
         chunks_total=2 * len(pieces) + 1 if report.format == "pdf" else 1,
         chunks_done=0,
         progress=5,
@@ -93,12 +93,19 @@ def plan(report_id: int) -> list[Piece]:
 
 
 def verify(report_id: int) -> bool:
-    """The property's hash chain, from its first entry to its head, for the cover."""
+    """The property's hash chain, from its first entry to its head, for the cover and the list
+    (every format: a CSV's verdict is shown in the list and the API as a PDF's is); a broken one
+    names its first broken entry."""
     report = Report.objects.get(pk=report_id)
     verified = chain_verify(property_id=report.property_id)
-    Report.objects.filter(pk=report_id).update(chain_intact=verified.broken_seq is None, chain_head=verified.head_hash)
+    Report.objects.filter(pk=report_id).update(
+        chain_intact=verified.ok,
+        chain_head=verified.head_hash,
+        chain_broken_seq=verified.broken_seq,
+        chain_broken_reason=verified.reason,
+    )
     piece_done(report_id)
-    return verified.broken_seq is None
+    return verified.ok
 
 
 def csv_write(report: Report, keys: list, path: Path) -> None:
@@ -237,6 +244,8 @@ def publish(report: Report, path: Path, *, pages: int | None) -> None:
 
 
 def csv_publish(report_id: int) -> None:
+    """A CSV report: the chain verified (its one step after the plan), then the file published."""
+    verify(report_id)
     report = Report.objects.get(pk=report_id)
     publish(report, workdir(report_id) / "rows.csv", pages=None)
 
