@@ -109,7 +109,7 @@ def every_csv(casino) -> dict[str, str]:
             report = render.generate_locally(report.pk, processes=1)
             assert report.status == "done", report.error
             if fmt == "csv":
-                found[f"{kind}.csv"] = Path(report.file.path).read_text(encoding="utf-8")
+                found[f"{kind}.csv"] = Path(report.file.path).read_bytes().decode("utf-8")  # CRs kept
             else:
                 attachments = PdfReader(report.file.path).attachments
                 assert attachments, f"the {kind} PDF carries no CSV"
@@ -134,10 +134,18 @@ def test_every_csv_neutralises_every_cell_a_spreadsheet_would_run(committed_db, 
         assert "'" + HOSTILE["table number"] in cells, name
     register = {cell for row in csv.reader(io.StringIO(files["inspection_register.csv"])) for cell in row}
     neutralised = {value for value in HOSTILE.values() if "'" + value in register}
-    assert HOSTILE["adjustment description"] in neutralised
+    assert {
+        HOSTILE["adjustment description"],
+        HOSTILE["adjusted part"],
+        HOSTILE["inspection notes"],
+        HOSTILE["no-spin notes"],
+    } <= neutralised
     assert any(cell.startswith("'" + HOSTILE["inspector's name"]) for cell in register)
     approvals = {cell for row in csv.reader(io.StringIO(files["approvals_in_effect.csv"])) for cell in row}
     assert any(cell.startswith("'" + HOSTILE["layout name"]) for cell in approvals)
+    flags = list(csv.reader(io.StringIO(files["exceptions.csv"])))
+    name, note = HOSTILE["resolver's name"], HOSTILE["resolution note"]
+    assert flags[1][-1] == f"Resolved by {name} (credential {hostile.compliance.credential_number}): {note}"
 
 
 @pytest.mark.parametrize(
