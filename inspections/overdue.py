@@ -62,7 +62,8 @@ def flag_cure(flag: ComplianceException) -> Entry | None:
             occurred_at__gt=flag.due_at,
             recorded_at__lte=flag.resolved_at,
         )
-        .order_by("seq")
+        # entry_table_time's order: the index is read from the deadline on, not from the first entry.
+        .order_by("occurred_at", "seq")
         .only("seq", "kind", "occurred_at")
         .first()
     )
