@@ -179,6 +179,12 @@ class ReportStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+class ChainState(models.TextChoices):
+    INTACT = "intact", "Intact"
+    BROKEN = "broken", "Broken"
+    NOT_VERIFIED = "not_verified", "Not verified"
+
+
 class Report(models.Model):
     """An audit report asked for, generated in the background, stored with its SHA-256.
 
@@ -207,8 +213,14 @@ class Report(models.Model):
     size = models.PositiveBigIntegerField(null=True, blank=True)
     pages = models.PositiveIntegerField(null=True, blank=True)
     rows = models.PositiveIntegerField(null=True, blank=True)
+    # The property's hash chain when the report was made: intact (True), broken (False, with the
+    # first broken entry and why), or not verified (None): an unknown is never shown as broken.
     chain_intact = models.BooleanField(null=True, blank=True)
     chain_head = models.CharField(max_length=64, blank=True, validators=[printable_line])
+    chain_broken_seq = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The first broken entry's number in the property's chain."
+    )
+    chain_broken_reason = models.TextField(blank=True, validators=note_validators())
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -217,6 +229,21 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.period_from}–{self.period_to} ({self.status})"
+
+    @builtins.property
+    def chain_state(self) -> str:
+        """intact, broken or not_verified: the three answers the list, the API and the cover give."""
+        return {True: ChainState.INTACT, False: ChainState.BROKEN}.get(self.chain_intact, ChainState.NOT_VERIFIED)
+
+    @builtins.property
+    def chain_verdict(self) -> str:
+        """The verdict in words, naming the first broken entry."""
+        if self.chain_intact is None:
+            return "Not verified"
+        if self.chain_intact:
+            return "Verified: intact"
+        where = f" at entry #{self.chain_broken_seq}" if self.chain_broken_seq else ""
+        return f"BROKEN{where}" + (f": {self.chain_broken_reason}" if self.chain_broken_reason else "")
 
 
 class ReportDownload(models.Model):

@@ -23,7 +23,7 @@ from django.utils import timezone
 from compliance.models import GamingTable, Property
 from compliance.rulebook import LOGBOOK_PROCEDURE, raise_if_any, rulebook_for
 from compliance.signatures import SignatureInput, signer_authenticate
-from inspections.models import ComplianceException, FlagStatus
+from inspections.models import ComplianceException, Entry, EntryKind, FlagStatus
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,39 @@ DEADLINE_OF = {
     "decks_stale": "decks_due_at",
     "not_approved": "approval_due_at",
 }
+
+
+# The entries that move each kind's deadline, so cure its flag (a flag's problem may also end
+# without an entry: an approval, a change of the property's policy). A closing ends every problem
+# of an open table; a new adjustment or replacement moves its own deadline (a new flag follows).
+CURED_BY = {
+    "opened_uninspected": (EntryKind.INSPECTION, EntryKind.CLOSE),
+    "adjusted_after_inspection": (EntryKind.INSPECTION, EntryKind.CLOSE, EntryKind.ADJUSTMENT),
+    "replaced_without_inspection": (EntryKind.INSPECTION, EntryKind.CLOSE, EntryKind.REPLACEMENT),
+    "not_covered": (EntryKind.COVER, EntryKind.INSPECTION),
+    "inspection_stale": (EntryKind.INSPECTION, EntryKind.CLOSE),
+    "decks_stale": (EntryKind.DECK_CHANGE, EntryKind.CLOSE),
+    "not_approved": (EntryKind.CLOSE,),
+}
+
+
+def flag_cure(flag: ComplianceException) -> Entry | None:
+    """The logbook entry that cured a flag the scan resolved: the table's first entry of a kind
+    that moves the flag's deadline, after the deadline and recorded before the resolution."""
+    if flag.resolved_at is None or flag.resolved_by_id:
+        return None
+    return (
+        Entry.objects.filter(
+            table_id=flag.table_id,
+            kind__in=CURED_BY.get(flag.kind, ()),
+            occurred_at__gt=flag.due_at,
+            recorded_at__lte=flag.resolved_at,
+        )
+        # entry_table_time's order: the index is read from the deadline on, not from the first entry.
+        .order_by("occurred_at", "seq")
+        .only("seq", "kind", "occurred_at")
+        .first()
+    )
 
 
 def _groups() -> list[tuple[object, list[str] | None]]:

@@ -14,7 +14,7 @@ from compliance.api.serializers import SignatureInputSerializer
 from compliance.rulebook.pa import IRREGULARITY_KINDS
 from compliance.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.validators import NOTE_MAX_LENGTH, printable_line, printable_strings, printable_text
-from inspections.models import ComplianceException, Entry, EntryKind, Report, Signature
+from inspections.models import ChainState, ComplianceException, Entry, EntryKind, Report, Signature
 from inspections.overdue import flag_label
 from inspections.reports import report_problems
 from inspections.selectors import ADJUSTMENT_KINDS, entries_visible_to
@@ -340,6 +340,20 @@ class ReportSerializer(serializers.ModelSerializer):
     )
     to = serializers.DateField(source="period_to", help_text="The last day, in the property's time zone.")
     download = serializers.SerializerMethodField(help_text="Where to get the file once `status` is done.")
+    chain = serializers.ChoiceField(
+        source="chain_state",
+        choices=ChainState.choices,
+        read_only=True,
+        help_text="The property's hash chain when the report was made: `intact`, `broken` (see "
+        "`chain_broken_entry`) or `not_verified` (an unknown is never reported as broken).",
+    )
+    chain_broken_entry = serializers.IntegerField(
+        source="chain_broken_seq",
+        read_only=True,
+        allow_null=True,
+        help_text="The number (`seq`) of the first broken entry of the property's chain, when broken.",
+    )
+    chain_broken_reason = serializers.CharField(read_only=True, help_text="Why that entry breaks the chain.")
 
     class Meta:
         model = Report
@@ -358,7 +372,10 @@ class ReportSerializer(serializers.ModelSerializer):
             "size",
             "pages",
             "rows",
+            "chain",
             "chain_intact",
+            "chain_broken_entry",
+            "chain_broken_reason",
             "chain_head",
             "requested_by",
             "requested_at",

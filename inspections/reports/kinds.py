@@ -19,7 +19,7 @@ from compliance.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.services import submission_house_edges
 from inspections.api.serializers import register_row
 from inspections.models import ComplianceException, Entry, EntryKind, Report, ReportKind, SignatureMeaning
-from inspections.overdue import flag_label
+from inspections.overdue import flag_cure, flag_label
 from inspections.reports import charts
 
 
@@ -53,14 +53,17 @@ def _table_ids(report: Report) -> list[int]:
 # ---- The § 617a.2(e) register, and a table's history ----
 
 REGISTER_COLUMNS = [
-    Column("seq", "#", "5%"),
-    Column("date", "Date", "9%"),
-    Column("time", "Time", "7%"),
-    Column("table_number", "Table", "6%"),
-    Column("entry", "Entry (adjustment or replacement)", "11%"),
-    Column("description", "Description (and amendments)", "30%"),
-    Column("inspection_certified", "Inspection completed (certified)", "9%"),
-    Column("signatures", "Signature: name, credential no., meaning, date and time", "23%"),
+    Column("seq", "#", "4%"),
+    Column("date", "Date", "8%"),
+    Column("time", "Time", "6%"),
+    Column("table_number", "Table", "5%"),
+    Column("entry", "Entry (adjustment or replacement)", "9%"),
+    Column("part", "Part adjusted or replaced", "8%"),
+    Column("description", "Description (and amendments)", "19%"),
+    Column("failed_items", "Checklist item(s) failed", "9%"),
+    Column("notes", "Notes (inspection, no spin)", "10%"),
+    Column("inspection_certified", "Inspection completed (certified)", "7%"),
+    Column("signatures", "Signature: name, credential no., meaning, date and time", "15%"),
 ]
 MEANINGS = dict(SignatureMeaning.choices)
 KINDS = dict(EntryKind.choices)
@@ -104,14 +107,19 @@ class Register:
             Entry.objects.filter(pk__in=[e.amends_id for e in entries.values() if e.amends_id]).values_list("pk", "seq")
         )
         zone = report.property.zone
+        checklist = rulebook_for(report.property.jurisdiction).CHECKLIST_BY_CODE
         rows = []
         for key in keys:
-            api = register_row(entries[key])
+            entry = entries[key]
+            api = register_row(entry)
             notes = list(amended_by.get(key, []))
             if api["amends"]:
                 notes.insert(0, f"amends #{amended.get(api['amends'])}")
-            # Eight columns, as § 617a.2(e) lists the fields: an adjustment or replacement shows as
-            # the entry itself, and amendments stand with the description they correct.
+            # § 617a.2(e)'s fields: an adjustment or replacement shows as the entry itself (with its
+            # part), and amendments stand with the description they correct; then what a regulator
+            # looks for beside them: the checklist items that failed, the notes of inspections and
+            # no spins.
+            details = entry.details or {}
             rows.append(
                 {
                     "seq": api["seq"],
@@ -119,7 +127,10 @@ class Register:
                     "time": api["time"],
                     "table_number": api["table_number"],
                     "entry": KINDS.get(api["kind"], api["kind"]),
+                    "part": details.get("part", "") if api["adjustment_or_replacement"] else "",
                     "description": " — ".join([api["description"], *notes]) if notes else api["description"],
+                    "failed_items": _failed_items(entry, checklist),
+                    "notes": details.get("notes", "") if entry.kind in NOTED_KINDS else "",
                     "inspection_certified": {True: "yes, every item passed", False: "no: an item failed"}.get(
                         api["inspection_certified"], ""
                     ),
@@ -139,6 +150,22 @@ class Register:
             days.append((day.strftime("%d %b"), per_day.get(day, 0)))
             day += timedelta(days=1)
         return [("Inspections per day", charts.bars(days, unit="inspections"))]
+
+
+NOTED_KINDS = frozenset({EntryKind.INSPECTION, EntryKind.IRREGULARITY})
+
+
+def _failed_items(entry: Entry, checklist: dict) -> str:
+    """An inspection's items that failed, in words with their paragraph, in the checklist's order."""
+    if entry.kind != EntryKind.INSPECTION:
+        return ""
+    items = (entry.details or {}).get("items", {})
+    failed = [code for code, passed in items.items() if not passed]
+    order = list(checklist)
+    failed.sort(key=lambda code: order.index(code) if code in order else len(order))
+    return "; ".join(
+        f"{checklist[code].label} ({checklist[code].citation})" if code in checklist else code for code in failed
+    )
 
 
 def _correction_text(correction: dict) -> str:
@@ -163,14 +190,14 @@ class Exceptions:
         return "each flag's rule in its row"
 
     columns = [
-        Column("table_number", "Table", "6%"),
-        Column("what", "Flag", "22%"),
-        Column("citation", "Rule", "14%"),
-        Column("due_at", "Deadline missed", "11%"),
-        Column("detected_at", "Detected", "11%"),
-        Column("resolved_at", "Resolved", "11%"),
-        Column("time_to_resolve", "Time to resolve", "8%"),
-        Column("resolution", "Resolution", "17%"),
+        Column("table_number", "Table", "5%"),
+        Column("what", "Flag", "18%"),
+        Column("citation", "Rule", "11%"),
+        Column("due_at", "Deadline missed", "9%"),
+        Column("detected_at", "Detected", "9%"),
+        Column("resolved_at", "Resolved", "9%"),
+        Column("time_to_resolve", "Time from the missed deadline to resolution", "9%"),
+        Column("resolution", "How it was resolved", "30%"),
     ]
 
     def flags(self, report: Report):
@@ -189,7 +216,8 @@ class Exceptions:
         rows = []
         for key in keys:
             flag = flags[key]
-            took = flag.resolved_at - flag.detected_at if flag.resolved_at else None
+            # Counted from the deadline the table missed, not from when the scan noticed.
+            took = flag.resolved_at - flag.due_at if flag.resolved_at else None
             rows.append(
                 {
                     "table_number": flag.table.number,
@@ -199,11 +227,7 @@ class Exceptions:
                     "detected_at": local(flag.detected_at),
                     "resolved_at": local(flag.resolved_at) or "open",
                     "time_to_resolve": _duration(took) if took is not None else "",
-                    "resolution": (
-                        f"{flag.resolver_name}, {flag.resolver_credential}: {flag.resolution_note}"
-                        if flag.resolved_by_id
-                        else ("cured (the scan)" if flag.resolved_at else "")
-                    ),
+                    "resolution": _resolution(flag, local),
                 }
             )
         return rows
@@ -212,18 +236,33 @@ class Exceptions:
         zone = report.property.zone
         per_week = Counter()
         hours = []
-        for detected, resolved in self.flags(report).values_list("detected_at", "resolved_at"):
+        for detected, due, resolved in self.flags(report).values_list("detected_at", "due_at", "resolved_at"):
             day = timezone.localtime(detected, zone).date()
             per_week[day - timedelta(days=day.weekday())] += 1
             if resolved:
-                hours.append((resolved - detected).total_seconds() / 3600)
+                hours.append((resolved - due).total_seconds() / 3600)
         weeks = [(f"w. {week:%d %b}", count) for week, count in sorted(per_week.items())]
         buckets = [("< 1 h", 0), ("1–4 h", 0), ("4–24 h", 0), ("> 24 h", 0)]
         counts = Counter("< 1 h" if h < 1 else "1–4 h" if h < 4 else "4–24 h" if h < 24 else "> 24 h" for h in hours)
         return [
             ("Flags per week", charts.bars(weeks or [("none", 0)], unit="flags")),
-            ("Time to resolve", charts.bars([(label, counts[label]) for label, _ in buckets], unit="flags")),
+            (
+                "Time from the missed deadline to resolution",
+                charts.bars([(label, counts[label]) for label, _ in buckets], unit="flags"),
+            ),
         ]
+
+
+def _resolution(flag: ComplianceException, local) -> str:
+    """A compliance manager's signed resolution, or the logbook entry that cured the problem."""
+    if flag.resolved_at is None:
+        return "open"
+    if flag.resolved_by_id:
+        return f"Resolved by {flag.resolver_name} (credential {flag.resolver_credential}): {flag.resolution_note}"
+    cure = flag_cure(flag)
+    if cure is None:
+        return "Cured: the deadline no longer stood, with no logbook entry (an approval or a policy change)"
+    return f"Cured by entry #{cure.seq}: {KINDS.get(cure.kind, cure.kind)}, {local(cure.occurred_at)}"
 
 
 def _duration(took: timedelta) -> str:

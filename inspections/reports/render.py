@@ -18,7 +18,6 @@ Nothing here knows whether it runs in a Celery worker or a local process: `plan`
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import shutil
@@ -35,6 +34,7 @@ from django.utils import timezone
 
 from inspections.chain import chain_verify
 from inspections.models import Report, ReportStatus
+from inspections.reports.csvfile import csv_writer
 from inspections.reports.kinds import kind_of
 
 COVER = -1  # the index of the cover piece
@@ -82,7 +82,7 @@ def plan(report_id: int) -> list[Piece]:
     pieces = [Piece(COVER)] + [Piece(i, tuple(keys[at : at + size])) for i, at in enumerate(range(0, len(keys), size))]
     Report.objects.filter(pk=report_id).update(
         rows=len(keys),
-        # Both passes over every piece, and the verification.
+        # Both passes over every piece, and the verification (a CSV's one step).
         chunks_total=2 * len(pieces) + 1 if report.format == "pdf" else 1,
         chunks_done=0,
         progress=5,
@@ -93,19 +93,27 @@ def plan(report_id: int) -> list[Piece]:
 
 
 def verify(report_id: int) -> bool:
-    """The property's hash chain, from its first entry to its head, for the cover."""
+    """The property's hash chain, from its first entry to its head, for the cover and the list
+    (every format: a CSV's verdict is shown in the list and the API as a PDF's is); a broken one
+    names its first broken entry."""
     report = Report.objects.get(pk=report_id)
     verified = chain_verify(property_id=report.property_id)
-    Report.objects.filter(pk=report_id).update(chain_intact=verified.broken_seq is None, chain_head=verified.head_hash)
+    Report.objects.filter(pk=report_id).update(
+        chain_intact=verified.ok,
+        chain_head=verified.head_hash,
+        chain_broken_seq=verified.broken_seq,
+        chain_broken_reason=verified.reason,
+    )
     piece_done(report_id)
-    return verified.broken_seq is None
+    return verified.ok
 
 
 def csv_write(report: Report, keys: list, path: Path) -> None:
-    """The same rows and columns as the PDF, a piece at a time."""
+    """The same rows and columns as the PDF, a piece at a time, through the one CSV writer (its
+    cells neutralised against formula injection)."""
     kind = kind_of(report)
     with path.open("w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
+        writer = csv_writer(out)
         writer.writerow([column.label for column in kind.columns])
         size = settings.REPORT_CHUNK_ROWS
         for number, at in enumerate(range(0, len(keys), size), start=1):
@@ -236,6 +244,8 @@ def publish(report: Report, path: Path, *, pages: int | None) -> None:
 
 
 def csv_publish(report_id: int) -> None:
+    """A CSV report: the chain verified (its one step after the plan), then the file published."""
+    verify(report_id)
     report = Report.objects.get(pk=report_id)
     publish(report, workdir(report_id) / "rows.csv", pages=None)
 

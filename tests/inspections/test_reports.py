@@ -15,13 +15,13 @@ from pypdf import PdfReader
 
 from compliance.models import Role
 from inspections import services
-from inspections.models import Entry, Report, ReportDownload
+from inspections.models import ComplianceException, Entry, Report, ReportDownload
 from inspections.reports import render
 from tests import append_only as triggers
 from tests.conftest import sign
 from tests.factories import RegulatorFactory, UserFactory
 from tests.inspections.test_api import client_for
-from tests.inspections.test_services import a_day, event, inspect
+from tests.inspections.test_services import ALL_PASS, a_day, adjust, event, inspect
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
@@ -94,19 +94,21 @@ def test_the_register_pdf_has_every_field_of_every_entry_and_right_page_numbers(
     assert sorted(rows) == [e.seq for e in entries]
     for entry in entries:
         local = timezone.localtime(entry.occurred_at, history.property.zone)
-        _seq, date, time, table, what, description, certified, signed = rows[entry.seq]
+        _seq, date, time, table, what, part, description, failed, notes, certified, signed = rows[entry.seq]
         assert (date, time, table) == (f"{local:%Y-%m-%d}", f"{local:%H:%M:%S}", entry.table_number)
         assert description.startswith(entry.description)
         # § 617a.2(e)'s "adjustment or replacement": the entry says which.
         assert what == {"adjustment": "Adjustment", "replacement": "Replacement"}.get(entry.kind, what)
         assert certified == ("yes, every item passed" if entry.kind == "inspection" else "")
+        assert part == (entry.details["part"] if entry.kind in ("adjustment", "replacement") else "")
+        assert failed == "" and notes == (entry.details["notes"] if entry.kind == "inspection" else "")
         for signature in entry.signature_list:
             assert f"{signature.signer_name}, {signature.credential_number}, {signature.meaning}" in signed
     amendment = Entry.objects.get(kind="amendment")
-    corrected = rows[amendment.amends.seq][5]
+    corrected = rows[amendment.amends.seq][6]
     assert corrected.startswith(amendment.amends.description)
     assert f"amended by #{amendment.seq}: Notes were left out" in corrected
-    assert rows[amendment.seq][5].endswith(f"amends #{amendment.amends.seq}")
+    assert rows[amendment.seq][6].endswith(f"amends #{amendment.amends.seq}")
     assert any(row[4] == "Adjustment" for row in rows.values())
     reader = PdfReader(report.file.path)
     assert "inspection_register.csv" in reader.attachments
@@ -132,6 +134,74 @@ def test_the_csv_rows_are_the_apis_register_rows(committed_db, media, history):
         )
     attached = PdfReader(render.generate_locally(requested(history).pk).file.path).attachments
     assert attached["inspection_register.csv"][0] == Path(report.file.path).read_bytes()
+
+
+def test_the_register_gives_the_part_the_failed_items_and_the_notes_in_the_pdf_and_the_csv(
+    committed_db, media, casino, settings
+):
+    from compliance.rulebook import pa
+
+    settings.REPORT_CHUNK_ROWS = 400
+    event(casino, "cover")
+    event(casino, "unlock")
+    replaced = services.adjustment_record(
+        table_id=casino.table.pk,
+        kind="replacement",
+        part="ball",
+        description="New ball from the spares",
+        performer=sign(casino.maintenance),
+        witness=sign(casino.security),
+        recorded_by=casino.maintenance,
+    )
+    failing = inspect(casino, items={**ALL_PASS, "wheel_level_and_rotating": False, "ball_non_magnetic": False})
+    services.amendment_record(
+        entry_id=failing.pk,
+        reason="Notes were left out",
+        correction={"notes": "Wheel wobbles"},
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+    )
+    passing = services.inspection_record(
+        table_id=casino.table.pk,
+        items=ALL_PASS,
+        notes="Level checked twice",
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+    )
+    event(casino, "open")
+    no_spin = services.irregularity_record(
+        table_id=casino.table.pk,
+        kind="ball_left_wheel",
+        notes="Ball hit the rail",
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+    )
+    items = pa.CHECKLIST_BY_CODE
+    failed = "; ".join(
+        f"{items[code].label} ({items[code].citation})" for code in ("ball_non_magnetic", "wheel_level_and_rotating")
+    )
+    # entry: (part, failed items, notes, certified)
+    expected = {
+        replaced.seq: ("ball", "", "", ""),
+        failing.seq: ("", failed, "", "no: an item failed"),
+        passing.seq: ("", "", "Level checked twice", "yes, every item passed"),
+        no_spin.seq: ("", "", "Ball hit the rail", ""),
+    }
+    rows = {int(row["#"]): row for row in csv_rows(render.generate_locally(requested(casino, fmt="csv").pk))}
+    pdf = pdf_rows(render.generate_locally(requested(casino).pk))
+    for seq, (part, failed_items, notes, certified) in expected.items():
+        row = rows[seq]
+        assert (
+            row["Part adjusted or replaced"],
+            row["Checklist item(s) failed"],
+            row["Notes (inspection, no spin)"],
+            row["Inspection completed (certified)"],
+        ) == (part, failed_items, notes, certified)
+        # The PDF's cells wrap: compared without their spaces.
+        assert ["".join(pdf[seq][column].split()) for column in (5, 7, 8, 9)] == [
+            "".join(value.split()) for value in (part, failed_items, notes, certified)
+        ]
+    assert "correction: notes → Wheel wobbles" in rows[failing.seq]["Description (and amendments)"]
 
 
 def test_a_tampered_chain_is_reported_broken_on_the_cover(committed_db, media, history):
@@ -239,23 +309,70 @@ def csv_rows(report: Report) -> list[dict]:
         return list(csv.DictReader(handle))
 
 
-def test_the_flags_report_gives_each_flag_its_rule_and_time_to_resolve(committed_db, media, history):
+def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_a_resolution(
+    committed_db, media, casino
+):
+    """A wheel left uncovered, cured by its covering; an adjustment after the inspection, resolved
+    by the compliance manager's signed note. Entries are dated in the last three hours."""
     from inspections import overdue
+    from inspections.reports.kinds import _duration
 
-    event(history, "unlock")
-    inspect(history)
-    event(history, "open")
-    event(history, "close")
-    closed = Entry.objects.filter(kind="close").latest("seq").occurred_at
-    overdue.scan(now=closed + timedelta(minutes=15))
-    event(history, "cover")
-    overdue.scan(now=timezone.now() + timedelta(hours=2))
-    (row,) = csv_rows(render.generate_locally(requested(history, fmt="csv", kind="exceptions").pk))
-    assert row["Rule"] == "58 Pa. Code § 617a.2(f)" and row["Resolution"] == "cured (the scan)"
-    assert row["Time to resolve"].endswith("min") and row["Table"] == "R-01"
-    pdf = render.generate_locally(requested(history, kind="exceptions").pk)
-    text = " ".join(pdf_pages(pdf))
-    assert "Flags per week" in text and "Time to resolve" in text
+    start = timezone.now() - timedelta(hours=3)
+
+    def at(minutes):
+        return start + timedelta(minutes=minutes)
+
+    event(casino, "cover", at=at(0))
+    event(casino, "unlock", at=at(1))
+    inspect(casino, at=at(2))
+    event(casino, "open", at=at(3))
+    event(casino, "close", at=at(60))
+    overdue.scan(now=at(60 + 15 + 5))  # 5 minutes past the grace period: detected late
+    cover = event(casino, "cover", at=at(95))
+    overdue.scan()  # cured
+    event(casino, "unlock", at=at(100))
+    inspect(casino, at=at(101))
+    event(casino, "open", at=at(102))
+    adjusted = adjust(casino, at=at(110))
+    overdue.scan(now=at(112))
+    manual = ComplianceException.objects.get(kind="adjusted_after_inspection")
+    overdue.flag_resolve(
+        flag_id=manual.pk, note="Wheel re-inspected by the pit boss", signature=sign(casino.compliance)
+    )
+    cured, manual = ComplianceException.objects.get(kind="not_covered"), ComplianceException.objects.get(pk=manual.pk)
+    assert cured.due_at == at(75) and cured.detected_at == at(80) and manual.due_at == adjusted.occurred_at
+
+    rows = {
+        row["Flag"]: row
+        for row in csv_rows(render.generate_locally(requested(casino, fmt="csv", kind="exceptions").pk))
+    }
+    assert len(rows) == 2
+    uncovered = next(row for row in rows.values() if row["Rule"] == "58 Pa. Code § 617a.2(f)")
+    took = "Time from the missed deadline to resolution"
+    assert uncovered[took] == _duration(cured.resolved_at - cured.due_at)
+    assert uncovered[took] != _duration(cured.resolved_at - cured.detected_at)
+    local = timezone.localtime(cover.occurred_at, casino.property.zone)
+    assert (
+        uncovered["How it was resolved"]
+        == f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M}"
+    )
+    (by_hand,) = [row for row in rows.values() if row is not uncovered]
+    assert by_hand[took] == _duration(manual.resolved_at - manual.due_at)
+    assert by_hand["How it was resolved"] == (
+        f"Resolved by {casino.compliance.display_name} (credential {casino.compliance.credential_number}): "
+        "Wheel re-inspected by the pit boss"
+    )
+    assert uncovered["Table"] == by_hand["Table"] == "R-01"
+    pdf = render.generate_locally(requested(casino, kind="exceptions").pk)
+    text = " ".join(" ".join(pdf_pages(pdf)).split())
+    assert "Flags per week" in text and f"Cured by entry #{cover.seq}" in text
+    assert "Resolved by " + casino.compliance.display_name in text
+
+
+def test_every_kind_of_flag_knows_the_entries_that_cure_it():
+    from inspections.overdue import CURED_BY, DEADLINE_OF
+
+    assert set(CURED_BY) == set(DEADLINE_OF) and all(CURED_BY.values())
 
 
 def test_the_approvals_report_gives_each_table_its_layout_rules_and_house_edge(committed_db, media, history):

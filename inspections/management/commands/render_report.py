@@ -60,6 +60,6 @@ class Command(BaseCommand):
             shutil.copyfile(report.file.path, options["output"])
         self.stdout.write(
             f"Report {report.pk}: {report.rows} rows, {report.pages or '-'} pages, {report.size} bytes, "
-            f"sha256 {report.sha256}, chain {'intact' if report.chain_intact else 'BROKEN'}"
+            f"sha256 {report.sha256}, chain {report.chain_verdict}"
             + (f" -> {options['output']}" if options["output"] else f" -> {report.file.path}")
         )
