@@ -10,10 +10,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from compliance import services
+from compliance.clock import property_today
 from compliance.forms import DecisionForm, FileForm, LayoutForm, RulesSubmissionForm, option_label
 from compliance.models import Game, LayoutStatus, Role, SubmissionStatus, WheelType
 from compliance.rulebook import RuleViolation, game_rules_for, malformed, rulebook_for
@@ -50,10 +50,6 @@ def _require_approver(user) -> None:
         )
 
 
-def _today(prop):
-    return timezone.localtime(timezone.now(), prop.zone).date()
-
-
 @login_required
 def manage(request):
     prop = _managed_property(
@@ -79,7 +75,7 @@ def _rules_form(prop, data=None, *, initial=None):
 @login_required
 def rules_new(request):
     prop = _managed_property(request)
-    form = _rules_form(prop, request.POST or None, initial={"effective_from": _today(prop)})
+    form = _rules_form(prop, request.POST or None, initial={"effective_from": property_today(prop)})
     if request.method == "POST" and form.is_valid():
         try:
             submission = services.rules_submission_draft(
