@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Max, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -287,8 +288,16 @@ def layout(request, pk: int):
 def approvals(request):
     """The regulator's queue: what waits for a decision in the jurisdiction, then what was decided."""
     _require_approver(request.user)
-    submissions = rules_submissions_visible_to(request.user).exclude(status=SubmissionStatus.DRAFT)
-    layouts = layouts_visible_to(request.user)
+    # When each was filed and decided, from its signatures; the page shows them in the property's zone.
+    filed = Max("signatures__signed_at", filter=Q(signatures__action="filed"))
+    decided = Max("signatures__signed_at", filter=Q(signatures__action__in=["approved", "rejected"]))
+    submissions = (
+        rules_submissions_visible_to(request.user)
+        .exclude(status=SubmissionStatus.DRAFT)
+        .select_related("property")
+        .annotate(filed_at=filed, decided_at=decided)
+    )
+    layouts = layouts_visible_to(request.user).select_related("property").annotate(decided_at=decided)
     return render(
         request,
         "manage/approvals.html",
