@@ -2,6 +2,7 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 
+from compliance.admin_zones import PropertyZoneAdmin
 from compliance.models import (
     ApprovalSignature,
     Ball,
@@ -32,7 +33,7 @@ class PropertyAdmin(admin.ModelAdmin):
 
 
 @admin.register(User)
-class PersonAdmin(UserAdmin):
+class PersonAdmin(PropertyZoneAdmin, UserAdmin):
     list_display = ["username", "full_name", "role", "credential_number", "property", "jurisdiction", "is_active"]
     list_filter = ["role", "property", "jurisdiction", "is_active"]
     search_fields = ["username", "full_name", "credential_number", "email"]
@@ -47,7 +48,7 @@ class PersonAdmin(UserAdmin):
 
 
 @admin.register(GamingTable)
-class GamingTableAdmin(admin.ModelAdmin):
+class GamingTableAdmin(PropertyZoneAdmin, admin.ModelAdmin):
     list_display = [
         "number",
         "property",
@@ -96,7 +97,7 @@ class EquipmentForm(forms.ModelForm):
         return data
 
 
-class RegisteredEquipmentAdmin(admin.ModelAdmin):
+class RegisteredEquipmentAdmin(PropertyZoneAdmin, admin.ModelAdmin):
     """Registered once, by the rule; never rewritten or deleted (its history is in the logbook)."""
 
     form = EquipmentForm
@@ -134,7 +135,7 @@ class ApprovalSignatureInline(admin.TabularInline):
 
 
 @admin.register(RulesSubmission)
-class RulesSubmissionAdmin(admin.ModelAdmin):
+class RulesSubmissionAdmin(PropertyZoneAdmin, admin.ModelAdmin):
     """Read-only: drafts, filing and decisions go through the API's checks and signatures."""
 
     list_display = ["property", "game", "version", "effective_from", "status", "decision_reference"]
