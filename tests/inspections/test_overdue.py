@@ -13,6 +13,7 @@ from django_celery_beat.models import PeriodicTask
 from kombu.exceptions import OperationalError
 
 from compliance import services as approvals
+from compliance.clock import property_today
 from compliance.deadlines import deadlines_set
 from compliance.models import GamingTable, Property, TableState
 from inspections import overdue, services
@@ -130,6 +131,7 @@ def test_casino_war_decks_older_than_24_hours(casino):
     cured(flag, at=flag.due_at + SECOND)
 
 
+@pytest.mark.any_hour
 def test_an_open_table_whose_rules_submission_is_superseded_without_its_wheel_type(opened):
     """A new version, approved, takes effect tomorrow without double-zero wheels: from the local
     midnight it takes effect, the open double-zero table is flagged."""
@@ -147,7 +149,7 @@ def test_an_open_table_whose_rules_submission_is_superseded_without_its_wheel_ty
 
 
 def approvals_today(prop) -> date:
-    return timezone.localtime(timezone.now(), prop.zone).date()
+    return property_today(prop)
 
 
 def approved_version(casino, *, wheel_types, effective_from):
