@@ -2,8 +2,8 @@
 UTC and shown in the property's time zone).
 
 At 22:30 in New York it is already tomorrow in UTC: "today" taken from the server (`date.today()`,
-`timezone.localdate()` with TIME_ZONE = "UTC", `datetime.date()` of a UTC time) is then the wrong
-day for a casino on the East Coast. Every "today" and every date of a moment goes through here.
+`timezone.localdate` without a zone while TIME_ZONE is "UTC", the `.date()` of a UTC time) is then
+the wrong day for a casino on the East Coast. Every "today" and every date of a moment goes here.
 """
 
 from collections.abc import Iterable
