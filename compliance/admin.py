@@ -5,6 +5,7 @@ from django.contrib.auth.forms import UserChangeForm
 from django.http import HttpResponseRedirect
 
 from compliance import services
+from compliance.admin_zones import PropertyZoneAdmin
 from compliance.models import (
     TABLE_DEADLINES,
     ApprovalSignature,
@@ -83,7 +84,7 @@ class PersonChangeForm(UserChangeForm):
 
 
 @admin.register(User)
-class PersonAdmin(ServiceAdmin, UserAdmin):
+class PersonAdmin(PropertyZoneAdmin, ServiceAdmin, UserAdmin):
     """People are written by person_create and person_update, as through the API; a password is
     changed by Django's own form; nobody is deleted (their signatures name them: deactivate instead)."""
 
@@ -134,7 +135,7 @@ class GamingTableForm(forms.ModelForm):
 
 
 @admin.register(GamingTable)
-class GamingTableAdmin(ServiceAdmin):
+class GamingTableAdmin(PropertyZoneAdmin, ServiceAdmin):
     form = GamingTableForm
     list_display = [
         "number",
@@ -199,7 +200,7 @@ class EquipmentForm(forms.ModelForm):
         return data
 
 
-class RegisteredEquipmentAdmin(admin.ModelAdmin):
+class RegisteredEquipmentAdmin(PropertyZoneAdmin, admin.ModelAdmin):
     """Registered once, by the rule; never rewritten or deleted (its history is in the logbook)."""
 
     form = EquipmentForm
@@ -243,7 +244,7 @@ class ApprovalSignatureInline(admin.TabularInline):
 
 
 @admin.register(RulesSubmission)
-class RulesSubmissionAdmin(admin.ModelAdmin):
+class RulesSubmissionAdmin(PropertyZoneAdmin, admin.ModelAdmin):
     """Read-only: drafts, filing and decisions go through the API's checks and signatures."""
 
     list_display = ["property", "game", "version", "effective_from", "status", "decision_reference"]

@@ -7,11 +7,12 @@ changes — so the scan (inspections.overdue) compares columns with the clock an
 
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
+from compliance.clock import local_date, local_midnight
 from compliance.models import (
     TABLE_DEADLINES,
     Game,
@@ -90,7 +91,7 @@ def configuration_due(table: GamingTable, *, now: datetime) -> datetime | None:
     approved version takes effect, or never (None)."""
     rules = rulebook_for(table.property.jurisdiction)
     zone = table.property.zone
-    today = timezone.localtime(now, zone).date()
+    today = local_date(now, zone)
     layout = layout_approved_for(table_id=table.pk)
     in_effect = rules_submission_in_effect(property_id=table.property_id, game=table.game, on=today)
     if rules.configuration_ready(table=table, layout=layout, rules_submission=in_effect):
@@ -104,7 +105,7 @@ def configuration_due(table: GamingTable, *, now: datetime) -> datetime | None:
             continue
         seen.add(version.effective_from)
         if rules.configuration_ready(table=table, layout=layout, rules_submission=version):
-            return timezone.make_aware(datetime.combine(version.effective_from, time.min), zone)
+            return local_midnight(version.effective_from, zone)
     return None
 
 

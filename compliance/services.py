@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from compliance.clock import property_today
 from compliance.deadlines import DEADLINE_FIELDS, deadlines_set, open_tables_recheck
 from compliance.models import (
     ApprovalSignature,
@@ -200,8 +201,7 @@ def _decide(*, model, pk: int, check: str, status: str, reference: str, signatur
 
 def layout_violations(*, prop: Property, game: str, features: list[str], tables: list[GamingTable]):
     """Checked against the Rules Submission in effect today for the property's game."""
-    today = timezone.localtime(timezone.now(), prop.zone).date()
-    in_effect = rules_submission_in_effect(property_id=prop.pk, game=game, on=today)
+    in_effect = rules_submission_in_effect(property_id=prop.pk, game=game, on=property_today(prop))
     return rulebook_for(prop.jurisdiction).check_layout(
         features=features, tables=tables, options=in_effect.options if in_effect else None, game=game
     )

@@ -9,11 +9,12 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Max, Q
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from compliance import services
+from compliance.clock import property_today
 from compliance.forms import DecisionForm, FileForm, LayoutForm, RulesSubmissionForm, option_label
 from compliance.models import Game, LayoutStatus, Role, SubmissionStatus, WheelType
 from compliance.rulebook import RuleViolation, game_rules_for, malformed, rulebook_for
@@ -50,10 +51,6 @@ def _require_approver(user) -> None:
         )
 
 
-def _today(prop):
-    return timezone.localtime(timezone.now(), prop.zone).date()
-
-
 @login_required
 def manage(request):
     prop = _managed_property(
@@ -79,7 +76,7 @@ def _rules_form(prop, data=None, *, initial=None):
 @login_required
 def rules_new(request):
     prop = _managed_property(request)
-    form = _rules_form(prop, request.POST or None, initial={"effective_from": _today(prop)})
+    form = _rules_form(prop, request.POST or None, initial={"effective_from": property_today(prop)})
     if request.method == "POST" and form.is_valid():
         try:
             submission = services.rules_submission_draft(
@@ -291,8 +288,16 @@ def layout(request, pk: int):
 def approvals(request):
     """The regulator's queue: what waits for a decision in the jurisdiction, then what was decided."""
     _require_approver(request.user)
-    submissions = rules_submissions_visible_to(request.user).exclude(status=SubmissionStatus.DRAFT)
-    layouts = layouts_visible_to(request.user)
+    # When each was filed and decided, from its signatures; the page shows them in the property's zone.
+    filed = Max("signatures__signed_at", filter=Q(signatures__action="filed"))
+    decided = Max("signatures__signed_at", filter=Q(signatures__action__in=["approved", "rejected"]))
+    submissions = (
+        rules_submissions_visible_to(request.user)
+        .exclude(status=SubmissionStatus.DRAFT)
+        .select_related("property")
+        .annotate(filed_at=filed, decided_at=decided)
+    )
+    layouts = layouts_visible_to(request.user).select_related("property").annotate(decided_at=decided)
     return render(
         request,
         "manage/approvals.html",

@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 
+from compliance.admin_zones import PropertyZoneAdmin
 from inspections.models import ComplianceException, Entry, Signature
 
 
@@ -34,7 +35,7 @@ class SignatureInline(admin.TabularInline):
 
 
 @admin.register(Entry)
-class EntryAdmin(ReadOnlyAdmin):
+class EntryAdmin(PropertyZoneAdmin, ReadOnlyAdmin):
     list_display = ["seq", "property", "table_number", "kind", "occurred_at", "description", "passed"]
     list_filter = ["property", "kind", "passed", "occurred_at"]
     search_fields = [
@@ -51,16 +52,17 @@ class EntryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Signature)
-class SignatureAdmin(ReadOnlyAdmin):
+class SignatureAdmin(PropertyZoneAdmin, ReadOnlyAdmin):
+    property_path = "entry__property"
     list_display = ["signer_name", "credential_number", "meaning", "signed_at", "entry"]
     list_filter = ["meaning", "signed_at"]
     search_fields = ["signer_name", "credential_number", "content_hash"]
-    list_select_related = ["entry"]
+    list_select_related = ["entry__property"]
     actions = None
 
 
 @admin.register(ComplianceException)
-class ComplianceExceptionAdmin(ReadOnlyAdmin):
+class ComplianceExceptionAdmin(PropertyZoneAdmin, ReadOnlyAdmin):
     """The overdue scan's flags: raised and resolved by the scan, or resolved by hand (signed) in the
     API or the compliance manager's pages, never edited here."""
 

@@ -246,12 +246,17 @@ DIGEST_HOUR = 7  # local time at the property: the morning digest of what is sti
 
 
 def send_digests(now: datetime | None = None) -> int:
-    """Each property's morning digest of its open flags, once a local day, at or after 07:00."""
+    """Each property's morning digest of its open flags, once a local day, in its 07:00 hour.
+
+    Beat asks every hour on the hour (UTC); each property answers by its own clock, so New York
+    gets its digest at 07:00 EST/EDT and Los Angeles three hours later. Only in that hour: "at or
+    after 07:00" sent the first digest at whatever evening hour the property was set up.
+    """
     now = now or timezone.now()
     sent = 0
     for prop in Property.objects.exclude(notify_emails=[]):
         local = timezone.localtime(now, prop.zone)
-        if local.hour < DIGEST_HOUR or prop.digest_sent_on == local.date():
+        if local.hour != DIGEST_HOUR or prop.digest_sent_on == local.date():
             continue
         # Claim the day first: two beat ticks or workers never send the same digest twice.
         claimed = (

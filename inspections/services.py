@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from compliance.clock import property_today
 from compliance.deadlines import configuration_due, deadlines_set
 from compliance.models import Ball, GamingTable, Property, TableState, User
 from compliance.rulebook import raise_if_any, rulebook_for
@@ -293,7 +294,7 @@ def table_event_record(
             rules_submission=rules_submission_in_effect(
                 property_id=table.property_id,
                 game=table.game,
-                on=timezone.localtime(timezone.now(), table.property.zone).date(),
+                on=property_today(table.property),
             ),
         )
 

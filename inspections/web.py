@@ -10,8 +10,8 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
 
+from compliance.clock import property_today, viewer_today
 from compliance.models import Role, TableState
 from compliance.rulebook import RuleViolation, rulebook_for
 from compliance.rulebook.base import LimitReached
@@ -143,7 +143,6 @@ def table_page(request, pk: int):
     if may_write and rulebook_for(table.property.jurisdiction).may_record_irregularity(table=table) is None:
         allowed = (*allowed, EntryKind.IRREGULARITY)
     actions = [(ACTION_LABELS[kind], action_url(table, kind)) for kind in allowed]
-    today = timezone.localtime(timezone.now(), table.property.zone).date()
     return render(
         request,
         "floor/table.html",
@@ -157,7 +156,9 @@ def table_page(request, pk: int):
             "next": NEXT_STEP[table.state][0],
             # What the regulator approved for it, as the gate at opening sees it.
             "layout": layout_approved_for(table_id=table.pk),
-            "rules": rules_submission_in_effect(property_id=table.property_id, game=table.game, on=today),
+            "rules": rules_submission_in_effect(
+                property_id=table.property_id, game=table.game, on=property_today(table.property)
+            ),
             "flags": ComplianceException.objects.filter(table=table, status=FlagStatus.OPEN).select_related("property"),
         },
     )
@@ -359,7 +360,8 @@ def report_list(request):
     """Ask for a report, and follow the property's reports as they are generated."""
     _require_reports(request.user)
     properties = properties_visible_to(request.user).order_by("name")
-    today = timezone.localdate()
+    # The last seven days at the property, not in UTC (at 22:30 in New York it is already tomorrow).
+    today = viewer_today(properties)
     initial = {"period_from": today - timedelta(days=7), "period_to": today - timedelta(days=1)}
     form = ReportForm(request.POST or None, properties=properties, initial=initial)
     if request.method == "POST" and form.is_valid():

@@ -1,8 +1,11 @@
 import os
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from types import SimpleNamespace
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.db import connection
 
 from compliance.models import Role
@@ -17,6 +20,38 @@ from tests.factories import (
     configure_for_opening,
 )
 from tests.servers import RedisServer
+
+NEW_YORK = ZoneInfo("America/New_York")
+# Both sides of a property's local midnight: at 23:30 in New York it is already the 24th in UTC
+# (04:30Z), at noon both clocks read the same date. A test that takes "today" from the server
+# instead of from the property passes at one of them only.
+CLOCKS = {
+    "new-york-23h30-utc-tomorrow": datetime(2026, 11, 23, 23, 30, tzinfo=NEW_YORK),
+    "new-york-noon": datetime(2026, 11, 24, 12, 0, tzinfo=NEW_YORK),
+}
+if os.environ.get("LOGBOOK_TEST_CLOCK"):  # e.g. 2026-11-23T23:30-05:00: every any_hour test at that instant only
+    CLOCKS = {"LOGBOOK_TEST_CLOCK": datetime.fromisoformat(os.environ["LOGBOOK_TEST_CLOCK"])}
+
+
+def pytest_generate_tests(metafunc):
+    """`@pytest.mark.any_hour` (on a test or a module): the test runs once at each of CLOCKS."""
+    if metafunc.definition.get_closest_marker("any_hour"):
+        metafunc.parametrize("frozen_clock", list(CLOCKS.values()), ids=list(CLOCKS), indirect=True)
+
+
+@pytest.fixture(autouse=True)
+def frozen_clock(request):
+    """For an any_hour test: the clock set to its CLOCKS value and ticking on from there, from
+    before its data is made (autouse fixtures come first). Only this process's clock: a server or
+    worker the test starts keeps the real time. Other tests: the real clock."""
+    at = getattr(request, "param", None)
+    if at is None:
+        yield None
+        return
+    # Given in UTC: time-machine would otherwise also move the process's local zone (TZ) to New
+    # York, and hide exactly the `date.today()` of a server that runs in UTC.
+    with time_machine.travel(at.astimezone(UTC), tick=True) as traveller:
+        yield traveller
 
 
 def sign(user, password: str = PASSWORD) -> SignatureInput:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from compliance.clock import local_date, local_midnight
 from compliance.models import GamingTable, WheelType
 from compliance.rulebook import rulebook_for
 from compliance.selectors import layout_approved_for, rules_submission_in_effect
@@ -33,8 +34,8 @@ class Column:
 def _period(report: Report) -> tuple[datetime, datetime]:
     """The report's dates as a half-open interval of instants, in the property's time zone."""
     zone = report.property.zone
-    start = timezone.make_aware(datetime.combine(report.period_from, time.min), zone)
-    end = timezone.make_aware(datetime.combine(report.period_to + timedelta(days=1), time.min), zone)
+    start = local_midnight(report.period_from, zone)
+    end = local_midnight(report.period_to + timedelta(days=1), zone)
     return start, end
 
 
@@ -143,7 +144,7 @@ class Register:
         zone = report.property.zone
         per_day = Counter()
         for occurred in self.entries(report).filter(kind=EntryKind.INSPECTION).values_list("occurred_at", flat=True):
-            per_day[timezone.localtime(occurred, zone).date()] += 1
+            per_day[local_date(occurred, zone)] += 1
         days = []
         day = report.period_from
         while day <= report.period_to and len(days) < 62:
@@ -237,7 +238,7 @@ class Exceptions:
         per_week = Counter()
         hours = []
         for detected, due, resolved in self.flags(report).values_list("detected_at", "due_at", "resolved_at"):
-            day = timezone.localtime(detected, zone).date()
+            day = local_date(detected, zone)
             per_week[day - timedelta(days=day.weekday())] += 1
             if resolved:
                 hours.append((resolved - due).total_seconds() / 3600)

@@ -64,6 +64,7 @@ def test_a_table_used_as_single_zero_needs_the_00_cover_and_signage(casino):
     )
 
 
+@pytest.mark.any_hour
 def test_options_in_effect_add_their_layout_areas(casino, regulator):
     approve_rules(
         casino,

@@ -1,10 +1,11 @@
 """Rules Submissions: drafts with their violations, filing, the regulator's signed decision, versions."""
 
-from datetime import date, timedelta
+from datetime import timedelta
 
 import pytest
 from django.db import DatabaseError, connection, transaction
 
+from compliance.clock import property_today
 from compliance.models import ApprovalSignature, RulesSubmission
 from compliance.selectors import rules_submission_in_effect
 from tests.factories import RegulatorFactory
@@ -32,7 +33,7 @@ def draft(client, prop, **overrides):
     body = {
         "property": prop.pk,
         "game": "roulette",
-        "effective_from": date.today().isoformat(),
+        "effective_from": property_today(prop).isoformat(),  # the property's today, not the server's
         "wheel_types": ["double_zero"],
         "payout_odds": STANDARD,
         "options": {"touchdown_paytable": "A"},
@@ -80,9 +81,11 @@ def test_the_house_edge_is_shown_per_wager_and_wheel(casino):
     assert body["house_edge"]["first_five"] == {"double_zero": 7.8947}
 
 
+@pytest.mark.any_hour
 def test_file_approve_and_supersede(casino, regulator):
     client = client_for(casino.compliance)
-    first = draft(client, casino.property, effective_from=(date.today() - timedelta(days=30)).isoformat()).json()
+    today = property_today(casino.property)
+    first = draft(client, casino.property, effective_from=(today - timedelta(days=30)).isoformat()).json()
     assert first["violations"] == []
     response = client.post(
         f"/api/rules-submissions/{first['id']}/file/", {"signature": signature(casino.compliance)}, format="json"
@@ -109,14 +112,12 @@ def test_file_approve_and_supersede(casino, regulator):
     assert response.json()["status"] == "approved"
     assert [s["action"] for s in response.json()["signatures"]] == ["filed", "approved"]
     assert response.json()["signatures"][1]["credential_number"] == regulator.credential_number
-    assert (
-        rules_submission_in_effect(property_id=casino.property.pk, game="roulette", on=date.today()).pk == first["id"]
-    )
+    assert rules_submission_in_effect(property_id=casino.property.pk, game="roulette", on=today).pk == first["id"]
 
     second = draft(
         client,
         casino.property,
-        effective_from=(date.today() + timedelta(days=7)).isoformat(),
+        effective_from=(today + timedelta(days=7)).isoformat(),
         options={"touchdown_paytable": "D"},
     ).json()
     assert second["version"] == 2
@@ -127,13 +128,9 @@ def test_file_approve_and_supersede(casino, regulator):
         f"/api/rules-submissions/{second['id']}/decision/", {**decision, "reference": "BGO-2026-120"}, format="json"
     )
     # The newer version takes effect from its date; the older one stays readable as it was.
+    assert rules_submission_in_effect(property_id=casino.property.pk, game="roulette", on=today).pk == first["id"]
     assert (
-        rules_submission_in_effect(property_id=casino.property.pk, game="roulette", on=date.today()).pk == first["id"]
-    )
-    assert (
-        rules_submission_in_effect(
-            property_id=casino.property.pk, game="roulette", on=date.today() + timedelta(days=7)
-        ).pk
+        rules_submission_in_effect(property_id=casino.property.pk, game="roulette", on=today + timedelta(days=7)).pk
         == second["id"]
     )
     old = client.get(f"/api/rules-submissions/{first['id']}/").json()

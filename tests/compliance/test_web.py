@@ -1,6 +1,9 @@
 """The compliance manager's and the regulator's pages, through Django's test client."""
 
+from zoneinfo import ZoneInfo
+
 import pytest
+from django.utils import timezone
 
 from compliance.models import LayoutSubmission, RulesSubmission
 from tests.factories import PASSWORD, GamingTableFactory, RegulatorFactory, UserFactory
@@ -186,3 +189,44 @@ def test_odds_with_a_zero_are_refused_at_the_field(client, manager):
     page = client.post("/manage/rules/new/", {**STANDARD, "odds_straight": "35 to 0"}).content.decode()
     assert "above zero" in page and 'value="35 to 0"' in page
     assert RulesSubmission.objects.count() == 0
+
+
+def new_york_today():
+    return timezone.localtime(timezone.now(), ZoneInfo("America/New_York")).date()
+
+
+@pytest.mark.any_hour
+def test_a_new_rules_submission_is_effective_from_the_propertys_today_by_default(client, manager):
+    page = client.get("/manage/rules/new/").content.decode()
+    assert f'name="effective_from" value="{new_york_today().isoformat()}"' in page
+
+
+@pytest.mark.any_hour
+def test_the_approvals_queue_shows_when_things_were_filed_and_decided_in_the_propertys_zone(client, manager):
+    client.post("/manage/rules/new/", STANDARD)
+    submission = RulesSubmission.objects.get()
+    url = f"/rules-submissions/{submission.pk}/"
+    client.post(url, {"action": "file", "username": manager.compliance.username, "password": PASSWORD})
+    features = ["name_or_logo", "betting_areas", "min_max_signage", "drop_box", "tip_box"]
+    client.post("/manage/layouts/new/", {"name": "Keystone 2027", "features": features, "tables": [manager.table.pk]})
+    layout = LayoutSubmission.objects.get()
+    regulator = RegulatorFactory()
+    client.force_login(regulator)
+    zone = ZoneInfo("America/New_York")
+    filed = submission.signatures.get(action="filed").signed_at
+    page = client.get("/approvals/").content.decode()
+    assert f"{timezone.localtime(filed, zone):%Y-%m-%d %H:%M} EST" in page
+    assert f"{timezone.localtime(layout.created_at, zone):%Y-%m-%d %H:%M} EST" in page
+    assert "<td>2026-12-01</td>" in page  # the effective date, as filed
+    client.post(
+        url,
+        {"action": "decide", "decision": "approved", "reference": "PGCB-1", **signed_as(regulator)},
+    )
+    decided = submission.signatures.get(action="approved").signed_at
+    page = client.get("/approvals/").content.decode()
+    assert f"{timezone.localtime(decided, zone):%Y-%m-%d %H:%M} EST" in page
+    assert new_york_today().isoformat() in page
+
+
+def signed_as(person) -> dict:
+    return {"username": person.username, "password": PASSWORD}

@@ -1,7 +1,12 @@
 """The admin site: everything visible, the logbook read-only with no delete action."""
 
+from zoneinfo import ZoneInfo
+
 import pytest
 from django.core.management import call_command
+from django.db.models import DateTimeField
+from django.utils import timezone
+from django.utils.formats import date_format
 
 from compliance.models import Role, User
 from inspections.models import Entry
@@ -262,3 +267,56 @@ def test_the_admin_policy_change_moves_the_deadlines(admin_client_logged_in, cas
     assert table.cover_due_at == table.last_closed_at + timedelta(minutes=2) == table.next_due
     after = Property.objects.get(pk=prop.pk)
     assert after.cover_grace_minutes == 2 and after.chain_length == 3  # the chain head untouched
+
+
+def test_every_date_time_column_of_the_admin_is_shown_in_the_records_property_zone(rf, db):
+    """Each list of ours shows its date-times through a column that names the property's zone."""
+    from django.contrib import admin as site_admin
+
+    from compliance.admin_zones import PropertyZoneAdmin
+
+    ours = {
+        model: model_admin
+        for model, model_admin in site_admin.site._registry.items()
+        if model._meta.app_label in ("compliance", "inspections")
+    }
+    request = rf.get("/admin/")
+    for model, model_admin in ours.items():
+        datetimes = [
+            name
+            for name in model_admin.list_display
+            if isinstance(name, str)
+            and any(f.name == name and isinstance(f, DateTimeField) for f in model._meta.get_fields())
+        ]
+        if datetimes or model_admin.date_hierarchy or model_admin.inlines:
+            assert isinstance(model_admin, PropertyZoneAdmin), model
+        shown = model_admin.get_list_display(request)
+        assert not set(datetimes) & {name for name in shown if isinstance(name, str)}, model
+
+
+@pytest.mark.any_hour
+def test_the_admin_shows_an_entry_and_its_flag_at_the_propertys_time(admin_client_logged_in, casino):
+    from compliance.models import GamingTable
+    from inspections import overdue
+    from inspections.models import ComplianceException
+    from tests.inspections.test_services import event
+
+    entry = inspect(casino)
+    event(casino, "open")
+    event(casino, "close")
+    overdue.scan(now=GamingTable.objects.get(pk=casino.table.pk).cover_due_at)
+    flag = ComplianceException.objects.get()
+    zone = ZoneInfo("America/New_York")
+
+    def local(moment) -> str:
+        return f"{timezone.localtime(moment, zone):%Y-%m-%d %H:%M} EST"
+
+    listed = admin_client_logged_in.get("/admin/inspections/entry/").content.decode()
+    assert local(entry.occurred_at) in listed
+    flags = admin_client_logged_in.get("/admin/inspections/complianceexception/").content.decode()
+    assert local(flag.due_at) in flags and local(flag.detected_at) in flags
+    signatures = admin_client_logged_in.get("/admin/inspections/signature/").content.decode()
+    assert local(entry.signatures.get().signed_at) in signatures
+    page = admin_client_logged_in.get(f"/admin/inspections/entry/{entry.pk}/change/").content.decode()
+    assert "times in America/New_York (EST)" in page
+    assert date_format(timezone.localtime(entry.occurred_at, zone), "DATETIME_FORMAT") in page  # and its inline's

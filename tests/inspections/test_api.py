@@ -280,6 +280,7 @@ def test_the_logbook_register_has_every_617a_2e_field(casino):
     assert row["credential_number"] == casino.floorperson.credential_number
 
 
+@pytest.mark.any_hour
 def test_the_logbook_shows_local_time_and_filters_by_period(casino):
     entry = inspect(casino)
     row = client_for(casino.security).get("/api/logbook/").json()["results"][0]

@@ -1,10 +1,11 @@
 """The overdue scan: each kind of flag raised on the exact boundary of its deadline and resolved
 when cured, concurrent scans, the mail, the digest, the beat schedule, and the policy."""
 
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.core import mail
 from django.core.management import call_command
 from django.utils import timezone
@@ -12,13 +13,15 @@ from django_celery_beat.models import PeriodicTask
 from kombu.exceptions import OperationalError
 
 from compliance import services as approvals
+from compliance.clock import property_today
 from compliance.deadlines import deadlines_set
 from compliance.models import GamingTable, Property, TableState
 from inspections import overdue, services
 from inspections.models import ComplianceException
 from inspections.tasks import scan_overdue
+from inspections.tasks import send_digests as send_digests_task
 from tests.conftest import celery_connected_to, sign
-from tests.factories import PASSWORD, GamingTableFactory, RegulatorFactory
+from tests.factories import PASSWORD, GamingTableFactory, PropertyFactory, RegulatorFactory
 from tests.inspections.test_concurrency import run_at_once
 from tests.inspections.test_services import ALL_PASS, adjust, event, inspect
 
@@ -128,6 +131,7 @@ def test_casino_war_decks_older_than_24_hours(casino):
     cured(flag, at=flag.due_at + SECOND)
 
 
+@pytest.mark.any_hour
 def test_an_open_table_whose_rules_submission_is_superseded_without_its_wheel_type(opened):
     """A new version, approved, takes effect tomorrow without double-zero wheels: from the local
     midnight it takes effect, the open double-zero table is flagged."""
@@ -145,7 +149,7 @@ def test_an_open_table_whose_rules_submission_is_superseded_without_its_wheel_ty
 
 
 def approvals_today(prop) -> date:
-    return timezone.localtime(timezone.now(), prop.zone).date()
+    return property_today(prop)
 
 
 def approved_version(casino, *, wheel_types, effective_from):
@@ -211,6 +215,36 @@ def test_the_morning_digest_is_sent_once_a_day_in_the_propertys_time(opened):
     assert overdue.send_digests(now=datetime(2026, 11, 24, 9, 0, tzinfo=new_york)) == 0
     (digest,) = mail.outbox
     assert "1 open flag(s) on 2026-11-24" in digest.subject and "R-01" in digest.body
+
+
+def test_the_digest_goes_out_at_seven_in_each_propertys_own_zone_never_in_the_evening(casino):
+    """Beat asks every hour on the hour (UTC); each property gets its digest in its own 07:00 hour
+    only: not at 20:00 on the evening it was set up, not at 07:00 UTC (02:00 in New York)."""
+    digest = PeriodicTask.objects.get(task="inspections.tasks.send_digests").crontab
+    assert (digest.minute, digest.hour) == ("0", "*")  # a tick in every hour of every zone
+    Property.objects.filter(pk=casino.property.pk).update(notify_emails=["keystone@example.com"])
+    PropertyFactory(name="Pacific Casino", time_zone="America/Los_Angeles", notify_emails=["pacific@example.com"])
+    zones = {
+        "keystone@example.com": ZoneInfo("America/New_York"),
+        "pacific@example.com": ZoneInfo("America/Los_Angeles"),
+    }
+    start = datetime(2026, 11, 23, 19, 0, tzinfo=zones["keystone@example.com"]).astimezone(UTC)  # one evening
+    sent = []
+    with time_machine.travel(start, tick=False) as clock:
+        for hour in range(39):  # hourly, as beat ticks, to 09:00 New York (06:00 Los Angeles) two days later
+            clock.move_to(start + timedelta(hours=hour))
+            before = len(mail.outbox)
+            send_digests_task()
+            sent += [
+                (m.to[0], f"{timezone.localtime(timezone.now(), zones[m.to[0]]):%Y-%m-%d %H:%M %Z}")
+                for m in mail.outbox[before:]
+            ]
+    assert sent == [
+        ("keystone@example.com", "2026-11-24 07:00 EST"),
+        ("pacific@example.com", "2026-11-24 07:00 PST"),
+        ("keystone@example.com", "2026-11-25 07:00 EST"),
+    ]
+    assert "on 2026-11-24" in mail.outbox[0].subject  # the property's date, not UTC's
 
 
 def test_the_beat_schedule_exists_after_migrate(db):

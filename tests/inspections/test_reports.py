@@ -13,6 +13,7 @@ from django.db import connection
 from django.utils import timezone
 from pypdf import PdfReader
 
+from compliance.clock import property_today
 from compliance.models import Role
 from inspections import services
 from inspections.models import ComplianceException, Entry, Report, ReportDownload
@@ -50,7 +51,7 @@ def history(casino):
 
 
 def requested(casino, *, by=None, fmt="pdf", kind="inspection_register") -> Report:
-    today = timezone.localdate(timezone=casino.property.zone)
+    today = property_today(casino.property)
     return Report.objects.create(
         property=casino.property,
         kind=kind,
@@ -115,6 +116,7 @@ def test_the_register_pdf_has_every_field_of_every_entry_and_right_page_numbers(
     assert b"pdfaid:part" in reader.trailer["/Root"]["/Metadata"].get_object().get_data()
 
 
+@pytest.mark.any_hour
 def test_the_csv_rows_are_the_apis_register_rows(committed_db, media, history):
     report = render.generate_locally(requested(history, fmt="csv").pk)
     with open(report.file.path, encoding="utf-8") as handle:
@@ -309,6 +311,7 @@ def csv_rows(report: Report) -> list[dict]:
         return list(csv.DictReader(handle))
 
 
+@pytest.mark.any_hour
 def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_a_resolution(
     committed_db, media, casino
 ):
@@ -375,6 +378,7 @@ def test_every_kind_of_flag_knows_the_entries_that_cure_it():
     assert set(CURED_BY) == set(DEADLINE_OF) and all(CURED_BY.values())
 
 
+@pytest.mark.any_hour
 def test_the_approvals_report_gives_each_table_its_layout_rules_and_house_edge(committed_db, media, history):
     (row,) = csv_rows(render.generate_locally(requested(history, fmt="csv", kind="approvals_in_effect").pk))
     assert row["Table"] == "R-01" and row["Approved layout"].startswith("Layout R-01")

@@ -1,5 +1,11 @@
 """The floor pages, through Django's test client (the browser tests drive the same pages in Chromium)."""
 
+from datetime import timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.utils import timezone
+
 from compliance.models import TableState
 from inspections.models import Entry
 from tests.factories import PASSWORD
@@ -122,3 +128,13 @@ def test_the_table_page_shows_its_approvals_and_equipment(client, casino):
     assert "Layout R-01" in page and "version 1, from" in page
     assert casino.table.wheel.serial in page and casino.table.ball.serial in page
     assert "none approved" not in page
+
+
+@pytest.mark.any_hour
+@pytest.mark.parametrize("who", ["compliance", "regulator"])
+def test_the_reports_page_offers_last_week_by_the_propertys_calendar(client, casino, regulator, who):
+    client.force_login(getattr(casino, who, regulator))
+    today = timezone.localtime(timezone.now(), ZoneInfo("America/New_York")).date()
+    page = client.get("/reports/").content.decode()
+    assert f'name="period_from" value="{today - timedelta(days=7)}"' in page
+    assert f'name="period_to" value="{today - timedelta(days=1)}"' in page

@@ -20,6 +20,7 @@ from pypdf import PdfReader
 from rest_framework.test import APIClient
 
 from compliance.api.errors import DATABASE_UNAVAILABLE
+from compliance.clock import local_date
 from compliance.models import GamingTable, Property, TableState
 from inspections.chain import chain_verify
 from inspections.models import ComplianceException, Entry, Report, ReportStatus, Signature
@@ -285,8 +286,10 @@ def test_redis_stopped_while_the_floor_keeps_logging_then_everything_catches_up(
         property=casino.property,
         kind="inspection_register",
         format="csv",
-        period_from=Entry.objects.earliest("occurred_at").occurred_at.date(),
-        period_to=Entry.objects.latest("occurred_at").occurred_at.date(),
+        # The property's dates of its entries, as the report reads its period (not UTC's: at
+        # 22:30 in New York the entries are on the 23rd, their UTC date the 24th).
+        period_from=local_date(Entry.objects.earliest("occurred_at").occurred_at, casino.property.zone),
+        period_to=local_date(Entry.objects.latest("occurred_at").occurred_at, casino.property.zone),
     )
     report.refresh_from_db()
     assert Entry.objects.count() == 5 and chain_verify(property_id=casino.property.pk).ok

@@ -17,8 +17,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--property", required=True, help="The property's id or licence number.")
         parser.add_argument("--kind", choices=ReportKind.values, default=ReportKind.INSPECTION_REGISTER)
-        parser.add_argument("--from", dest="period_from", required=True, help="First day, YYYY-MM-DD.")
-        parser.add_argument("--to", dest="period_to", required=True, help="Last day, YYYY-MM-DD.")
+        parser.add_argument(
+            "--from", dest="period_from", required=True, help="First day, YYYY-MM-DD, on the property's calendar."
+        )
+        parser.add_argument(
+            "--to", dest="period_to", required=True, help="Last day, YYYY-MM-DD, on the property's calendar."
+        )
         parser.add_argument("--tables", default="", help="Table numbers, comma-separated (default: all).")
         parser.add_argument("--format", choices=["pdf", "csv"], default="pdf")
         parser.add_argument("--as", dest="username", required=True, help="Who asks for it (printed on the cover).")

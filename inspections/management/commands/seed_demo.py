@@ -21,6 +21,7 @@ from django.test.utils import override_settings
 from django.utils import timezone
 
 from compliance import services as approvals
+from compliance.clock import property_today
 from compliance.models import Ball, BallMaterial, Game, GamingTable, Property, Role, User, Wheel, WheelType
 from compliance.rulebook import raise_if_any, rulebook_for
 from compliance.signatures import SignatureInput
@@ -369,7 +370,7 @@ class Command(BaseCommand):
         submission = approvals.rules_submission_draft(
             prop=prop,
             game=Game.ROULETTE,
-            effective_from=timezone.localdate() - timedelta(days=30),
+            effective_from=property_today(prop) - timedelta(days=30),
             wheel_types=list(WheelType.values),
             payout_odds=DEMO_PAYOUT_ODDS,
             options={"five_adjacent": True},
