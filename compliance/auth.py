@@ -16,12 +16,14 @@ from rest_framework.throttling import SimpleRateThrottle
 class LockoutBackend(AxesStandaloneBackend):
     """Refuses a locked username before any password is checked, even the right one.
 
-    Only where a request brings the password: a management command run on the server (seed_demo)
-    has no remote guesser to lock out, and no address to count against."""
+    A password checked without the request that brought it could not be counted, so it is refused
+    outright (Django's `authenticate` then answers None whatever the backends after this one would
+    say): every door passes its request. A command signing on the server itself does not come here
+    (compliance.signatures.Unattended)."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         if request is None:
-            return None
+            raise PermissionDenied("A password is only checked with the request that brought it.")
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 

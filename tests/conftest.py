@@ -4,6 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 from django.db import connection
+from django.test import RequestFactory
 
 from compliance.models import Role
 from compliance.signatures import SignatureInput
@@ -20,7 +21,8 @@ from tests.servers import RedisServer
 
 
 def sign(user, password: str = PASSWORD) -> SignatureInput:
-    return SignatureInput(username=user.username, password=password)
+    """A signature typed on a tablet: with a request, so that the lockout counts it as in production."""
+    return SignatureInput(username=user.username, password=password, request=RequestFactory().post("/"))
 
 
 def staff_of(prop) -> SimpleNamespace:

@@ -1,4 +1,5 @@
 from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ImproperlyConfigured
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 
@@ -35,9 +36,16 @@ class SignatureInputSerializer(serializers.Serializer):
 
     def to_internal_value(self, data) -> SignatureInput:
         values = super().to_internal_value(data)
-        # The request goes with the signature: wrong passwords are counted against its address.
+        # The request goes with the signature: wrong passwords are counted against its address. A
+        # serializer built without the view's context has none; that is a mistake in the view, and
+        # it fails loudly here rather than signing without the lockout.
+        request = self.context.get("request")
+        if request is None:
+            raise ImproperlyConfigured(
+                "A serializer taking a signature is built with the view's context (get_serializer_context())."
+            )
         return SignatureInput(
-            username=values["username"], password=values["password"], request=self.context.get("request")
+            username=values["username"], password=values["password"], request=getattr(request, "_request", request)
         )
 
 

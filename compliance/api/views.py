@@ -199,7 +199,7 @@ class RulesSubmissionViewSet(ListRetrieveCreatePatchViewSet):
     def file(self, request, pk=None):
         """File a draft without violations with the regulator (compliance manager, signed)."""
         submission = self.get_object()
-        body = SignedActionSerializer(data=request.data)
+        body = SignedActionSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         return self._answer(
             services.rules_submission_file(submission_id=submission.pk, signature=body.validated_data["signature"])
@@ -210,7 +210,7 @@ class RulesSubmissionViewSet(ListRetrieveCreatePatchViewSet):
     def decision(self, request, pk=None):
         """Approve or reject a filed submission (a regulator of its jurisdiction, signed)."""
         submission = self.get_object()
-        body = DecisionSerializer(data=request.data)
+        body = DecisionSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         data = body.validated_data
         return self._answer(
@@ -262,7 +262,7 @@ class LayoutViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     def decision(self, request, pk=None):
         """Approve or reject a pending layout (a regulator of its jurisdiction, signed)."""
         layout = self.get_object()
-        body = DecisionSerializer(data=request.data)
+        body = DecisionSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         data = body.validated_data
         services.layout_decide(
