@@ -3,6 +3,7 @@
 A bad value fails at start-up, not at the first request.
 """
 
+import ipaddress
 import logging
 import os
 from datetime import timedelta
@@ -35,6 +36,13 @@ def envint(name: str, default: str) -> int:
 
 def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
+
+
+def envnetworks(name: str, default: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    try:
+        return [ipaddress.ip_network(item, strict=False) for item in envlist(name, default)]
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name} must be addresses or networks (10.0.0.5, 10.0.0.0/24): {error}") from None
 
 
 DEBUG = envbool("DEBUG", "true")
@@ -165,6 +173,15 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "true")
     SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "true")
 BEHIND_TLS_PROXY = envbool("BEHIND_TLS_PROXY", "false")
+
+
+# The addresses our own proxies connect from. X-Forwarded-For is believed only on a connection from
+# one of them (compliance.auth.client_ip), so a client that reaches gunicorn directly cannot choose
+# the address its failed passwords and throttles are counted against.
+TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES", "")
+if BEHIND_TLS_PROXY and not TRUSTED_PROXIES:
+    # Otherwise every person would be counted as the proxy's one address (one throttle for all).
+    raise ImproperlyConfigured("BEHIND_TLS_PROXY needs TRUSTED_PROXIES: the addresses the proxy connects from")
 if BEHIND_TLS_PROXY:
     # Behind a proxy that ends TLS and says so in X-Forwarded-Proto (and strips it from clients).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -227,13 +244,9 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Per person when signed in, per address otherwise, and the token endpoint on its own: counted in
     # the database cache below, so no request waits on Redis.
-    "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
-    ],
-    # An address is the client's as our proxy appended it, never what a client says it is: without
-    # a proxy X-Forwarded-For is ignored (DRF would otherwise count by the header as sent).
-    "NUM_PROXIES": 1 if BEHIND_TLS_PROXY else 0,
+    # An address is the client's as our proxy appended it, never what a client says it is: the
+    # project's throttles count by compliance.auth.client_ip (TRUSTED_PROXIES), not DRF's NUM_PROXIES.
+    "DEFAULT_THROTTLE_CLASSES": ["compliance.auth.AnonRateThrottle", "compliance.auth.UserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.getenv("API_THROTTLE_ANON", "60/minute"),
         "user": os.getenv("API_THROTTLE_USER", "600/minute"),

@@ -8,7 +8,6 @@ from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 
 from compliance import services
 from compliance.api.filters import IdFilter
@@ -24,7 +23,7 @@ from compliance.api.serializers import (
     SignedActionSerializer,
     WheelSerializer,
 )
-from compliance.auth import is_locked_out, lockout_message, lockout_seconds
+from compliance.auth import ScopedRateThrottle, is_locked_out, lockout_message, lockout_seconds
 from compliance.deadlines import policy_apply
 from compliance.models import Ball, GamingTable, LayoutSubmission, RulesSubmission, User, Wheel
 from compliance.selectors import (
