@@ -132,11 +132,19 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
+# NIST SP 800-63B (§ 3.1.1.2) for a password that is the only factor: at least 15 characters; any
+# length up to 64 and beyond accepted (nothing here sets a maximum), spaces and any Unicode too; no
+# composition rules (so no "not entirely numeric" rule); refused when it is a commonly used password
+# or too close to the person's own name. Enforced wherever a password is set: the people API, the
+# admin, `createsuperuser --noinput` (compliance.models) and the demo's DEMO_PASSWORD (seed_demo).
+PASSWORD_MIN_LENGTH = 15
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "/login/"
 

@@ -75,7 +75,8 @@ class PropertySerializer(serializers.ModelSerializer):
 
 
 class PersonSerializer(serializers.ModelSerializer):
-    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    # Kept exactly as typed (NIST SP 800-63B: spaces are allowed, so none is trimmed away).
+    password = serializers.CharField(write_only=True, style={"input_type": "password"}, trim_whitespace=False)
     property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by, required=False, allow_null=True)
 
     class Meta:

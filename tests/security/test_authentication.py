@@ -1,8 +1,16 @@
 """Authentication: Argon2 hashes, revocable API tokens, sessions that end when idle."""
 
-from django.conf import settings
+from io import StringIO
+
+import pytest
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+from django.core.management import CommandError, call_command
+from django.test import Client
 from rest_framework.test import APIClient
 
+from compliance.models import User
+from inspections import demo
 from tests.factories import PASSWORD
 
 
@@ -11,7 +19,62 @@ def test_new_passwords_are_hashed_with_argon2():
     from config import settings as production
 
     assert production.PASSWORD_HASHERS[0] == "django.contrib.auth.hashers.Argon2PasswordHasher"
-    assert len(settings.AUTH_PASSWORD_VALIDATORS) == 4
+
+
+# NIST SP 800-63B § 3.1.1.2, a password as the only factor: 15 characters at least, 64 and more
+# allowed, spaces and Unicode allowed, no composition rules, common passwords refused.
+FOURTEEN = "shift-log-pass"
+LONG = " Der Kessel dreht sich gleichmäßig – 64 Zeichen, mit Leerzeichen! "[:64]
+
+
+def test_passwords_follow_nist_sp_800_63b_for_a_single_factor():
+    assert len(FOURTEEN) == 14 and len(LONG) == 64
+    with pytest.raises(ValidationError, match="at least 15 characters"):
+        validate_password(FOURTEEN)
+    validate_password(FOURTEEN + "s")
+    validate_password(LONG)
+    validate_password(LONG * 4)  # no maximum below 64, nor at 256
+    validate_password("839204718273645")  # no composition rule: digits alone are a password too
+    with pytest.raises(ValidationError, match="too common"):
+        validate_password("1q2w3e4r5t6y7u8i9o0p")
+
+
+def test_a_new_person_needs_fifteen_characters_and_may_sign_with_sixty_four(casino):
+    api = APIClient()
+    api.force_authenticate(casino.compliance)
+    person = {"full_name": "New Guard", "role": "security", "credential_number": "BC-777"}
+    short = api.post("/api/people/", {**person, "username": "newguard", "password": FOURTEEN}, format="json")
+    assert short.status_code == 400 and short.json()["errors"][0]["field"] == "password"
+    made = api.post("/api/people/", {**person, "username": "newguard", "password": LONG}, format="json")
+    assert made.status_code == 201, made.content
+    # Kept exactly as typed, leading and trailing spaces included, at each door a password is typed.
+    assert Client().post("/login/", {"username": "newguard", "password": LONG}).status_code == 302
+    token = api.post("/api/auth/token/", {"username": "newguard", "password": LONG}, format="json")
+    assert token.status_code == 200, token.content
+    covered = api.post(
+        f"/api/tables/{casino.table.pk}/cover/",
+        {"signature": {"username": "newguard", "password": LONG}},
+        format="json",
+    )
+    assert covered.status_code == 201, covered.content
+
+
+def test_the_administrators_password_meets_the_policy_too(db, monkeypatch):
+    monkeypatch.setenv("DJANGO_SUPERUSER_USERNAME", "boss")
+    monkeypatch.setenv("DJANGO_SUPERUSER_PASSWORD", FOURTEEN)
+    monkeypatch.setenv("DJANGO_SUPERUSER_EMAIL", "boss@example.com")
+    with pytest.raises(CommandError, match="at least 15 characters"):
+        call_command("createsuperuser", "--noinput")
+    assert not User.objects.exists()
+
+
+def test_the_demo_logins_meet_the_policy(db, monkeypatch):
+    validate_password(demo.DEMO_PASSWORD)
+    validate_password(PASSWORD)  # the tests' people
+    monkeypatch.setattr(demo, "DEMO_PASSWORD", FOURTEEN)
+    with pytest.raises(CommandError, match=r"DEMO_PASSWORD is refused: .*at least 15 characters"):
+        call_command("seed_demo", stdout=StringIO())
+    assert not User.objects.exists()
 
 
 def test_a_revoked_token_no_longer_opens_the_api(casino):

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
 
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import Q
@@ -278,6 +280,11 @@ class Command(BaseCommand):
         ).values_list("username", flat=True)
         if clashes:
             raise CommandError(f"Users {', '.join(sorted(clashes))} exist already; the demo needs their usernames.")
+        try:
+            # The demo logins meet the password policy like everyone's (a DEMO_PASSWORD set too short).
+            validate_password(demo.DEMO_PASSWORD)
+        except ValidationError as error:
+            raise CommandError(f"DEMO_PASSWORD is refused: {' '.join(error.messages)}") from None
 
         started = time.monotonic()
         with transaction.atomic():
