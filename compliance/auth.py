@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
+from knox.models import AuthToken
 from rest_framework import throttling
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -75,6 +76,16 @@ class UserRateThrottle(ClientAddressMixin, throttling.UserRateThrottle):
 
 class ScopedRateThrottle(ClientAddressMixin, throttling.ScopedRateThrottle):
     pass
+
+
+def api_tokens_revoke_on_password_change(sender, instance, created: bool, **kwargs) -> None:
+    """A new password (set_password, a reset, the admin's form) or an unusable one revokes every API
+    token of the person: whoever had the old password may have made one. Sessions end by Django's
+    own check of the password hash. A hash upgraded at sign-in changes nothing (`_password` unset)."""
+    if created:
+        return
+    if getattr(instance, "_password", None) is not None or not instance.has_usable_password():
+        AuthToken.objects.filter(user=instance).delete()
 
 
 def is_locked_out(request) -> bool:

@@ -63,7 +63,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -243,7 +243,7 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", 
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -265,6 +265,13 @@ REST_FRAMEWORK = {
         "login": os.getenv("SIGN_IN_THROTTLE", "60/minute"),
     },
 }
+# API tokens (django-rest-knox): kept as a SHA-512 hash, never the token itself; each expires after
+# API_TOKEN_HOURS (a shift and a half by default), and all of a person's are revoked when their
+# password changes (compliance.auth). `Authorization: Token <token>`, as before.
+API_TOKEN_HOURS = envint("API_TOKEN_HOURS", "12")
+if API_TOKEN_HOURS < 1:
+    raise ImproperlyConfigured("API_TOKEN_HOURS must be at least 1: API tokens always expire")
+REST_KNOX = {"TOKEN_TTL": timedelta(hours=API_TOKEN_HOURS), "AUTO_REFRESH": False}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Roulette compliance logbook API",
     "DESCRIPTION": (

@@ -1,8 +1,9 @@
 from django.db import transaction
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, viewsets
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
+from rest_framework import mixins, serializers, viewsets
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
@@ -278,8 +279,12 @@ class LayoutViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def token_revoke(request):
-    """Revoke the caller's API token (sign out of the API); the next request with it gets 401."""
-    Token.objects.filter(user=request.user).delete()
+    """Revoke the caller's API token (sign out of the API); the next request with it gets 401. Signed in
+    by the session instead, every API token of the caller is revoked."""
+    if isinstance(request.auth, AuthToken):
+        request.auth.delete()
+    else:
+        AuthToken.objects.filter(user=request.user).delete()
     return Response(status=204)
 
 
@@ -292,17 +297,31 @@ class LockedOut(APIException):
         self.wait = wait  # DRF's handler sends it as Retry-After
 
 
+class TokenAnswerSerializer(serializers.Serializer):
+    token = serializers.CharField(
+        help_text="Send it as `Authorization: Token <token>`. Shown once: only its hash is kept."
+    )
+    expiry = serializers.DateTimeField(help_text="After this the token answers 401: ask for a new one.")
+
+
 class TokenObtain(ObtainAuthToken):
     """Exchange a username and password for an API token. Counted per address (throttle scope
-    `token`); a name locked after too many wrong passwords answers 429, even with the right one."""
+    `token`); a name locked after too many wrong passwords answers 429, even with the right one.
+
+    Each call makes a new token (one per device), kept only as a hash (django-rest-knox), which
+    expires after API_TOKEN_HOURS and is revoked when the person's password changes."""
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "token"
 
+    @extend_schema(request=AuthTokenSerializer, responses={200: TokenAnswerSerializer})
     def post(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
         try:
-            return super().post(request, *args, **kwargs)
+            serializer.is_valid(raise_exception=True)
         except ValidationError:
             if is_locked_out(request):
                 raise LockedOut(lockout_message(request.data.get("username", "")), wait=lockout_seconds()) from None
             raise
+        instance, token = AuthToken.objects.create(user=serializer.validated_data["user"])
+        return Response(TokenAnswerSerializer({"token": token, "expiry": instance.expiry}).data)

@@ -1,12 +1,20 @@
 """Authentication: Argon2 hashes, revocable API tokens, sessions that end when idle."""
 
+import hashlib
+import importlib
+import json
+from datetime import datetime, timedelta
 from io import StringIO
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.test import Client
+from django.utils import timezone
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 from compliance.models import User
@@ -88,6 +96,63 @@ def test_a_revoked_token_no_longer_opens_the_api(casino):
     assert api.get("/api/tables/").status_code == 401
 
 
+def obtain_token(user, password: str = PASSWORD) -> dict:
+    response = APIClient().post("/api/auth/token/", {"username": user.username, "password": password}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()
+
+
+def api_with(token: str) -> APIClient:
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    return api
+
+
+def test_an_api_token_is_kept_only_as_a_hash(casino):
+    token = obtain_token(casino.security)["token"]
+    assert len(token) >= 64
+    [row] = AuthToken.objects.values()
+    assert token not in json.dumps(row, default=str)
+    assert row["digest"] == hashlib.sha512(token.encode()).hexdigest()
+
+
+def test_an_api_token_expires(casino, settings):
+    answer = obtain_token(casino.security)
+    expiry = datetime.fromisoformat(answer["expiry"])
+    assert abs(expiry - (timezone.now() + timedelta(hours=settings.API_TOKEN_HOURS))) < timedelta(minutes=1)
+    assert settings.API_TOKEN_HOURS == 12
+    assert api_with(answer["token"]).get("/api/tables/").status_code == 200
+    AuthToken.objects.update(expiry=timezone.now() - timedelta(seconds=1))  # as if 12 hours had passed
+    assert api_with(answer["token"]).get("/api/tables/").status_code == 401
+
+
+def test_a_new_password_revokes_every_api_token_of_the_person(casino):
+    tablet, laptop = (obtain_token(casino.security)["token"] for _ in range(2))
+    colleague = obtain_token(casino.floorperson)["token"]
+    assert api_with(tablet).get("/api/tables/").status_code == api_with(laptop).get("/api/tables/").status_code == 200
+    casino.security.set_password("a-brand-new-passphrase")  # a reset, the admin's form, changepassword
+    casino.security.save()
+    assert api_with(tablet).get("/api/tables/").status_code == api_with(laptop).get("/api/tables/").status_code == 401
+    assert api_with(colleague).get("/api/tables/").status_code == 200
+    casino.floorperson.set_unusable_password()
+    casino.floorperson.save()
+    assert api_with(colleague).get("/api/tables/").status_code == 401
+
+
+def test_saving_a_person_without_a_new_password_keeps_their_tokens(casino):
+    token = obtain_token(casino.security)["token"]
+    casino.security.full_name = "Renamed"
+    casino.security.save()
+    assert api_with(token).get("/api/tables/").status_code == 200
+
+
+def test_revoking_one_devices_token_keeps_the_others(casino):
+    tablet, laptop = (obtain_token(casino.security)["token"] for _ in range(2))
+    assert api_with(tablet).post("/api/auth/token/revoke/").status_code == 204
+    assert api_with(tablet).get("/api/tables/").status_code == 401
+    assert api_with(laptop).get("/api/tables/").status_code == 200
+
+
 def test_a_session_ends_after_its_idle_time(client, casino, settings):
     assert settings.SESSION_COOKIE_AGE == 30 * 60
     client.force_login(casino.security)
@@ -140,3 +205,15 @@ def test_an_ended_session_takes_a_refreshing_page_to_the_sign_in_form(client, ca
     response = client.get("/floor/", headers={"X-Auto-Refresh": "1", "HX-Request": "true"})
     assert response.status_code == 200
     assert response["HX-Redirect"].startswith("/login/?next=/floor/")
+
+
+def test_the_old_plain_text_tokens_are_deleted_by_the_migration(db):
+    """Tokens made before django-rest-knox sat in the database as they are sent: none survives."""
+    migration = importlib.import_module("compliance.migrations.0011_plaintext_api_tokens_removed")
+    with connection.cursor() as cursor:
+        cursor.execute('CREATE TABLE "authtoken_token" ("key" varchar(40) PRIMARY KEY, "user_id" bigint)')
+        cursor.execute("INSERT INTO authtoken_token VALUES ('0123456789abcdef0123456789abcdef01234567', 1)")
+    migration.plaintext_tokens_delete(None, SimpleNamespace(connection=connection))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM authtoken_token")
+        assert cursor.fetchone()[0] == 0

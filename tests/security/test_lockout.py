@@ -10,7 +10,7 @@ from axes.models import AccessAttempt
 from django.conf import settings
 from django.test import Client, RequestFactory
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -90,7 +90,7 @@ def test_the_token_endpoint_locks_the_same_way_and_answers_429_in_the_api_format
     [error] = locked.json()["errors"]
     assert error["code"] == "locked_out" and "locked for 15 minutes" in error["message"]
     assert token_for(casino.security, PASSWORD).status_code == 429
-    assert not Token.objects.filter(user=casino.security).exists()
+    assert not AuthToken.objects.filter(user=casino.security).exists()
     assert token_for(casino.security, PASSWORD, REMOTE_ADDR=ELSEWHERE).status_code == 200
 
 

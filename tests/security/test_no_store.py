@@ -73,4 +73,3 @@ def test_report_downloads_are_not_stored(client, casino, settings, tmp_path):
     page = client.get(f"/reports/{report.pk}/download/")
     assert page.status_code == 200
     assert_not_stored(page, "web download")
-
