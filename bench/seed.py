@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta
 
 from django.db import connection, transaction
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from bench.models import BaselineRow
 from compliance.models import Game, GamingTable, Jurisdiction, Property, Role, TableState, User, WheelType
@@ -262,7 +262,7 @@ def seed(*, entries: int, tables: int = 8, log=print) -> Seeded:
     ]
     people = _people(prop)
     floor = people[Role.FLOORPERSON]
-    token = Token.objects.create(user=floor)
+    _, token = AuthToken.objects.create(user=floor, expiry=timedelta(days=1))  # longer than a run
     hot = all_tables[0]
     read_table = all_tables[1] if len(all_tables) > 1 else hot
 
@@ -308,7 +308,7 @@ def seed(*, entries: int, tables: int = 8, log=print) -> Seeded:
 
     # Fresh statistics and visibility maps for both sides before anything is measured.
     with connection.cursor() as cursor:
-        for model in (Entry, Signature, BaselineRow, GamingTable, Property, User, Token):
+        for model in (Entry, Signature, BaselineRow, GamingTable, Property, User, AuthToken):
             cursor.execute(f'VACUUM ANALYZE "{model._meta.db_table}"')
 
     hot.refresh_from_db()
@@ -316,7 +316,7 @@ def seed(*, entries: int, tables: int = 8, log=print) -> Seeded:
         property=prop,
         tables=all_tables,
         floorperson=floor,
-        token=token.key,
+        token=token,
         password=PASSWORD,
         hot_table=hot,
         read_table=read_table,

@@ -3,6 +3,7 @@ page, the API's token endpoint and every signature's re-authentication (complian
 
 from __future__ import annotations
 
+import ipaddress
 from urllib.parse import urlencode
 
 from axes.backends import AxesStandaloneBackend
@@ -10,29 +11,81 @@ from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
+from knox.models import AuthToken
+from rest_framework import throttling
 from rest_framework.throttling import SimpleRateThrottle
 
 
 class LockoutBackend(AxesStandaloneBackend):
     """Refuses a locked username before any password is checked, even the right one.
 
-    Only where a request brings the password: a management command run on the server (seed_demo)
-    has no remote guesser to lock out, and no address to count against."""
+    A password checked without the request that brought it could not be counted, so it is refused
+    outright (Django's `authenticate` then answers None whatever the backends after this one would
+    say): every door passes its request. A command signing on the server itself does not come here
+    (compliance.signatures.Unattended)."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         if request is None:
-            return None
+            raise PermissionDenied("A password is only checked with the request that brought it.")
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 
 def client_ip(request) -> str | None:
-    """The address failures are counted against: the client's, as our TLS proxy reports it."""
-    if settings.SECURE_PROXY_SSL_HEADER:
-        # The proxy appends the address it saw; anything left of it came from the client.
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        if forwarded:
-            return forwarded.split(",")[-1].strip()
-    return request.META.get("REMOTE_ADDR")
+    """The address failures and throttles are counted against: the client's.
+
+    X-Forwarded-For is believed only when the connection itself comes from one of our proxies
+    (TRUSTED_PROXIES): a client that reaches gunicorn directly writes whatever it likes there. Each
+    proxy appends the address it saw, so the right-most entry that is not one of our proxies is the
+    client as our outermost proxy saw it; anything left of it came from the client."""
+    remote = request.META.get("REMOTE_ADDR")
+    if not _is_trusted_proxy(remote):
+        return remote
+    forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    for address in reversed(forwarded):
+        if not _is_trusted_proxy(address):
+            return address if _parse(address) is not None else remote
+    return remote
+
+
+def _parse(address: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(address or "")
+    except ValueError:
+        return None
+
+
+def _is_trusted_proxy(address: str | None) -> bool:
+    parsed = _parse(address)
+    return parsed is not None and any(parsed in network for network in settings.TRUSTED_PROXIES)
+
+
+class ClientAddressMixin:
+    """DRF's throttles count by `client_ip`, not by DRF's own reading of X-Forwarded-For."""
+
+    def get_ident(self, request):
+        return client_ip(request)
+
+
+class AnonRateThrottle(ClientAddressMixin, throttling.AnonRateThrottle):
+    pass
+
+
+class UserRateThrottle(ClientAddressMixin, throttling.UserRateThrottle):
+    pass
+
+
+class ScopedRateThrottle(ClientAddressMixin, throttling.ScopedRateThrottle):
+    pass
+
+
+def api_tokens_revoke_on_password_change(sender, instance, created: bool, **kwargs) -> None:
+    """A new password (set_password, a reset, the admin's form) or an unusable one revokes every API
+    token of the person: whoever had the old password may have made one. Sessions end by Django's
+    own check of the password hash. A hash upgraded at sign-in changes nothing (`_password` unset)."""
+    if created:
+        return
+    if getattr(instance, "_password", None) is not None or not instance.has_usable_password():
+        AuthToken.objects.filter(user=instance).delete()
 
 
 def is_locked_out(request) -> bool:

@@ -6,6 +6,7 @@ import builtins
 import zoneinfo
 
 from django.contrib.auth.models import AbstractUser, UserManager
+from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator
@@ -102,6 +103,10 @@ class PersonManager(UserManager):
         # `createsuperuser --noinput` gives the administrator role and a placeholder credential.
         extra_fields.setdefault("role", Role.ADMIN)
         extra_fields.setdefault("credential_number", f"ADMIN-{username}")
+        if password is not None:
+            # `--noinput` skips Django's password validation: the administrator's password is the
+            # one most worth guessing, so it meets the same policy as everyone's.
+            validate_password(password, self.model(username=username, email=email or ""))
         return super().create_superuser(username, email, password, **extra_fields)
 
 

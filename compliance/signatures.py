@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass, field
 
 from django.contrib.auth import authenticate
+from django.contrib.auth.backends import ModelBackend
 from django.http import HttpRequest
 
 from compliance.auth import is_locked_out, lockout_minutes
@@ -15,14 +16,32 @@ from compliance.models import User
 from compliance.rulebook import RuleViolation, rulebook_for
 
 
+class Unattended:
+    """Stands in for the request when a command signs on the server itself (seed_demo): nobody typed
+    the password, so there is no guesser to lock out and no address to count against. Named
+    explicitly by the caller; never the default."""
+
+    def __init__(self, command: str):
+        self.command = command
+
+    def __repr__(self) -> str:
+        return f"Unattended({self.command!r})"
+
+
 @dataclass(frozen=True)
 class SignatureInput:
     """A signature as typed on the screen: a username and that person's password, and the request
-    that brought them (for the lockout after wrong passwords; none from a management command)."""
+    that brought them, which every wrong password is counted against (the lockout). There is no
+    default: a caller without a request (a management command) says so with `Unattended`."""
 
     username: str
     password: str
-    request: HttpRequest | None = field(default=None, compare=False, repr=False)
+    request: HttpRequest | Unattended = field(compare=False, repr=False)
+
+    def __post_init__(self):
+        # A forgotten request would sign without the lockout: refuse to build such a signature.
+        if not isinstance(self.request, HttpRequest | Unattended):
+            raise TypeError(f"A signature needs the HttpRequest that brought it (or Unattended), not {self.request!r}")
 
 
 def canonical(value) -> bytes:
@@ -40,7 +59,13 @@ def signer_authenticate(
     """The named person re-authenticates now; a wrong password, or a name locked after too many,
     refuses the request, naming the field and the rule that asks for the signature (the inspection
     log's unless another is given)."""
-    user = authenticate(signature.request, username=signature.username, password=signature.password)
+    if isinstance(signature.request, Unattended):
+        # On the server, by a command: the password is checked, nothing is counted.
+        user = ModelBackend().authenticate(None, username=signature.username, password=signature.password)
+    else:
+        # The one path a typed signature takes: axes counts it, and refuses a locked name even with
+        # the right password (compliance.auth.LockoutBackend).
+        user = authenticate(signature.request, username=signature.username, password=signature.password)
     if user is None:
         rules = rulebook_for(jurisdiction)
         extra = {"citation": citation} if citation else {}

@@ -1,9 +1,11 @@
-"""The project's own middleware: sessions that end when idle, and one log line per request."""
+"""The project's own middleware: sessions that end when idle, no caching of what a signed-in person
+sees, and one log line per request."""
 
 import logging
 import time
 
 from django.conf import settings
+from django.utils.cache import add_never_cache_headers
 from django_htmx.http import HttpResponseClientRedirect
 
 from compliance.auth import client_ip
@@ -34,6 +36,24 @@ class SessionIdleMiddleware:
             now = int(time.time())
             if now - session.get("_touched", 0) >= TOUCH_EVERY_SECONDS:
                 session["_touched"] = now  # saved by SessionMiddleware, with a new expiry
+        return response
+
+
+class NoStoreMiddleware:
+    """Nothing answered to a signed-in person (a page, an API response, a report's file) is kept by
+    a browser, a shared tablet's history or a proxy: `Cache-Control: no-store` and its companions.
+
+    "Signed in" by the session or by an API token: DRF's authentication sets the request's user too.
+    Static files never reach here (WhiteNoise answers them first), so they stay cacheable."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            add_never_cache_headers(response)
         return response
 
 

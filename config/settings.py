@@ -3,6 +3,7 @@
 A bad value fails at start-up, not at the first request.
 """
 
+import ipaddress
 import logging
 import os
 from datetime import timedelta
@@ -38,6 +39,13 @@ def envlist(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.getenv(name, default).split(",") if item.strip()]
 
 
+def envnetworks(name: str, default: str) -> list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    try:
+        return [ipaddress.ip_network(item, strict=False) for item in envlist(name, default)]
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name} must be addresses or networks (10.0.0.5, 10.0.0.0/24): {error}") from None
+
+
 DEBUG = envbool("DEBUG", "true")
 SECRET_KEY = os.getenv("SECRET_KEY", "")
 if not SECRET_KEY:
@@ -56,7 +64,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -70,6 +78,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "config.middleware.RequestLogMiddleware",
+    # Outside the rest, so that it sees the final response of every signed-in request.
+    "config.middleware.NoStoreMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -125,11 +135,19 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
+# NIST SP 800-63B (§ 3.1.1.2) for a password that is the only factor: at least 15 characters; any
+# length up to 64 and beyond accepted (nothing here sets a maximum), spaces and any Unicode too; no
+# composition rules (so no "not entirely numeric" rule); refused when it is a commonly used password
+# or too close to the person's own name. Enforced wherever a password is set: the people API, the
+# admin, `createsuperuser --noinput` (compliance.models) and the demo's DEMO_PASSWORD (seed_demo).
+PASSWORD_MIN_LENGTH = 15
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "/login/"
 
@@ -166,6 +184,15 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = envbool("SECURE_HSTS_INCLUDE_SUBDOMAINS", "true")
     SECURE_HSTS_PRELOAD = envbool("SECURE_HSTS_PRELOAD", "true")
 BEHIND_TLS_PROXY = envbool("BEHIND_TLS_PROXY", "false")
+
+
+# The addresses our own proxies connect from. X-Forwarded-For is believed only on a connection from
+# one of them (compliance.auth.client_ip), so a client that reaches gunicorn directly cannot choose
+# the address its failed passwords and throttles are counted against.
+TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES", "")
+if BEHIND_TLS_PROXY and not TRUSTED_PROXIES:
+    # Otherwise every person would be counted as the proxy's one address (one throttle for all).
+    raise ImproperlyConfigured("BEHIND_TLS_PROXY needs TRUSTED_PROXIES: the addresses the proxy connects from")
 if BEHIND_TLS_PROXY:
     # Behind a proxy that ends TLS and says so in X-Forwarded-Proto (and strips it from clients).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -226,7 +253,7 @@ API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", str(256 * 1024))
 API_MAX_JSON_DEPTH = envint("API_MAX_JSON_DEPTH", "32")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "knox.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -243,13 +270,9 @@ REST_FRAMEWORK = {
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Per person when signed in, per address otherwise, and the token endpoint on its own: counted in
     # the database cache below, so no request waits on Redis.
-    "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
-    ],
-    # An address is the client's as our proxy appended it, never what a client says it is: without
-    # a proxy X-Forwarded-For is ignored (DRF would otherwise count by the header as sent).
-    "NUM_PROXIES": 1 if BEHIND_TLS_PROXY else 0,
+    # An address is the client's as our proxy appended it, never what a client says it is: the
+    # project's throttles count by compliance.auth.client_ip (TRUSTED_PROXIES), not DRF's NUM_PROXIES.
+    "DEFAULT_THROTTLE_CLASSES": ["compliance.auth.AnonRateThrottle", "compliance.auth.UserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.getenv("API_THROTTLE_ANON", "60/minute"),
         "user": os.getenv("API_THROTTLE_USER", "600/minute"),
@@ -258,6 +281,13 @@ REST_FRAMEWORK = {
         "login": os.getenv("SIGN_IN_THROTTLE", "60/minute"),
     },
 }
+# API tokens (django-rest-knox): kept as a SHA-512 hash, never the token itself; each expires after
+# API_TOKEN_HOURS (a shift and a half by default), and all of a person's are revoked when their
+# password changes (compliance.auth). `Authorization: Token <token>`, as before.
+API_TOKEN_HOURS = envint("API_TOKEN_HOURS", "12")
+if API_TOKEN_HOURS < 1:
+    raise ImproperlyConfigured("API_TOKEN_HOURS must be at least 1: API tokens always expire")
+REST_KNOX = {"TOKEN_TTL": timedelta(hours=API_TOKEN_HOURS), "AUTO_REFRESH": False}
 SPECTACULAR_SETTINGS = {
     "TITLE": "Roulette compliance logbook API",
     "DESCRIPTION": (

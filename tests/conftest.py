@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 from django.db import connection
+from django.test import RequestFactory
 
 from compliance.models import Role
 from compliance.signatures import SignatureInput
@@ -55,7 +56,8 @@ def frozen_clock(request):
 
 
 def sign(user, password: str = PASSWORD) -> SignatureInput:
-    return SignatureInput(username=user.username, password=password)
+    """A signature typed on a tablet: with a request, so that the lockout counts it as in production."""
+    return SignatureInput(username=user.username, password=password, request=RequestFactory().post("/"))
 
 
 def staff_of(prop) -> SimpleNamespace:

@@ -69,6 +69,15 @@ def test_production_logs_are_one_json_object_per_line():
     assert any(record["logger"].startswith("axes") for record in records)
 
 
+def test_behind_a_proxy_its_addresses_must_be_named():
+    """Without them X-Forwarded-For is never believed, and everyone would be counted as the proxy."""
+    result = manage("check", **PRODUCTION, BEHIND_TLS_PROXY="true")
+    assert result.returncode != 0 and "BEHIND_TLS_PROXY needs TRUSTED_PROXIES" in result.stderr
+    result = manage("check", **PRODUCTION, BEHIND_TLS_PROXY="true", TRUSTED_PROXIES="10.0.0.1,not-a-network")
+    assert result.returncode != 0 and "TRUSTED_PROXIES must be addresses or networks" in result.stderr
+    assert manage("check", **PRODUCTION, BEHIND_TLS_PROXY="true", TRUSTED_PROXIES="10.0.0.0/24").returncode == 0
+
+
 def test_a_bad_log_format_stops_the_start():
     result = manage("check", LOG_FORMAT="xml")
     assert result.returncode != 0 and "LOG_FORMAT must be json or text" in result.stderr
@@ -95,6 +104,7 @@ def test_the_production_server_logs_json_and_each_request_once(tmp_path):
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         "ALLOWED_HOSTS": "127.0.0.1",
         "BEHIND_TLS_PROXY": "true",
+        "TRUSTED_PROXIES": "127.0.0.1",  # the proxy, here the test itself
     }
     server, port = gunicorn_start(env, workers=1, args=("--config", "config/gunicorn.conf.py"), stderr=subprocess.PIPE)
     try:

@@ -1,4 +1,5 @@
 from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ImproperlyConfigured
 from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
@@ -37,9 +38,16 @@ class SignatureInputSerializer(serializers.Serializer):
 
     def to_internal_value(self, data) -> SignatureInput:
         values = super().to_internal_value(data)
-        # The request goes with the signature: wrong passwords are counted against its address.
+        # The request goes with the signature: wrong passwords are counted against its address. A
+        # serializer built without the view's context has none; that is a mistake in the view, and
+        # it fails loudly here rather than signing without the lockout.
+        request = self.context.get("request")
+        if request is None:
+            raise ImproperlyConfigured(
+                "A serializer taking a signature is built with the view's context (get_serializer_context())."
+            )
         return SignatureInput(
-            username=values["username"], password=values["password"], request=self.context.get("request")
+            username=values["username"], password=values["password"], request=getattr(request, "_request", request)
         )
 
 
@@ -75,7 +83,8 @@ class PropertySerializer(serializers.ModelSerializer):
 
 
 class PersonSerializer(serializers.ModelSerializer):
-    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    # Kept exactly as typed (NIST SP 800-63B: spaces are allowed, so none is trimmed away).
+    password = serializers.CharField(write_only=True, style={"input_type": "password"}, trim_whitespace=False)
     property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by, required=False, allow_null=True)
 
     class Meta:

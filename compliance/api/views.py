@@ -1,13 +1,12 @@
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, viewsets
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 
 from compliance import services
 from compliance.api.filters import IdFilter
@@ -25,7 +24,7 @@ from compliance.api.serializers import (
     TokenRequestSerializer,
     WheelSerializer,
 )
-from compliance.auth import is_locked_out, lockout_message, lockout_seconds
+from compliance.auth import ScopedRateThrottle, is_locked_out, lockout_message, lockout_seconds
 from compliance.models import Ball, GamingTable, LayoutSubmission, RulesSubmission, User, Wheel
 from compliance.selectors import (
     balls_visible_to,
@@ -201,7 +200,7 @@ class RulesSubmissionViewSet(ListRetrieveCreatePatchViewSet):
     def file(self, request, pk=None):
         """File a draft without violations with the regulator (compliance manager, signed)."""
         submission = self.get_object()
-        body = SignedActionSerializer(data=request.data)
+        body = SignedActionSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         return self._answer(
             services.rules_submission_file(submission_id=submission.pk, signature=body.validated_data["signature"])
@@ -212,7 +211,7 @@ class RulesSubmissionViewSet(ListRetrieveCreatePatchViewSet):
     def decision(self, request, pk=None):
         """Approve or reject a filed submission (a regulator of its jurisdiction, signed)."""
         submission = self.get_object()
-        body = DecisionSerializer(data=request.data)
+        body = DecisionSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         data = body.validated_data
         return self._answer(
@@ -264,7 +263,7 @@ class LayoutViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
     def decision(self, request, pk=None):
         """Approve or reject a pending layout (a regulator of its jurisdiction, signed)."""
         layout = self.get_object()
-        body = DecisionSerializer(data=request.data)
+        body = DecisionSerializer(data=request.data, context=self.get_serializer_context())
         body.is_valid(raise_exception=True)
         data = body.validated_data
         services.layout_decide(
@@ -281,8 +280,12 @@ class LayoutViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 @api_view(["POST"])
 @permission_classes([IsAuthenticated])
 def token_revoke(request):
-    """Revoke the caller's API token (sign out of the API); the next request with it gets 401."""
-    Token.objects.filter(user=request.user).delete()
+    """Revoke the caller's API token (sign out of the API); the next request with it gets 401. Signed in
+    by the session instead, every API token of the caller is revoked."""
+    if isinstance(request.auth, AuthToken):
+        request.auth.delete()
+    else:
+        AuthToken.objects.filter(user=request.user).delete()
     return Response(status=204)
 
 
@@ -295,19 +298,33 @@ class LockedOut(APIException):
         self.wait = wait  # DRF's handler sends it as Retry-After
 
 
+class TokenAnswerSerializer(serializers.Serializer):
+    token = serializers.CharField(
+        help_text="Send it as `Authorization: Token <token>`. Shown once: only its hash is kept."
+    )
+    expiry = serializers.DateTimeField(help_text="After this the token answers 401: ask for a new one.")
+
+
 class TokenObtain(ObtainAuthToken):
     """Exchange a username and password for an API token. Counted per address (throttle scope
-    `token`); a name locked after too many wrong passwords answers 429, even with the right one."""
+    `token`); a name locked after too many wrong passwords answers 429, even with the right one.
+
+    Each call makes a new token (one per device), kept only as a hash (django-rest-knox), which
+    expires after API_TOKEN_HOURS and is revoked when the person's password changes."""
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "token"
     parser_classes = PARSERS  # ObtainAuthToken names DRF's own, without the API's body limits
     serializer_class = TokenRequestSerializer
 
+    @extend_schema(request=TokenRequestSerializer, responses={200: TokenAnswerSerializer})
     def post(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
         try:
-            return super().post(request, *args, **kwargs)
+            serializer.is_valid(raise_exception=True)
         except ValidationError:
             if is_locked_out(request):
                 raise LockedOut(lockout_message(request.data.get("username", "")), wait=lockout_seconds()) from None
             raise
+        instance, token = AuthToken.objects.create(user=serializer.validated_data["user"])
+        return Response(TokenAnswerSerializer({"token": token, "expiry": instance.expiry}).data)

@@ -216,7 +216,7 @@ class ComplianceExceptionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixi
     def resolve(self, request, pk=None):
         """Resolve an open flag with a signed note (the property's compliance manager)."""
         flag = self.get_object()
-        serializer = s.FlagResolveSerializer(data=request.data)
+        serializer = s.FlagResolveSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
         flag = overdue.flag_resolve(flag_id=flag.pk, **serializer.validated_data)
         return Response(s.ComplianceExceptionSerializer(flag).data)

@@ -8,7 +8,6 @@ from django.utils import timezone
 
 from compliance.models import Role, TableState, WheelType
 from compliance.rulebook import RuleViolation
-from compliance.signatures import SignatureInput
 from inspections import services
 from inspections.models import Entry, Signature
 from tests.conftest import bare_casino_staff, sign
@@ -267,7 +266,7 @@ def test_a_wrong_signature_password_writes_nothing(casino):
         services.inspection_record(
             table_id=casino.table.pk,
             items=ALL_PASS,
-            signature=SignatureInput(casino.floorperson.username, "wrong"),
+            signature=sign(casino.floorperson, "wrong"),
             recorded_by=casino.floorperson,
         )
 

@@ -69,7 +69,7 @@ def post(base: str, path: str, body: dict, token: str) -> tuple[int, dict]:
 
 
 def test_fifty_clients_at_once_keep_every_entry_once_and_the_chain_whole(gunicorn, casino):
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
     tables = [casino.table] + [
         configure_for_opening(
@@ -78,7 +78,7 @@ def test_fifty_clients_at_once_keep_every_entry_once_and_the_chain_whole(gunicor
         for n in (2, 3)
     ]
     GamingTable.objects.update(state=TableState.LOCKED)
-    token = Token.objects.create(user=casino.security).key
+    token = AuthToken.objects.create(user=casino.security)[1]
     signature = {"username": casino.security.username, "password": PASSWORD}
     accepted, refused, failures = [], [], []
     start = threading.Barrier(CLIENTS)

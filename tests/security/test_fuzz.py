@@ -12,7 +12,7 @@ from django.db import close_old_connections
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.renderers import OpenApiJsonRenderer
 from hypothesis import HealthCheck, settings
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from config.wsgi import application
 
@@ -41,7 +41,7 @@ def _requests_keep_the_test_transaction(db):
 
 @pytest.fixture
 def token(casino):
-    return Token.objects.create(user=casino.compliance).key
+    return AuthToken.objects.create(user=casino.compliance)[1]
 
 
 @schema.parametrize()

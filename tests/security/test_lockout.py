@@ -2,17 +2,19 @@
 page, the API's token endpoint and a signature's re-authentication, counted per username and
 address; and the API's throttling."""
 
+import ipaddress
 from datetime import timedelta
 
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
-from django.test import Client
+from django.test import Client, RequestFactory
 from django.utils import timezone
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
+from compliance.auth import client_ip
 from compliance.models import User
 from inspections.models import Entry, Signature
 from tests.factories import PASSWORD
@@ -88,7 +90,7 @@ def test_the_token_endpoint_locks_the_same_way_and_answers_429_in_the_api_format
     [error] = locked.json()["errors"]
     assert error["code"] == "locked_out" and "locked for 15 minutes" in error["message"]
     assert token_for(casino.security, PASSWORD).status_code == 429
-    assert not Token.objects.filter(user=casino.security).exists()
+    assert not AuthToken.objects.filter(user=casino.security).exists()
     assert token_for(casino.security, PASSWORD, REMOTE_ADDR=ELSEWHERE).status_code == 200
 
 
@@ -182,3 +184,69 @@ def test_the_admin_site_signs_in_through_the_same_door(client, casino):
     assert client.get("/admin/login/?next=/admin/").status_code == 403
     client.force_login(User.objects.create_superuser("root", "root@example.com", "x-long-admin-passphrase"))
     assert client.get("/admin/login/").url == "/admin/"
+
+
+# ---- Which address is counted: X-Forwarded-For only from our own proxies ----
+
+PROXY = "10.0.0.1"
+CLIENT = "198.51.100.7"
+
+
+@pytest.fixture
+def behind_proxy(settings):
+    """Production behind the TLS proxy (BEHIND_TLS_PROXY, TRUSTED_PROXIES=10.0.0.1), as the settings
+    make it; NUM_PROXIES is what they said before the proxies were named, and no longer counts."""
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.TRUSTED_PROXIES = [ipaddress.ip_network(PROXY)]
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+
+
+@pytest.mark.parametrize(
+    ("remote", "forwarded", "counted"),
+    [
+        (CLIENT, "", CLIENT),
+        (CLIENT, "203.0.113.9", CLIENT),  # gunicorn reached directly: the header is the client's own
+        (PROXY, CLIENT, CLIENT),
+        (PROXY, f"203.0.113.9, {CLIENT}", CLIENT),  # the client wrote the left part itself
+        (PROXY, f"203.0.113.9, {CLIENT}, {PROXY}", CLIENT),  # two hops through our own proxies
+        (PROXY, "", PROXY),
+        (PROXY, "not-an-address", PROXY),
+    ],
+)
+def test_the_address_counted_is_the_right_most_one_not_our_proxy(behind_proxy, remote, forwarded, counted):
+    request = RequestFactory().get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=forwarded)
+    assert client_ip(request) == counted
+
+
+def test_a_client_reaching_gunicorn_directly_cannot_escape_the_lockout_with_x_forwarded_for(
+    client, casino, behind_proxy
+):
+    for n in range(LIMIT):
+        sign_in(client, casino.security, "wrong", REMOTE_ADDR=CLIENT, HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
+    again = sign_in(client, casino.security, PASSWORD, REMOTE_ADDR=CLIENT, HTTP_X_FORWARDED_FOR="203.0.113.99")
+    assert again.status_code == 429 and "_auth_user_id" not in client.session
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {CLIENT}
+
+
+def test_through_the_proxy_each_client_is_counted_apart(client, casino, behind_proxy):
+    for n in range(LIMIT):
+        # The client writes a header of its own each time; the proxy appends the address it saw.
+        sign_in(client, casino.security, "wrong", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=f"203.0.113.{n}, {CLIENT}")
+    assert sign_in(client, casino.security, PASSWORD, REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=CLIENT).status_code == 429
+    # Another tablet behind the same proxy is not locked out.
+    other = sign_in(Client(), casino.security, PASSWORD, REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="198.51.100.8")
+    assert other.status_code == 302
+
+
+def test_the_throttles_ignore_a_header_written_by_a_client_that_bypasses_the_proxy(casino, behind_proxy, low_rates):
+    statuses = [
+        token_for(casino.floorperson, PASSWORD, REMOTE_ADDR=CLIENT, HTTP_X_FORWARDED_FOR=f"203.0.113.{n}").status_code
+        for n in range(4)
+    ]
+    assert statuses == [200, 200, 200, 429]
+    # Through the proxy, the client it saw is counted: the same client is throttled, another is not.
+    assert token_for(casino.floorperson, PASSWORD, REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=CLIENT).status_code == 429
+    assert (
+        token_for(casino.floorperson, PASSWORD, REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="198.51.100.8").status_code
+        == 200
+    )
