@@ -38,7 +38,7 @@ INSERT_ONLY = {"compliance.Wheel", "compliance.Ball"}
 # Other applications' own pages, which hold no logbook data.
 THIRD_PARTY = {
     "auth.Group": "Django's permissions",
-    "authtoken.TokenProxy": "the API tokens (a signature still needs the signer's own password)",
+    "knox.AuthToken": "the API tokens, kept only as digests: an administrator revokes one by deleting it (a signature still needs the signer's own password)",
     "axes.AccessAttempt": "django-axes: deleting an attempt is how an administrator lifts a lockout",
     "axes.AccessLog": "django-axes' sign-in log",
     "axes.AccessFailureLog": "django-axes' failed sign-ins",

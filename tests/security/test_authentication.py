@@ -209,7 +209,7 @@ def test_an_ended_session_takes_a_refreshing_page_to_the_sign_in_form(client, ca
 
 def test_the_old_plain_text_tokens_are_deleted_by_the_migration(db):
     """Tokens made before django-rest-knox sat in the database as they are sent: none survives."""
-    migration = importlib.import_module("compliance.migrations.0011_plaintext_api_tokens_removed")
+    migration = importlib.import_module("compliance.migrations.0012_plaintext_api_tokens_removed")
     with connection.cursor() as cursor:
         cursor.execute('CREATE TABLE "authtoken_token" ("key" varchar(40) PRIMARY KEY, "user_id" bigint)')
         cursor.execute("INSERT INTO authtoken_token VALUES ('0123456789abcdef0123456789abcdef01234567', 1)")
