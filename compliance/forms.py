@@ -7,6 +7,7 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 
+from compliance.idempotency import form_token_new
 from compliance.models import WheelType
 from compliance.rulebook import RuleViolation
 from compliance.rulebook.wagers import Paytable
@@ -61,15 +62,24 @@ def option_label(name: str) -> str:
 
 class SignatureFields(forms.Form):
     """The signer's own username and password, typed again now (the person at the tablet by default).
-    The request goes with the signature: wrong passwords are counted against its address."""
+    The request goes with the signature: wrong passwords are counted against its address.
+
+    Each form shown carries a one-time token: the same form sent twice (a double tap, a slow tablet
+    sending again) is recorded once (compliance.idempotency.form_write_once)."""
 
     username = forms.CharField(label="Signed by (username)", max_length=150, validators=[printable_line])
     password = forms.CharField(label="Password", widget=forms.PasswordInput(render_value=False), strip=False)
+    form_token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
 
     def __init__(self, *args, request, **kwargs):
         kwargs["initial"] = {"username": request.user.username, **kwargs.get("initial", {})}
         super().__init__(*args, **kwargs)
         self.request = request
+        # A new token each time the form is shown; a refused form shown again keeps the one it was sent with.
+        self.fields["form_token"].initial = form_token_new()
+
+    def token(self) -> str:
+        return self.cleaned_data.get("form_token", "")
 
     def signature(self) -> SignatureInput:
         return self.signature_from("username", "password")

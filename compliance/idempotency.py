@@ -10,14 +10,22 @@ entries can never come of one key, even at the same instant.
 from __future__ import annotations
 
 import hashlib
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TypeVar
 
 from django.conf import settings
+from django.contrib import messages
 from django.db import IntegrityError, transaction
+from django.shortcuts import redirect
 from django.utils import timezone
 
 from compliance.models import IdempotencyKey, User
+from compliance.rulebook import RuleViolation
+
+T = TypeVar("T")
 
 # What a key may be: printable ASCII, as a structured-field string may hold (RFC 8941 § 3.3.3).
 KEY_MAX_LENGTH = 255
@@ -89,3 +97,83 @@ def keys_purge(*, now=None) -> int:
     """Delete the keys past their lifetime (the overdue scan's beat calls it)."""
     deleted, _ = IdempotencyKey.objects.filter(created_at__lt=keys_expired_before(now)).delete()
     return deleted
+
+
+# ---- Signed forms: a one-time token in each form shown ----
+
+FORM_KEY_PREFIX = "form:"  # a form's token and an API client's key never share a row
+
+
+def form_token_new() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True)
+class AlreadyRecorded:
+    """The form was sent before with this token: what it recorded, and the page that shows it."""
+
+    recorded: str
+    location: str
+
+
+def _form_key(token: str) -> str:
+    return FORM_KEY_PREFIX + token
+
+
+def form_write_once(
+    *, request, token: str, write: Callable[[], T], recorded: Callable[[T], tuple[str, str]]
+) -> T | AlreadyRecorded:
+    """Call `write` once per form token, in one transaction with the token's row.
+
+    `recorded(result)` says what was recorded ("#12: Inspection at table R-01") and where it is
+    shown; a second submission of the same form gets that instead of a second entry, even when
+    both arrive at once (the second waits on the first's row). A refusal (RuleViolation) frees the
+    token so the corrected form can be sent again, and keeps what the refusal itself recorded (a
+    wrong password counted for the lockout).
+    """
+    if not token or not key_valid(token):
+        return write()  # a form from before tokens: recorded as always
+    refusal = None
+    with transaction.atomic():
+        claim = key_claim(user=request.user, key=_form_key(token), method="POST", path=request.path, fingerprint="form")
+        if not claim.fresh:
+            return AlreadyRecorded(claim.row.recorded, claim.row.response_headers.get("Location", "/"))
+        try:
+            result = write()
+        except RuleViolation as caught:
+            refusal = caught
+            key_forget(claim)
+        else:
+            text, location = recorded(result)
+            claim.row.response_status = 303
+            claim.row.recorded = text[:300]
+            claim.row.response_headers = {"Location": location}
+            claim.row.save(update_fields=["response_status", "recorded", "response_headers"])
+    if refusal is not None:
+        raise refusal
+    return result
+
+
+def form_already_recorded(request) -> AlreadyRecorded | None:
+    """Before a page checks the state a first submission changed (a filed submission is no longer
+    a draft): whether this POST repeats a form already recorded."""
+    token = request.POST.get("form_token", "") if request.method == "POST" else ""
+    if not token or not key_valid(token) or not request.user.is_authenticated:
+        return None
+    row = (
+        IdempotencyKey.objects.filter(
+            user=request.user,
+            key=_form_key(token),
+            response_status__isnull=False,
+            created_at__gte=keys_expired_before(),
+        )
+        .only("recorded", "response_headers")
+        .first()
+    )
+    return AlreadyRecorded(row.recorded, row.response_headers.get("Location", "/")) if row else None
+
+
+def already_recorded_redirect(request, repeat: AlreadyRecorded):
+    """The page of what was recorded, saying so: the form was sent twice and recorded once."""
+    messages.info(request, f"Already recorded as {repeat.recorded}. The form was sent twice; it is recorded once.")
+    return redirect(repeat.location)

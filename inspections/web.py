@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 
+from compliance.idempotency import AlreadyRecorded, already_recorded_redirect, form_already_recorded, form_write_once
 from compliance.models import Role, TableState
 from compliance.rulebook import RuleViolation, rulebook_for
 from compliance.rulebook.base import LimitReached
@@ -175,10 +176,20 @@ def _signed_action(
     typed stays. `record(form)` calls the one service that writes the entry."""
     if request.method == "POST" and form.is_valid():
         try:
-            entry = record(form)
+            entry = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: record(form),
+                recorded=lambda entry: (
+                    f"#{entry.seq}: {entry.get_kind_display()} at table {table.number}",
+                    reverse("table", args=[table.pk]),
+                ),
+            )
         except RuleViolation as refusal:
             form.show(refusal)
         else:
+            if isinstance(entry, AlreadyRecorded):
+                return already_recorded_redirect(request, entry)
             return _done(request, table, entry)
     return render(request, template, {"table": table, "form": form, "title": title, "kind": kind, **(extra or {})})
 
@@ -336,15 +347,27 @@ def flags(request):
 
 @login_required
 def flag_resolve(request, pk: int):
+    # Sent twice: the first one resolved the flag, so it is no longer open; say it was recorded.
+    if repeat := form_already_recorded(request):
+        return already_recorded_redirect(request, repeat)
     flag = get_object_or_404(flags_visible_to(request.user), pk=pk, status=FlagStatus.OPEN)
     _require_role(request.user, FLAG_RESOLVER_ROLES, "Resolving a flag by hand")
     form = FlagResolveForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         try:
-            overdue.flag_resolve(flag_id=flag.pk, note=form.cleaned_data["note"], signature=form.signature())
+            done = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: overdue.flag_resolve(
+                    flag_id=flag.pk, note=form.cleaned_data["note"], signature=form.signature()
+                ),
+                recorded=lambda flag: (f"the resolution of the flag on table {flag.table.number}", reverse("flags")),
+            )
         except RuleViolation as refusal:
             form.show(refusal)
         else:
+            if isinstance(done, AlreadyRecorded):
+                return already_recorded_redirect(request, done)
             messages.success(request, f"Flag on table {flag.table.number} resolved, signed.")
             return redirect("flags")
     return render(request, "floor/flag_resolve.html", {"flag": flag, "form": form, "zone": flag.property.zone})
