@@ -403,15 +403,22 @@ def _voided_by(entry: Entry, voiding: frozenset[str]) -> int | None:
     return None
 
 
-def _inspection_amended_away(*, table: GamingTable, original: Entry, amendment_kind: str, duplicate: Entry | None):
+def _inspection_amended_away(
+    *, table: GamingTable, original: Entry, amendment_kind: str, duplicate: Entry | None, passed: bool
+):
     """§ 617a.2(a): an inspection entered in error is no inspection; a duplicate counts as the one it
-    repeats, at that one's time. When it is the inspection the table's opening rests on (the last
-    one, since the last closing), the table needs a new one; an open table is flagged by the scan."""
+    repeats, at that one's time; one corrected to a failed item did not pass. When it is the
+    inspection the table's opening rests on (the last one, since the last closing), the table needs
+    a new one; an open table is flagged by the overdue scan."""
     later = Entry.objects.filter(table=table, kind=EntryKind.INSPECTION, seq__gt=original.seq).exists()
     if later or (table.last_closed_at and table.last_closed_at > original.occurred_at):
         return
     reason = "entered_in_error"
-    if amendment_kind == "duplicate":
+    if amendment_kind == "correction":
+        if passed:
+            return
+        reason = "failed"
+    elif amendment_kind == "duplicate":
         table.last_inspection_at = duplicate.occurred_at
         since = duplicate.occurred_at
         if duplicate.passed is not True:
@@ -501,8 +508,15 @@ def amendment_record(
             details=details,
             amends=original,
         )
-        if amendment_kind in rules.VOIDING_AMENDMENTS and original.kind == EntryKind.INSPECTION:
-            _inspection_amended_away(table=table, original=original, amendment_kind=amendment_kind, duplicate=duplicate)
+        if original.kind == EntryKind.INSPECTION and (amendment_kind != "correction" or "items" in correction):
+            items = {**original.details.get("items", {}), **correction.get("items", {})}
+            _inspection_amended_away(
+                table=table,
+                original=original,
+                amendment_kind=amendment_kind,
+                duplicate=duplicate,
+                passed=rules.inspection_passed(items=items),
+            )
             deadlines_set(table)
             table.save()
     return entry

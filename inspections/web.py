@@ -64,7 +64,8 @@ ACTION_LABELS = {
     EntryKind.COVER: "Cover and lock",
     EntryKind.IRREGULARITY: "No spin (irregularity)",
 }
-# The entries the amendment form can correct something of (a time, notes or a description).
+ADJUSTMENT_KIND_CHOICES = (("adjustment", "adjustment"), ("replacement", "replacement"))
+# The entries the amendment form amends (every kind: any may be marked entered in error).
 AMENDABLE = frozenset(kind for kind, names in services.CORRECTABLE.items() if AmendmentForm.offered_for(names))
 
 
@@ -296,10 +297,18 @@ def amendment(request, entry_pk: int):
     table = entry.table
     _require_writer(request.user)
     zone = table.property.zone
+    rules = rulebook_for(table.property.jurisdiction)
+    kinds = {
+        EntryKind.IRREGULARITY: rules.IRREGULARITY_KINDS,
+        EntryKind.ADJUSTMENT: ADJUSTMENT_KIND_CHOICES,
+        EntryKind.REPLACEMENT: ADJUSTMENT_KIND_CHOICES,
+    }.get(entry.kind, ())
     form = AmendmentForm(
         request.POST or None,
         correctable=services.CORRECTABLE[entry.kind],
         zone=zone,
+        kinds=kinds,
+        checklist=rules.checklist_for(table) if entry.kind == EntryKind.INSPECTION else (),
         request=request,
     )
     return _signed_action(
@@ -314,6 +323,8 @@ def amendment(request, entry_pk: int):
             entry_id=entry.pk,
             reason=form.cleaned_data["reason"],
             correction=form.correction(),
+            amendment_kind=form.kind_chosen(),
+            duplicate_of=form.duplicate_number(),
             signature=form.signature(),
             recorded_by=request.user,
         ),

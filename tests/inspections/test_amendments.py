@@ -11,7 +11,7 @@ from compliance.models import TableState
 from inspections import overdue, services
 from inspections.models import ComplianceException, Entry
 from tests.conftest import sign
-from tests.factories import GamingTableFactory
+from tests.factories import PASSWORD, GamingTableFactory
 from tests.inspections.test_api import assert_refused, client_for, signature
 from tests.inspections.test_services import ALL_PASS, adjust, event, inspect, refused, state
 
@@ -233,3 +233,79 @@ def test_the_timeline_marks_amended_entries(client, casino):
     assert f"Amended by #{correction.seq}: correction" in page
     assert f"Amended by #{void.seq}: duplicate of #{first.seq}" in page
     assert page.count('class="void"') == 1
+
+
+# The amendment form in the browser.
+
+
+def _signed(who, **extra) -> dict:
+    return {"username": who.username, "password": PASSWORD, **extra}
+
+
+def test_the_form_marks_an_inspection_entered_in_error(client, casino):
+    unlocked(casino)
+    mistaken = inspect(casino)
+    client.force_login(casino.floorperson)
+    response = client.post(
+        f"/entries/{mistaken.pk}/amend/",
+        _signed(casino.floorperson, reason="Wrong table", amendment_kind="entered_in_error"),
+        follow=True,
+    )
+    assert "Recorded: Amendment" in response.content.decode()
+    amendment = Entry.objects.get(kind="amendment")
+    assert amendment.details == {
+        "reason": "Wrong table",
+        "correction": {},
+        "amendment_kind": "entered_in_error",
+        "duplicate_of": None,
+    }
+    assert f"Amended by #{amendment.seq}: entered in error" in response.content.decode()
+    assert state(casino) == TableState.UNLOCKED
+
+
+def test_the_form_asks_which_entry_a_duplicate_repeats(client, casino):
+    unlocked(casino)
+    second = inspect(casino)
+    client.force_login(casino.floorperson)
+    page = client.post(
+        f"/entries/{second.pk}/amend/", _signed(casino.floorperson, reason="Twice", amendment_kind="duplicate")
+    ).content.decode()
+    assert "Say which earlier entry" in page and "(58 Pa. Code § 617a.2(e))" in page
+    assert not Entry.objects.filter(kind="amendment").exists()
+
+
+def test_the_form_corrects_a_checklist_item_and_an_adjustments_part(client, casino):
+    unlocked(casino)
+    adjustment = adjust(casino)
+    inspection = inspect(casino)
+    client.force_login(casino.maintenance)
+    page = client.get(f"/entries/{inspection.pk}/amend/").content.decode()
+    assert "id_corrected_item_parts_secure" in page and "id_corrected_part" not in page
+    client.post(
+        f"/entries/{adjustment.pk}/amend/",
+        _signed(casino.maintenance, reason="Rotor", corrected_kind="replacement", corrected_part="rotor"),
+    )
+    client.force_login(casino.floorperson)
+    client.post(
+        f"/entries/{inspection.pk}/amend/",
+        _signed(casino.floorperson, reason="Item 4 failed", corrected_item_parts_secure="fail"),
+    )
+    corrections = [e.details["correction"] for e in Entry.objects.filter(kind="amendment").order_by("seq")]
+    assert corrections == [{"part": "rotor", "kind": "replacement"}, {"items": {"parts_secure": False}}]
+
+
+def test_every_entry_has_an_amend_link_even_an_amendment(client, casino):
+    unlocked(casino)
+    amendment = amend(casino, inspect(casino), correction={"notes": "x"})
+    client.force_login(casino.floorperson)
+    page = client.get(f"/tables/{casino.table.pk}/").content.decode()
+    for entry in Entry.objects.all():
+        assert f'href="/entries/{entry.pk}/amend/"' in page
+    assert client.get(f"/entries/{amendment.pk}/amend/").status_code == 200
+
+
+def test_an_inspection_corrected_to_a_failed_item_does_not_open_the_table(casino):
+    unlocked(casino)
+    inspection = inspect(casino)
+    amend(casino, inspection, correction={"items": {"parts_secure": False}}, reason="Item 4 had failed")
+    refused(opening(casino), "inspection_failed", INSPECTION)
