@@ -277,6 +277,10 @@ SPECTACULAR_SETTINGS = {
         "EntryKindEnum": "inspections.models.EntryKind",
         "AdjustmentKindEnum": ["adjustment", "replacement"],
     },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "compliance.api.idempotency.schema_idempotency_key",
+    ],
 }
 
 # Celery: Redis is the broker; `make run` starts an embedded one when REDIS_URL is unset.

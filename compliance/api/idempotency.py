@@ -113,3 +113,27 @@ class IdempotencyKeyMiddleware:
                 # the corrected request. What a refusal did record (a failed sign-in) stays.
                 key_forget(claim)
         return response
+
+
+def schema_idempotency_key(result, generator, request, public):
+    """drf-spectacular hook: every write documents the Idempotency-Key header and its 422."""
+    for operations in result.get("paths", {}).values():
+        for method, operation in operations.items():
+            if method.upper() not in WRITE_METHODS:
+                continue
+            operation.setdefault("parameters", []).append(
+                {
+                    "in": "header",
+                    "name": HEADER,
+                    "required": False,
+                    "schema": {"type": "string", "maxLength": 255},
+                    "description": "A unique key of this request (e.g. a UUID), to send it again safely: a repeat "
+                    "with the same key and body gets the first answer again (with `Idempotent-Replayed: true`) and "
+                    "records nothing new; the same key with another body is refused with 422. Kept for "
+                    "IDEMPOTENCY_KEY_HOURS (24 by default). draft-ietf-httpapi-idempotency-key-header.",
+                }
+            )
+            operation.setdefault("responses", {}).setdefault(
+                "422", {"description": "The Idempotency-Key was already used for a different request."}
+            )
+    return result

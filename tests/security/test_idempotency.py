@@ -424,3 +424,11 @@ def test_the_minutely_scan_purges_keys_past_their_lifetime(casino):
     assert keys_purge() == 0
     assert keys_purge(now=timezone.now() + timedelta(hours=25)) == 1
     assert not IdempotencyKey.objects.exists()
+
+
+def test_the_schema_documents_the_header_on_every_write(casino):
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    for method, path in write_endpoints():
+        operation = schema["paths"][path][method]
+        assert "Idempotency-Key" in {p["name"] for p in operation["parameters"] if p["in"] == "header"}
+        assert "422" in operation["responses"]
