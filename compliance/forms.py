@@ -60,26 +60,32 @@ def option_label(name: str) -> str:
     return name.replace("_", " ").capitalize().replace("B2b", "B2B")
 
 
-class SignatureFields(forms.Form):
-    """The signer's own username and password, typed again now (the person at the tablet by default).
-    The request goes with the signature: wrong passwords are counted against its address.
+class OneTimeTokenForm(forms.Form):
+    """A form that records something carries a one-time token: the same form sent twice (a double
+    tap, a slow tablet sending again) is recorded once (compliance.idempotency.form_write_once)."""
 
-    Each form shown carries a one-time token: the same form sent twice (a double tap, a slow tablet
-    sending again) is recorded once (compliance.idempotency.form_write_once)."""
-
-    username = forms.CharField(label="Signed by (username)", max_length=150, validators=[printable_line])
-    password = forms.CharField(label="Password", widget=forms.PasswordInput(render_value=False), strip=False)
     form_token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
 
-    def __init__(self, *args, request, **kwargs):
-        kwargs["initial"] = {"username": request.user.username, **kwargs.get("initial", {})}
+    def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.request = request
         # A new token each time the form is shown; a refused form shown again keeps the one it was sent with.
         self.fields["form_token"].initial = form_token_new()
 
     def token(self) -> str:
         return self.cleaned_data.get("form_token", "")
+
+
+class SignatureFields(OneTimeTokenForm):
+    """The signer's own username and password, typed again now (the person at the tablet by default).
+    The request goes with the signature: wrong passwords are counted against its address."""
+
+    username = forms.CharField(label="Signed by (username)", max_length=150, validators=[printable_line])
+    password = forms.CharField(label="Password", widget=forms.PasswordInput(render_value=False), strip=False)
+
+    def __init__(self, *args, request, **kwargs):
+        kwargs["initial"] = {"username": request.user.username, **kwargs.get("initial", {})}
+        super().__init__(*args, **kwargs)
+        self.request = request
 
     def signature(self) -> SignatureInput:
         return self.signature_from("username", "password")
@@ -119,7 +125,7 @@ class DecisionForm(SignatureFields):
     field_order = ["decision", "reference", "note", "username", "password"]
 
 
-class RulesSubmissionForm(forms.Form):
+class RulesSubmissionForm(OneTimeTokenForm):
     """A Roulette Rules Submission as the jurisdiction's text lists it: wheel types, each wager's
     odds and each option, one field apiece (Big Six and Casino War submissions are made in the API)."""
 
@@ -207,7 +213,7 @@ def _choice_label(choice) -> str:
     return str(choice)
 
 
-class LayoutForm(forms.Form):
+class LayoutForm(OneTimeTokenForm):
     name = forms.CharField(label="Name of the layout", max_length=200, validators=[printable_line])
     features = forms.MultipleChoiceField(label="What the layout shows", widget=forms.CheckboxSelectMultiple)
     tables = forms.ModelMultipleChoiceField(

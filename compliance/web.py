@@ -84,16 +84,26 @@ def rules_new(request):
     form = _rules_form(prop, request.POST or None, initial={"effective_from": _today(prop)})
     if request.method == "POST" and form.is_valid():
         try:
-            submission = services.rules_submission_draft(
-                prop=prop,
-                game=Game.ROULETTE,
-                effective_from=form.cleaned_data["effective_from"],
-                created_by=request.user,
-                **form.content(),
+            submission = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: services.rules_submission_draft(
+                    prop=prop,
+                    game=Game.ROULETTE,
+                    effective_from=form.cleaned_data["effective_from"],
+                    created_by=request.user,
+                    **form.content(),
+                ),
+                recorded=lambda submission: (
+                    f"draft version {submission.version}",
+                    reverse("rules-submission", args=[submission.pk]),
+                ),
             )
         except RuleViolation as refusal:
             _show(form, refusal.violations)
         else:
+            if isinstance(submission, AlreadyRecorded):
+                return already_recorded_redirect(request, submission)
             return _saved(request, submission)
     return render(request, "manage/rules_form.html", {"property": prop, "form": form, "live": _live(form, prop)})
 
@@ -275,17 +285,24 @@ def layout_new(request):
     form = LayoutForm(request.POST or None, features=rules.LAYOUT_FEATURES, tables=tables)
     if request.method == "POST" and form.is_valid():
         try:
-            layout = services.layout_submit(
-                prop=prop,
-                game=Game.ROULETTE,
-                name=form.cleaned_data["name"],
-                features=form.cleaned_data["features"],
-                tables=list(form.cleaned_data["tables"]),
-                created_by=request.user,
+            layout = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: services.layout_submit(
+                    prop=prop,
+                    game=Game.ROULETTE,
+                    name=form.cleaned_data["name"],
+                    features=form.cleaned_data["features"],
+                    tables=list(form.cleaned_data["tables"]),
+                    created_by=request.user,
+                ),
+                recorded=lambda layout: (f"layout “{layout.name}”", reverse("layout", args=[layout.pk])),
             )
         except RuleViolation as refusal:
             form.show(refusal)
         else:
+            if isinstance(layout, AlreadyRecorded):
+                return already_recorded_redirect(request, layout)
             messages.success(request, f"Layout “{layout.name}” submitted to the regulator for approval.")
             return redirect("layout", pk=layout.pk)
     return render(request, "manage/layout_form.html", {"property": prop, "form": form})

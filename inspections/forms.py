@@ -6,7 +6,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from compliance.forms import SignatureFields
+from compliance.forms import OneTimeTokenForm, SignatureFields
 from compliance.models import Ball
 from compliance.rulebook import RuleViolation
 from compliance.signatures import SignatureInput
@@ -311,7 +311,7 @@ class FlagResolveForm(SignedForm):
     field_order = ["note", "username", "password"]
 
 
-class ReportForm(forms.Form):
+class ReportForm(OneTimeTokenForm):
     """What a regulator or compliance manager asks for: kind, property, period, tables, format."""
 
     kind = forms.ChoiceField(label="Report", choices=ReportKind.choices)

@@ -399,20 +399,27 @@ def report_list(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            report = reports.report_request(
-                requested_by=request.user,
-                property=data["property"],
-                kind=data["kind"],
-                format=data["format"],
-                period_from=data["period_from"],
-                period_to=data["period_to"],
-                tables=data["table_list"],
+            report = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: reports.report_request(
+                    requested_by=request.user,
+                    property=data["property"],
+                    kind=data["kind"],
+                    format=data["format"],
+                    period_from=data["period_from"],
+                    period_to=data["period_to"],
+                    tables=data["table_list"],
+                ),
+                recorded=lambda report: (f"report #{report.pk}", reverse("reports")),
             )
         except RuleViolation as refusal:
             # The API's refusal, on the form (a 429 when too many reports are waiting at once).
             form.show(refusal)
             status = 429 if isinstance(refusal, LimitReached) else 200
         else:
+            if isinstance(report, AlreadyRecorded):
+                return already_recorded_redirect(request, report)
             messages.success(request, f"Report #{report.pk} asked for: it is being generated below.")
             return redirect("reports")
     else:

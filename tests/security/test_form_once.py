@@ -1,5 +1,6 @@
-"""Every signed form carries a one-time token: sent twice (a double tap, a slow tablet sending
-again), it is recorded once, and the second answer says where the first one is."""
+"""Every signed form (and every other form that records something) carries a one-time token: sent
+twice (a double tap, a slow tablet sending again), it is recorded once, and the second answer says
+where the first one is."""
 
 from __future__ import annotations
 
@@ -7,15 +8,19 @@ import re
 import threading
 
 import pytest
+from django import forms
 from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from compliance.forms import SignatureFields
+from compliance import forms as compliance_forms
+from compliance.forms import OneTimeTokenForm, SignatureFields
+from inspections import forms as inspections_forms
 from inspections.forms import SignedForm
 from inspections.models import ComplianceException, Entry
 from tests.compliance.test_layouts import BASIC
 from tests.compliance.test_rules_submissions import STANDARD
+from tests.compliance.test_web import STANDARD as WEB_STANDARD
 from tests.factories import PASSWORD
 from tests.inspections.test_api import client_for, signature
 from tests.inspections.test_services import ALL_PASS, event, inspect
@@ -28,14 +33,22 @@ def signed(who, **extra) -> dict:
     return {"username": who.username, "password": PASSWORD, **extra}
 
 
-def every_signed_form() -> set[type]:
-    """The signed forms, found as the subclasses of SignatureFields (SignedForm is only their base)."""
-    found, todo = set(), [SignatureFields]
+def every_token_form() -> set[type]:
+    """The forms that record something, found as the subclasses of OneTimeTokenForm (less the bases)."""
+    found, todo = set(), [OneTimeTokenForm]
     while todo:
         for sub in todo.pop().__subclasses__():
             found.add(sub)
             todo.append(sub)
-    return found - {SignedForm}
+    return found - {SignatureFields, SignedForm}
+
+
+def test_every_form_of_the_apps_carries_the_token():
+    """Every form the pages offer records something (a sign-in is Django's own), so each has a token."""
+    for module in (compliance_forms, inspections_forms):
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, forms.BaseForm) and value.__module__ == module.__name__:
+                assert issubclass(value, OneTimeTokenForm), value
 
 
 def _draft(casino, *, filed=False) -> int:
@@ -130,19 +143,39 @@ def _cases(casino, regulator):
             f"/rules-submissions/{_draft(c, filed=True)}/",
             signed(regulator, action="decide", decision="approved", reference="BGO-1"),
         ),
+        "RulesSubmissionForm": lambda: (c.compliance, "/manage/rules/new/", WEB_STANDARD),
+        "LayoutForm": lambda: (
+            c.compliance,
+            "/manage/layouts/new/",
+            {"name": "Keystone 2027", "features": BASIC, "tables": [t]},
+        ),
+        "ReportForm": lambda: (
+            c.compliance,
+            "/reports/",
+            {
+                "kind": "inspection_register",
+                "property": c.property.pk,
+                "period_from": "2026-11-01",
+                "period_to": "2026-11-02",
+                "tables": "",
+                "format": "csv",
+            },
+        ),
     }
 
 
-def test_the_cases_below_cover_every_signed_form(casino, regulator):
+def test_the_cases_below_cover_every_form_that_records(casino, regulator):
     named = {name.split(" ")[0] for name in _cases(casino, regulator)}
-    assert named == {form.__name__ for form in every_signed_form()}
+    assert named == {form.__name__ for form in every_token_form()}
 
 
 def _shown_with_token(client, url) -> str:
     page = client.get(url)
     assert page.status_code == 200, page.content
-    (token,) = TOKEN.findall(page.content.decode())
-    return token
+    tokens = TOKEN.findall(page.content.decode())
+    assert tokens, "the form carries no token"
+    # A draft's page has its editor first, then the form to file it: the signed form is the last one.
+    return tokens[-1]
 
 
 CASES = [
@@ -155,6 +188,9 @@ CASES = [
     "FileForm",
     "DecisionForm",
     "DecisionForm on a Rules Submission",
+    "RulesSubmissionForm",
+    "LayoutForm",
+    "ReportForm",
 ]
 
 
