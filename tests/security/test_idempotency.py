@@ -432,3 +432,16 @@ def test_the_schema_documents_the_header_on_every_write(casino):
         operation = schema["paths"][path][method]
         assert "Idempotency-Key" in {p["name"] for p in operation["parameters"] if p["in"] == "header"}
         assert "422" in operation["responses"]
+
+
+def test_the_admin_shows_the_kept_answers_and_makes_none(client, casino):
+    assert (
+        _send(
+            client_for(casino.floorperson), "post", "/api/inspections/", _open_inspection(casino), key="k-1"
+        ).status_code
+        == 201
+    )
+    client.force_login(UserFactory(role="admin", property=None, is_staff=True, is_superuser=True))
+    page = client.get("/admin/compliance/idempotencykey/")
+    assert page.status_code == 200 and "/api/inspections/" in page.content.decode()
+    assert client.get("/admin/compliance/idempotencykey/add/").status_code == 403
