@@ -46,10 +46,18 @@ def _api_user(request):
     """Who the API will take the request to be from (token or session), or None: then the view
     itself answers 401 or 403 and there is nothing to keep."""
     drf_request = Request(request, authenticators=[cls() for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES])
+    # DRF writes the user it finds onto the request; the view finds it again by itself, so the
+    # request is left as it came (a refused CSRF check must not sign its session user out).
+    had_user, session_user = "user" in request.__dict__, request.__dict__.get("user")
     try:
         user = drf_request.user
     except Exception:  # a bad token, a missing CSRF token: the view refuses it in its own words
-        return None
+        user = None
+    finally:
+        if had_user:
+            request.user = session_user
+        else:
+            request.__dict__.pop("user", None)
     return user if user is not None and user.is_authenticated else None
 
 

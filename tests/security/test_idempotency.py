@@ -445,3 +445,22 @@ def test_the_admin_shows_the_kept_answers_and_makes_none(client, casino):
     page = client.get("/admin/compliance/idempotencykey/")
     assert page.status_code == 200 and "/api/inspections/" in page.content.decode()
     assert client.get("/admin/compliance/idempotencykey/add/").status_code == 403
+
+
+def test_a_browser_write_without_its_csrf_token_is_refused_as_before(casino):
+    """The key changes nothing of the API's own checks: a session's write needs its CSRF token."""
+    browser = APIClient(enforce_csrf_checks=True)
+    browser.force_login(casino.floorperson)
+    body = _open_inspection(casino)
+    for key in (None, "k-1"):
+        response = _send(browser, "post", "/api/inspections/", body, key=key)
+        assert response.status_code == 403 and "CSRF" in response.json()["errors"][0]["message"]
+    assert not Entry.objects.filter(kind="inspection").exists()
+
+
+def test_a_bad_token_with_a_key_is_a_401(casino):
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION="Token nope")
+    response = _send(client, "post", "/api/inspections/", _open_inspection(casino), key="k-1")
+    assert response.status_code == 401
+    assert not IdempotencyKey.objects.exists()
