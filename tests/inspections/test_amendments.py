@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from compliance.models import TableState
 from inspections import overdue, services
-from inspections.models import ComplianceException, Entry
+from inspections.models import ComplianceException, Entry, Report
+from inspections.reports.kinds import KINDS_BY_CODE
 from tests.conftest import sign
 from tests.factories import PASSWORD, GamingTableFactory
 from tests.inspections.test_api import assert_refused, client_for, signature
@@ -309,3 +310,20 @@ def test_an_inspection_corrected_to_a_failed_item_does_not_open_the_table(casino
     inspection = inspect(casino)
     amend(casino, inspection, correction={"items": {"parts_secure": False}}, reason="Item 4 had failed")
     refused(opening(casino), "inspection_failed", INSPECTION)
+
+
+def test_the_register_report_marks_an_entry_entered_in_error(casino):
+    unlocked(casino)
+    mistaken = inspect(casino)
+    marked = amend(casino, mistaken, kind="entered_in_error", reason="Wrong table")
+    today = timezone.localdate(timezone=casino.property.zone)
+    report = Report.objects.create(
+        property=casino.property,
+        kind="inspection_register",
+        period_from=today - timedelta(days=1),
+        period_to=today + timedelta(days=1),
+        requested_by=casino.compliance,
+    )
+    register = KINDS_BY_CODE["inspection_register"]
+    rows = {row["seq"]: row for row in register.rows(report, register.keys(report))}
+    assert f"amended by #{marked.seq}: ENTERED IN ERROR, Wrong table" in rows[mistaken.seq]["description"]
