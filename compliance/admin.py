@@ -283,3 +283,6 @@ class IdempotencyKeyAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # the minutely scan forgets them after IDEMPOTENCY_KEY_HOURS

@@ -370,15 +370,15 @@ class IdempotencyKey(models.Model):
     instead of a second entry. Written in the same transaction as the write it guards."""
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
-    key = models.CharField(max_length=255)
-    method = models.CharField(max_length=10)
-    path = models.CharField(max_length=500)
-    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request body.")
+    key = models.CharField(max_length=255, validators=[printable_line])
+    method = models.CharField(max_length=10, validators=[printable_line])
+    path = models.CharField(max_length=500, validators=[printable_line])
+    fingerprint = models.CharField(max_length=64, validators=[printable_line], help_text="SHA-256 of the request body.")
     response_status = models.PositiveSmallIntegerField(null=True, blank=True)
     response_body = models.BinaryField(blank=True, default=b"")
     response_headers = models.JSONField(default=dict, blank=True)
     # For a form: what was recorded, in words ("Inspection, table R-01, entry #12").
-    recorded = models.CharField(max_length=300, blank=True)
+    recorded = models.CharField(max_length=300, blank=True, validators=[printable_line])
     created_at = models.DateTimeField()
 
     class Meta:

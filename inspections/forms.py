@@ -159,6 +159,7 @@ class AmendmentForm(SignedForm):
         label="Duplicate of entry #",
         required=False,
         min_value=1,
+        max_value=2**31 - 1,
         help_text="The number of the earlier entry of this table it repeats.",
     )
     corrected_time = forms.DateTimeField(

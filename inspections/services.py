@@ -112,9 +112,11 @@ def entry_append(
     return entry
 
 
-def _table_save(table: GamingTable, *, at: datetime) -> None:
-    """Store the state the entry led to, with the deadlines that state carries (the overdue scan's)."""
-    table.last_entry_at = at
+def _table_save(table: GamingTable, *, at: datetime | None) -> None:
+    """Store the state the entry led to, with the deadlines that state carries (the overdue scan's).
+    An amendment (`at` None) does not move the table's clock."""
+    if at is not None:
+        table.last_entry_at = at
     deadlines_set(table)
     # Only the columns the entry changed, under the lock _table_lock took: never the configuration
     # another writer may own, nor a column this entry did not move.
@@ -517,6 +519,5 @@ def amendment_record(
                 duplicate=duplicate,
                 passed=rules.inspection_passed(items=items),
             )
-            deadlines_set(table)
-            table.save()
+            _table_save(table, at=None)
     return entry

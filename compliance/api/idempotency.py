@@ -10,6 +10,7 @@ writes, so two copies arriving together make one entry: the second waits for the
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import transaction
 from django.http import HttpResponse, JsonResponse
@@ -89,9 +90,15 @@ class IdempotencyKeyMiddleware:
                 "The Idempotency-Key must be 1 to 255 printable characters (a UUID is a good choice).",
             )
         try:
+            declared = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            declared = 0
+        if declared > settings.API_MAX_BODY_BYTES:
+            return self.get_response(request)  # refused by the API's parser (413) before it is read
+        try:
             body = request.body
         except RequestDataTooBig:
-            return self.get_response(request)  # refused by the view in the API's words
+            return self.get_response(request)
         request_fingerprint = fingerprint(method=request.method, path=request.path, body=body)
         with transaction.atomic():
             claim = key_claim(

@@ -201,6 +201,7 @@ class AmendmentSerializer(EntrySerializer):
         allow_null=True,
         default=None,
         min_value=1,
+        max_value=2**31 - 1,  # two billion entries: a larger number is a typing mistake, refused in words
         help_text="For a duplicate: the number (`seq`) of the earlier entry of the same table it repeats.",
     )
     correction = serializers.DictField(
