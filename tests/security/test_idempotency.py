@@ -464,3 +464,11 @@ def test_a_bad_token_with_a_key_is_a_401(casino):
     response = _send(client, "post", "/api/inspections/", _open_inspection(casino), key="k-1")
     assert response.status_code == 401
     assert not IdempotencyKey.objects.exists()
+
+
+def test_a_body_over_the_limit_is_the_parsers_413_and_nothing_is_kept(casino, settings):
+    settings.API_MAX_BODY_BYTES = 1024
+    body = {**_open_inspection(casino), "notes": "x" * 2000}
+    response = _send(client_for(casino.floorperson), "post", "/api/inspections/", body, key="k-1")
+    assert response.status_code == 413
+    assert not IdempotencyKey.objects.exists() and not Entry.objects.filter(kind="inspection").exists()
