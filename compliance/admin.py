@@ -11,6 +11,7 @@ from compliance.models import (
     ApprovalSignature,
     Ball,
     GamingTable,
+    IdempotencyKey,
     LayoutSubmission,
     Property,
     RulesSubmission,
@@ -267,3 +268,22 @@ class LayoutSubmissionAdmin(RulesSubmissionAdmin):
     list_display = ["name", "property", "game", "status", "decision_reference", "created_at"]
     list_filter = ["property", "game", "status"]
     search_fields = ["name", "property__name", "decision_reference", "content_hash"]
+
+
+@admin.register(IdempotencyKey)
+class IdempotencyKeyAdmin(admin.ModelAdmin):
+    """The answers kept for repeated writes (Idempotency-Key, form tokens): seen, never made or edited here."""
+
+    list_display = ["created_at", "user", "method", "path", "response_status", "recorded"]
+    list_filter = ["method", "response_status"]
+    search_fields = ["key", "path", "user__username"]
+    exclude = ["response_body"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # the minutely scan forgets them after IDEMPOTENCY_KEY_HOURS

@@ -53,8 +53,9 @@ def deadlines_set(table: GamingTable) -> None:
         else None
     )
     # § 617a.2(a): open on no inspection since the last closing, or on one that failed.
+    # An inspection amended away (entered in error, a duplicate that no longer counts) is none.
     valid = (
-        table.inspection_void_reason != "failed"
+        table.inspection_void_reason not in ("failed", "entered_in_error", "duplicate")
         and table.last_inspection_at is not None
         and not _after(table.last_closed_at, table.last_inspection_at)
     )

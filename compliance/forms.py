@@ -7,6 +7,7 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 
+from compliance.idempotency import form_token_new
 from compliance.models import WheelType
 from compliance.rulebook import RuleViolation
 from compliance.rulebook.wagers import Paytable
@@ -59,7 +60,22 @@ def option_label(name: str) -> str:
     return name.replace("_", " ").capitalize().replace("B2b", "B2B")
 
 
-class SignatureFields(forms.Form):
+class OneTimeTokenForm(forms.Form):
+    """A form that records something carries a one-time token: the same form sent twice (a double
+    tap, a slow tablet sending again) is recorded once (compliance.idempotency.form_write_once)."""
+
+    form_token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A new token each time the form is shown; a refused form shown again keeps the one it was sent with.
+        self.fields["form_token"].initial = form_token_new()
+
+    def token(self) -> str:
+        return self.cleaned_data.get("form_token", "")
+
+
+class SignatureFields(OneTimeTokenForm):
     """The signer's own username and password, typed again now (the person at the tablet by default).
     The request goes with the signature: wrong passwords are counted against its address."""
 
@@ -109,7 +125,7 @@ class DecisionForm(SignatureFields):
     field_order = ["decision", "reference", "note", "username", "password"]
 
 
-class RulesSubmissionForm(forms.Form):
+class RulesSubmissionForm(OneTimeTokenForm):
     """A Roulette Rules Submission as the jurisdiction's text lists it: wheel types, each wager's
     odds and each option, one field apiece (Big Six and Casino War submissions are made in the API)."""
 
@@ -197,7 +213,7 @@ def _choice_label(choice) -> str:
     return str(choice)
 
 
-class LayoutForm(forms.Form):
+class LayoutForm(OneTimeTokenForm):
     name = forms.CharField(label="Name of the layout", max_length=200, validators=[printable_line])
     features = forms.MultipleChoiceField(label="What the layout shows", widget=forms.CheckboxSelectMultiple)
     tables = forms.ModelMultipleChoiceField(

@@ -367,3 +367,28 @@ class ApprovalSignature(models.Model):
 
 # The tables whose rows the database refuses to update or delete (migrations install the triggers).
 APPEND_ONLY_TABLES = ("compliance_approvalsignature", "compliance_layoutsubmission_tables")
+
+
+class IdempotencyKey(models.Model):
+    """A write already answered: the Idempotency-Key of an API request (draft-ietf-httpapi-idempotency-key-header)
+    or the one-time token of a signed form, with what was answered, so a repeat gets that answer again
+    instead of a second entry. Written in the same transaction as the write it guards."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255, validators=[printable_line])
+    method = models.CharField(max_length=10, validators=[printable_line])
+    path = models.CharField(max_length=500, validators=[printable_line])
+    fingerprint = models.CharField(max_length=64, validators=[printable_line], help_text="SHA-256 of the request body.")
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.BinaryField(blank=True, default=b"")
+    response_headers = models.JSONField(default=dict, blank=True)
+    # For a form: what was recorded, in words ("Inspection, table R-01, entry #12").
+    recorded = models.CharField(max_length=300, blank=True, validators=[printable_line])
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_unique_per_user")]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_key_created")]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} ({self.key})"

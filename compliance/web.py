@@ -11,11 +11,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Max, Q
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from compliance import services
 from compliance.clock import property_today
 from compliance.forms import DecisionForm, FileForm, LayoutForm, RulesSubmissionForm, option_label
+from compliance.idempotency import AlreadyRecorded, already_recorded_redirect, form_already_recorded, form_write_once
 from compliance.models import Game, LayoutStatus, Role, SubmissionStatus, WheelType
 from compliance.rulebook import RuleViolation, game_rules_for, malformed, rulebook_for
 from compliance.rulebook.roles import APPROVER_ROLES, FILER_ROLES
@@ -79,16 +81,26 @@ def rules_new(request):
     form = _rules_form(prop, request.POST or None, initial={"effective_from": property_today(prop)})
     if request.method == "POST" and form.is_valid():
         try:
-            submission = services.rules_submission_draft(
-                prop=prop,
-                game=Game.ROULETTE,
-                effective_from=form.cleaned_data["effective_from"],
-                created_by=request.user,
-                **form.content(),
+            submission = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: services.rules_submission_draft(
+                    prop=prop,
+                    game=Game.ROULETTE,
+                    effective_from=form.cleaned_data["effective_from"],
+                    created_by=request.user,
+                    **form.content(),
+                ),
+                recorded=lambda submission: (
+                    f"draft version {submission.version}",
+                    reverse("rules-submission", args=[submission.pk]),
+                ),
             )
         except RuleViolation as refusal:
             _show(form, refusal.violations)
         else:
+            if isinstance(submission, AlreadyRecorded):
+                return already_recorded_redirect(request, submission)
             return _saved(request, submission)
     return render(request, "manage/rules_form.html", {"property": prop, "form": form, "live": _live(form, prop)})
 
@@ -153,6 +165,9 @@ def rules_check(request, property_pk: int):
 
 @login_required
 def rules_submission(request, pk: int):
+    # Sent twice: the first one filed or decided it, so this form no longer applies; say it was recorded.
+    if repeat := form_already_recorded(request):
+        return already_recorded_redirect(request, repeat)
     submission = get_object_or_404(rules_submissions_visible_to(request.user), pk=pk)
     prop = submission.property
     manages = properties_managed_by(request.user).filter(pk=prop.pk).exists()
@@ -175,10 +190,22 @@ def rules_submission(request, pk: int):
         file_form = FileForm(request.POST if action == "file" else None, request=request)
         if action == "file" and file_form.is_valid():
             try:
-                services.rules_submission_file(submission_id=submission.pk, signature=file_form.signature())
+                filed = form_write_once(
+                    request=request,
+                    token=file_form.token(),
+                    write=lambda: services.rules_submission_file(
+                        submission_id=submission.pk, signature=file_form.signature()
+                    ),
+                    recorded=lambda filed: (
+                        f"the filing of Rules Submission version {submission.version}",
+                        reverse("rules-submission", args=[submission.pk]),
+                    ),
+                )
             except RuleViolation as refusal:
                 file_form.show(refusal)
             else:
+                if isinstance(filed, AlreadyRecorded):
+                    return already_recorded_redirect(request, filed)
                 messages.success(request, f"Version {submission.version} filed with the regulator, signed.")
                 return redirect("rules-submission", pk=submission.pk)
     if request.user.role in APPROVER_ROLES and submission.status == SubmissionStatus.FILED:
@@ -226,12 +253,22 @@ def _decision_step(request, action, *, decide, what: str):
     if action == "decide" and form.is_valid():
         data = form.cleaned_data
         try:
-            decide(
-                decision=data["decision"], reference=data["reference"], note=data["note"], signature=form.signature()
+            decided = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: decide(
+                    decision=data["decision"],
+                    reference=data["reference"],
+                    note=data["note"],
+                    signature=form.signature(),
+                ),
+                recorded=lambda _: (f"the decision on {what}", reverse("approvals")),
             )
         except RuleViolation as refusal:
             form.show(refusal)
         else:
+            if isinstance(decided, AlreadyRecorded):
+                return form, already_recorded_redirect(request, decided)
             messages.success(request, f"{what} {data['decision']}, signed ({data['reference']}).")
             return form, redirect("approvals")
     return form, None
@@ -245,17 +282,24 @@ def layout_new(request):
     form = LayoutForm(request.POST or None, features=rules.LAYOUT_FEATURES, tables=tables)
     if request.method == "POST" and form.is_valid():
         try:
-            layout = services.layout_submit(
-                prop=prop,
-                game=Game.ROULETTE,
-                name=form.cleaned_data["name"],
-                features=form.cleaned_data["features"],
-                tables=list(form.cleaned_data["tables"]),
-                created_by=request.user,
+            layout = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: services.layout_submit(
+                    prop=prop,
+                    game=Game.ROULETTE,
+                    name=form.cleaned_data["name"],
+                    features=form.cleaned_data["features"],
+                    tables=list(form.cleaned_data["tables"]),
+                    created_by=request.user,
+                ),
+                recorded=lambda layout: (f"layout “{layout.name}”", reverse("layout", args=[layout.pk])),
             )
         except RuleViolation as refusal:
             form.show(refusal)
         else:
+            if isinstance(layout, AlreadyRecorded):
+                return already_recorded_redirect(request, layout)
             messages.success(request, f"Layout “{layout.name}” submitted to the regulator for approval.")
             return redirect("layout", pk=layout.pk)
     return render(request, "manage/layout_form.html", {"property": prop, "form": form})
@@ -263,6 +307,8 @@ def layout_new(request):
 
 @login_required
 def layout(request, pk: int):
+    if repeat := form_already_recorded(request):
+        return already_recorded_redirect(request, repeat)
     layout = get_object_or_404(layouts_visible_to(request.user), pk=pk)
     action = request.POST.get("action") if request.method == "POST" else None
     decision_form = None

@@ -87,6 +87,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After authentication and CSRF: an API write's Idempotency-Key is kept per person.
+    "compliance.api.idempotency.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -305,6 +307,10 @@ SPECTACULAR_SETTINGS = {
         "EntryKindEnum": "inspections.models.EntryKind",
         "AdjustmentKindEnum": ["adjustment", "replacement"],
     },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "compliance.api.idempotency.schema_idempotency_key",
+    ],
 }
 
 # Celery: Redis is the broker; `make run` starts an embedded one when REDIS_URL is unset.
@@ -349,6 +355,12 @@ EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "10")
 # Entries may carry a time of their own; a tablet's clock a little ahead of the server's is
 # tolerated, a time further in the future is refused.
 LOGBOOK_CLOCK_SKEW_SECONDS = envint("LOGBOOK_CLOCK_SKEW_SECONDS", "60")
+
+# How long the answer to an API write sent with an Idempotency-Key (and a signed form's one-time
+# token) is kept: a repeat within it gets the same answer instead of a second entry.
+IDEMPOTENCY_KEY_HOURS = envint("IDEMPOTENCY_KEY_HOURS", "24")
+if IDEMPOTENCY_KEY_HOURS < 1:
+    raise ImproperlyConfigured("IDEMPOTENCY_KEY_HOURS must be at least 1.")
 
 # One JSON object per line in production (config.logs); each request is one line of its own
 # (logbook.request: method, path, status, duration, who).

@@ -6,7 +6,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from compliance.forms import SignatureFields
+from compliance.forms import OneTimeTokenForm, SignatureFields
 from compliance.models import Ball
 from compliance.rulebook import RuleViolation
 from compliance.signatures import SignatureInput
@@ -135,7 +135,8 @@ class IrregularityForm(SignedForm):
 
 
 class AmendmentForm(SignedForm):
-    """Why, and the corrected values: only the time and text the amended entry has (services.CORRECTABLE)."""
+    """Why, and what: corrected values of the fields the amended entry has (services.CORRECTABLE),
+    or the entry marked entered in error, or a duplicate of an earlier entry (its number)."""
 
     reason = forms.CharField(
         label="Reason for the amendment",
@@ -143,11 +144,34 @@ class AmendmentForm(SignedForm):
         validators=[printable_text],
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+    amendment_kind = forms.ChoiceField(
+        label="What the amendment says",
+        choices=[
+            ("correction", "Correct what is below"),
+            ("entered_in_error", "Entered in error: it should not be in the logbook"),
+            ("duplicate", "A duplicate of an earlier entry"),
+        ],
+        initial="correction",
+        required=False,  # a correction unless another is chosen
+        widget=forms.RadioSelect(attrs={"class": "stacked"}),
+    )
+    duplicate_of = forms.IntegerField(
+        label="Duplicate of entry #",
+        required=False,
+        min_value=1,
+        max_value=2**31 - 1,
+        help_text="The number of the earlier entry of this table it repeats.",
+    )
     corrected_time = forms.DateTimeField(
         label="Corrected time",
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
+    corrected_kind = forms.ChoiceField(label="Corrected kind", required=False)
+    corrected_part = forms.CharField(
+        label="Corrected part", required=False, max_length=200, validators=[printable_line]
+    )
+    corrected_decks = forms.IntegerField(label="Corrected number of decks", required=False, min_value=1, max_value=16)
     corrected_notes = forms.CharField(
         label="Corrected notes",
         required=False,
@@ -163,26 +187,46 @@ class AmendmentForm(SignedForm):
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
-    field_order = ["reason", "corrected_time", "corrected_notes", "corrected_description", "username", "password"]
+    field_order = [
+        "reason",
+        "amendment_kind",
+        "duplicate_of",
+        "corrected_time",
+        "corrected_kind",
+        "corrected_part",
+        "corrected_decks",
+        "corrected_notes",
+        "corrected_description",
+        "username",
+        "password",
+    ]
     FIELD_FOR = {
         "signature": "password",
         "table": None,
+        "entry": None,
         "correction": None,
+        "duplicate_of": "duplicate_of",
         "correction.at": "corrected_time",
         "correction.performed_at": "corrected_time",
         "correction.notes": "corrected_notes",
         "correction.description": "corrected_description",
+        "correction.kind": "corrected_kind",
+        "correction.part": "corrected_part",
+        "correction.decks": "corrected_decks",
     }
     # The names an entry's time has in a correction (inspections and adjustments: "performed_at").
     TIMES = ("performed_at", "at")
-    TEXTS = ("notes", "description")
+    TEXTS = ("notes", "description", "part")
+    UNCHANGED = ("", "— unchanged —")
 
     @classmethod
     def offered_for(cls, correctable: frozenset[str]) -> bool:
-        """Whether this form can correct anything of an entry whose correctable names are these."""
-        return bool(correctable & {*cls.TIMES, *cls.TEXTS})
+        """Every entry may be amended here: at least marked entered in error or a duplicate."""
+        return True
 
-    def __init__(self, *args, correctable: frozenset[str], zone, **kwargs):
+    def __init__(
+        self, *args, correctable: frozenset[str], zone, entry_kind: str = "", kinds=(), checklist=(), **kwargs
+    ):
         super().__init__(*args, **kwargs)
         self.zone = zone
         self.time_name = next((name for name in self.TIMES if name in correctable), None)
@@ -193,11 +237,48 @@ class AmendmentForm(SignedForm):
         for name in self.TEXTS:
             if name not in correctable:
                 del self.fields[f"corrected_{name}"]
+        if "decks" not in correctable:
+            del self.fields["corrected_decks"]
+        if "kind" in correctable and kinds:
+            self.fields["corrected_kind"].choices = [
+                self.UNCHANGED,
+                *((code, capfirst(label)) for code, label in kinds),
+            ]
+        else:
+            del self.fields["corrected_kind"]
+        # An inspection's checklist: each item's corrected result, or unchanged.
+        self.checklist = checklist if "items" in correctable else ()
+        items = {
+            f"corrected_item_{item.code}": forms.ChoiceField(
+                label=f"Corrected: {item.label}",
+                required=False,
+                choices=[self.UNCHANGED, ("pass", "Pass"), ("fail", "Fail")],
+                help_text=item.citation,
+            )
+            for item in self.checklist
+        }
+        if items:
+            # After the time, before the notes.
+            names = list(self.fields)
+            at = names.index("corrected_notes") if "corrected_notes" in names else len(names) - 2
+            self.fields = {
+                **{n: self.fields[n] for n in names[:at]},
+                **items,
+                **{n: self.fields[n] for n in names[at:]},
+            }
+            for item in self.checklist:
+                self.FIELD_FOR = {**self.FIELD_FOR, f"correction.items.{item.code}": f"corrected_item_{item.code}"}
 
     def full_clean(self):
         # The time typed is the property's wall-clock time, whatever the server's own zone.
         with timezone.override(self.zone):
             super().full_clean()
+
+    def kind_chosen(self) -> str:
+        return self.cleaned_data.get("amendment_kind") or "correction"
+
+    def duplicate_number(self) -> int | None:
+        return self.cleaned_data.get("duplicate_of")
 
     def correction(self) -> dict:
         """What was filled in, by the names of the amended entry's API resource; times in ISO 8601 with offset."""
@@ -205,9 +286,18 @@ class AmendmentForm(SignedForm):
         correction = {}
         if data.get("corrected_time"):
             correction[self.time_name] = data["corrected_time"].isoformat()
-        for name in self.TEXTS:
+        for name in (*self.TEXTS, "kind"):
             if data.get(f"corrected_{name}"):
                 correction[name] = data[f"corrected_{name}"]
+        if data.get("corrected_decks"):
+            correction["decks"] = data["corrected_decks"]
+        items = {
+            item.code: data[f"corrected_item_{item.code}"] == "pass"
+            for item in self.checklist
+            if data.get(f"corrected_item_{item.code}")
+        }
+        if items:
+            correction["items"] = items
         return correction
 
 
@@ -222,7 +312,7 @@ class FlagResolveForm(SignedForm):
     field_order = ["note", "username", "password"]
 
 
-class ReportForm(forms.Form):
+class ReportForm(OneTimeTokenForm):
     """What a regulator or compliance manager asks for: kind, property, period, tables, format."""
 
     kind = forms.ChoiceField(label="Report", choices=ReportKind.choices)

@@ -38,15 +38,29 @@ class SignatureMeaning(models.TextChoices):
     APPROVED = "approved", "Approved"
 
 
+def amendment_label(details: dict) -> str:
+    """What an amendment says of the entry it amends: "correction", "entered in error", "duplicate of #5"."""
+    kind = details.get("amendment_kind", "correction")
+    if kind == "duplicate":
+        return f"duplicate of #{details.get('duplicate_of')}"
+    return {"entered_in_error": "entered in error"}.get(kind, "correction")
+
+
 class EntryQuerySet(models.QuerySet):
     def for_register(self) -> EntryQuerySet:
         """Everything a register row prints, in a constant number of queries.
 
         Only the property's time zone is joined (rows show local time), not whole related rows:
-        building three model instances a row was most of a page's cost.
+        building three model instances a row was most of a page's cost. The amendments made to
+        each entry come along, so each row says it was amended and how.
         """
         return self.annotate(time_zone=models.F("property__time_zone")).prefetch_related(
-            models.Prefetch("signatures", to_attr="prefetched_signatures")
+            models.Prefetch("signatures", to_attr="prefetched_signatures"),
+            models.Prefetch(
+                "amendments",
+                queryset=Entry.objects.order_by("seq").only("id", "seq", "amends_id", "details"),
+                to_attr="prefetched_amendments",
+            ),
         )
 
 
@@ -86,6 +100,21 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.get_kind_display()} at table {self.table_number}"
+
+    @builtins.property  # `property` is a field here
+    def amended_by(self) -> list[dict]:
+        """The amendments made to this entry, oldest first: number, id and what each says ("entered in error")."""
+        if "prefetched_amendments" not in self.__dict__:
+            self.prefetched_amendments = list(self.amendments.order_by("seq").only("id", "seq", "amends_id", "details"))
+        return [
+            {"id": a.pk, "seq": a.seq, "label": amendment_label(a.details), "reason": a.details.get("reason", "")}
+            for a in self.prefetched_amendments
+        ]
+
+    @builtins.property
+    def void(self) -> bool:
+        """Marked entered in error or a duplicate by an amendment: it stays in the log, struck through."""
+        return any(a["label"] != "correction" for a in self.amended_by)
 
     @builtins.property  # `property` is a field here
     def signature_list(self) -> list[Signature]:

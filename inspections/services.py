@@ -25,7 +25,7 @@ from compliance.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.services import equipment_lock
 from compliance.signatures import SignatureInput, signer_authenticate
 from inspections import chain
-from inspections.models import Entry, EntryKind, Signature, SignatureMeaning
+from inspections.models import Entry, EntryKind, Signature, SignatureMeaning, amendment_label
 
 
 @dataclass(frozen=True)
@@ -113,9 +113,11 @@ def entry_append(
     return entry
 
 
-def _table_save(table: GamingTable, *, at: datetime) -> None:
-    """Store the state the entry led to, with the deadlines that state carries (the overdue scan's)."""
-    table.last_entry_at = at
+def _table_save(table: GamingTable, *, at: datetime | None) -> None:
+    """Store the state the entry led to, with the deadlines that state carries (the overdue scan's).
+    An amendment (`at` None) does not move the table's clock."""
+    if at is not None:
+        table.last_entry_at = at
     deadlines_set(table)
     # Only the columns the entry changed, under the lock _table_lock took: never the configuration
     # another writer may own, nor a column this entry did not move.
@@ -396,10 +398,63 @@ CORRECTABLE = {
 }
 
 
+def _voided_by(entry: Entry, voiding: frozenset[str]) -> int | None:
+    """The number of the amendment that marked this entry entered in error or a duplicate, if any."""
+    for details, seq in entry.amendments.values_list("details", "seq").order_by("seq"):
+        if details.get("amendment_kind") in voiding:
+            return seq
+    return None
+
+
+def _inspection_amended_away(
+    *, table: GamingTable, original: Entry, amendment_kind: str, duplicate: Entry | None, passed: bool
+):
+    """§ 617a.2(a): an inspection entered in error is no inspection; a duplicate counts as the one it
+    repeats, at that one's time; one corrected to a failed item did not pass. When it is the
+    inspection the table's opening rests on (the last one, since the last closing), the table needs
+    a new one; an open table is flagged by the overdue scan."""
+    later = Entry.objects.filter(table=table, kind=EntryKind.INSPECTION, seq__gt=original.seq).exists()
+    if later or (table.last_closed_at and table.last_closed_at > original.occurred_at):
+        return
+    reason = "entered_in_error"
+    if amendment_kind == "correction":
+        if passed:
+            return
+        reason = "failed"
+    elif amendment_kind == "duplicate":
+        table.last_inspection_at = duplicate.occurred_at
+        since = duplicate.occurred_at
+        if duplicate.passed is not True:
+            reason = "failed"
+        elif table.last_adjustment_at and table.last_adjustment_at > since:
+            reason = EntryKind.ADJUSTMENT
+        elif table.last_replacement_at and table.last_replacement_at > since:
+            reason = EntryKind.REPLACEMENT
+        elif table.last_closed_at and table.last_closed_at > since:
+            reason = "duplicate"
+        else:
+            return  # the inspection it repeats still counts
+    table.inspection_void_reason = reason
+    if table.state == TableState.INSPECTED:
+        table.state = TableState.UNLOCKED
+
+
 def amendment_record(
-    *, entry_id: int, reason: str, correction: dict, signature: SignatureInput, recorded_by: User
+    *,
+    entry_id: int,
+    reason: str,
+    correction: dict | None = None,
+    signature: SignatureInput,
+    recorded_by: User,
+    amendment_kind: str = "correction",
+    duplicate_of: int | None = None,
 ) -> Entry:
-    """Correct an earlier entry by a new one that points at it and says why; the original is untouched."""
+    """Amend an earlier entry by a new one that points at it and says why; the original is untouched.
+
+    An amendment corrects fields of the entry (`correction`: field → corrected value), or marks it
+    entered in error, or a duplicate of an earlier entry of the same table (`duplicate_of`: its number).
+    """
+    correction = correction or {}
     jurisdiction = Entry.objects.values_list("property__jurisdiction", flat=True).get(pk=entry_id)
     signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
     with transaction.atomic():
@@ -407,28 +462,63 @@ def amendment_record(
         table = _table_lock(original.table_id)
         rules = rulebook_for(table.property.jurisdiction)
         signer_ids = set(original.signatures.values_list("signer_id", flat=True))
+        duplicate = (
+            Entry.objects.filter(property_id=original.property_id, seq=duplicate_of).first()
+            if duplicate_of is not None
+            else None
+        )
+        new_ball = correction.get("new_ball")
         now = timezone.now()
         raise_if_any(
             [
                 rules.may_amend(entry=original, signer=signer, original_signer_ids=signer_ids),
+                *rules.check_amendment(
+                    amendment_kind=amendment_kind,
+                    entry=original,
+                    correction=correction,
+                    duplicate_of=duplicate_of,
+                    duplicate=duplicate,
+                    voided_by=_voided_by(original, rules.VOIDING_AMENDMENTS),
+                ),
                 *rules.check_correction(
                     kind=original.kind,
                     allowed=CORRECTABLE[original.kind],
                     correction=correction,
                     now=now,
                     skew=timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS),
+                    checklist=tuple(item.code for item in rules.checklist_for(table)),
+                    ball_known=isinstance(new_ball, int)
+                    and Ball.objects.filter(pk=new_ball, property_id=table.property_id).exists(),
+                    required=amendment_kind not in rules.VOIDING_AMENDMENTS,
                 ),
             ]
         )
+        details = {"reason": reason, "correction": correction}
+        if amendment_kind != "correction":
+            details |= {"amendment_kind": amendment_kind, "duplicate_of": duplicate_of}
+        if amendment_kind == "correction":
+            description = f"Amends entry #{original.seq}: {reason}"
+        else:
+            description = f"Entry #{original.seq} marked {amendment_label(details)}: {reason}"
         entry = entry_append(
             table=table,
             kind=EntryKind.AMENDMENT,
-            # An amendment happens now; it does not move the table's clock or state.
+            # An amendment happens now; it does not move the table's clock.
             occurred_at=max(now, table.last_entry_at or now),
             recorded_by=recorded_by,
             signers=[Signer(signer, SignatureMeaning.AMENDED)],
-            description=f"Amends entry #{original.seq}: {reason}",
-            details={"reason": reason, "correction": correction},
+            description=description,
+            details=details,
             amends=original,
         )
+        if original.kind == EntryKind.INSPECTION and (amendment_kind != "correction" or "items" in correction):
+            items = {**original.details.get("items", {}), **correction.get("items", {})}
+            _inspection_amended_away(
+                table=table,
+                original=original,
+                amendment_kind=amendment_kind,
+                duplicate=duplicate,
+                passed=rules.inspection_passed(items=items),
+            )
+            _table_save(table, at=None)
     return entry

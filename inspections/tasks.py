@@ -10,6 +10,7 @@ its mail went out, so a run lost in between mails that flag again rather than ne
 from celery import chord, shared_task
 from django.db import DatabaseError
 
+from compliance.idempotency import keys_purge
 from inspections import overdue, reports
 from inspections.models import Report
 from inspections.reports import render
@@ -22,6 +23,8 @@ def scan_overdue() -> dict:
     found = overdue.scan()
     found["notified"] = overdue.notify_new_flags()
     found["reports_requeued"] = reports.reports_requeue()
+    # Answers kept for repeated writes (Idempotency-Key, form tokens) are forgotten after their lifetime.
+    found["idempotency_keys_purged"] = keys_purge()
     return found
 
 

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from compliance.clock import property_today, viewer_today
+from compliance.idempotency import AlreadyRecorded, already_recorded_redirect, form_already_recorded, form_write_once
 from compliance.models import Role, TableState
 from compliance.rulebook import RuleViolation, rulebook_for
 from compliance.rulebook.base import LimitReached
@@ -63,7 +64,8 @@ ACTION_LABELS = {
     EntryKind.COVER: "Cover and lock",
     EntryKind.IRREGULARITY: "No spin (irregularity)",
 }
-# The entries the amendment form can correct something of (a time, notes or a description).
+ADJUSTMENT_KIND_CHOICES = (("adjustment", "adjustment"), ("replacement", "replacement"))
+# The entries the amendment form amends (every kind: any may be marked entered in error).
 AMENDABLE = frozenset(kind for kind, names in services.CORRECTABLE.items() if AmendmentForm.offered_for(names))
 
 
@@ -176,10 +178,20 @@ def _signed_action(
     typed stays. `record(form)` calls the one service that writes the entry."""
     if request.method == "POST" and form.is_valid():
         try:
-            entry = record(form)
+            entry = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: record(form),
+                recorded=lambda entry: (
+                    f"#{entry.seq}: {entry.get_kind_display()} at table {table.number}",
+                    reverse("table", args=[table.pk]),
+                ),
+            )
         except RuleViolation as refusal:
             form.show(refusal)
         else:
+            if isinstance(entry, AlreadyRecorded):
+                return already_recorded_redirect(request, entry)
             return _done(request, table, entry)
     return render(request, template, {"table": table, "form": form, "title": title, "kind": kind, **(extra or {})})
 
@@ -286,10 +298,18 @@ def amendment(request, entry_pk: int):
     table = entry.table
     _require_writer(request.user)
     zone = table.property.zone
+    rules = rulebook_for(table.property.jurisdiction)
+    kinds = {
+        EntryKind.IRREGULARITY: rules.IRREGULARITY_KINDS,
+        EntryKind.ADJUSTMENT: ADJUSTMENT_KIND_CHOICES,
+        EntryKind.REPLACEMENT: ADJUSTMENT_KIND_CHOICES,
+    }.get(entry.kind, ())
     form = AmendmentForm(
         request.POST or None,
         correctable=services.CORRECTABLE[entry.kind],
         zone=zone,
+        kinds=kinds,
+        checklist=rules.checklist_for(table) if entry.kind == EntryKind.INSPECTION else (),
         request=request,
     )
     return _signed_action(
@@ -304,6 +324,8 @@ def amendment(request, entry_pk: int):
             entry_id=entry.pk,
             reason=form.cleaned_data["reason"],
             correction=form.correction(),
+            amendment_kind=form.kind_chosen(),
+            duplicate_of=form.duplicate_number(),
             signature=form.signature(),
             recorded_by=request.user,
         ),
@@ -337,15 +359,27 @@ def flags(request):
 
 @login_required
 def flag_resolve(request, pk: int):
+    # Sent twice: the first one resolved the flag, so it is no longer open; say it was recorded.
+    if repeat := form_already_recorded(request):
+        return already_recorded_redirect(request, repeat)
     flag = get_object_or_404(flags_visible_to(request.user), pk=pk, status=FlagStatus.OPEN)
     _require_role(request.user, FLAG_RESOLVER_ROLES, "Resolving a flag by hand")
     form = FlagResolveForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         try:
-            overdue.flag_resolve(flag_id=flag.pk, note=form.cleaned_data["note"], signature=form.signature())
+            done = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: overdue.flag_resolve(
+                    flag_id=flag.pk, note=form.cleaned_data["note"], signature=form.signature()
+                ),
+                recorded=lambda flag: (f"the resolution of the flag on table {flag.table.number}", reverse("flags")),
+            )
         except RuleViolation as refusal:
             form.show(refusal)
         else:
+            if isinstance(done, AlreadyRecorded):
+                return already_recorded_redirect(request, done)
             messages.success(request, f"Flag on table {flag.table.number} resolved, signed.")
             return redirect("flags")
     return render(request, "floor/flag_resolve.html", {"flag": flag, "form": form, "zone": flag.property.zone})
@@ -367,20 +401,27 @@ def report_list(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            report = reports.report_request(
-                requested_by=request.user,
-                property=data["property"],
-                kind=data["kind"],
-                format=data["format"],
-                period_from=data["period_from"],
-                period_to=data["period_to"],
-                tables=data["table_list"],
+            report = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: reports.report_request(
+                    requested_by=request.user,
+                    property=data["property"],
+                    kind=data["kind"],
+                    format=data["format"],
+                    period_from=data["period_from"],
+                    period_to=data["period_to"],
+                    tables=data["table_list"],
+                ),
+                recorded=lambda report: (f"report #{report.pk}", reverse("reports")),
             )
         except RuleViolation as refusal:
             # The API's refusal, on the form (a 429 when too many reports are waiting at once).
             form.show(refusal)
             status = 429 if isinstance(refusal, LimitReached) else 200
         else:
+            if isinstance(report, AlreadyRecorded):
+                return already_recorded_redirect(request, report)
             messages.success(request, f"Report #{report.pk} asked for: it is being generated below.")
             return redirect("reports")
     else:

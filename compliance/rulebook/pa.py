@@ -581,6 +581,14 @@ def may_open(*, table) -> Violation | None:
             REPLACEMENT,
             "table",
         )
+    if reason in AMENDED_VOID_REASONS:
+        return Violation(
+            "inspection_amended_away",
+            f"The inspection table {table.number} was to open on {AMENDED_VOID_REASONS[reason]}, so it does not "
+            "count: inspect the table again before opening.",
+            INSPECTION,
+            "table",
+        )
     if reason == "failed":
         return Violation(
             "inspection_failed",
@@ -672,17 +680,64 @@ def may_amend(*, entry, signer, original_signer_ids: set[int]) -> Violation | No
     return None
 
 
+def _correction_value_problem(*, name: str, value, entry_kind: str, checklist: tuple[str, ...], ball_known: bool):
+    """What is wrong with a corrected value, in words, or None (the same shapes as the entry's API fields)."""
+    if name == "items":
+        if not isinstance(value, dict) or not value:
+            return "Give the corrected checklist items as item → true (passed) or false (failed)."
+        unknown = sorted(set(value) - set(checklist))
+        if unknown:
+            return f"This table's checklist has no {', '.join(unknown)}; it has {', '.join(checklist)}."
+        if not all(isinstance(result, bool) for result in value.values()):
+            return "Each checklist item is true (passed) or false (failed)."
+    elif name in ("notes", "description", "part", "reason"):
+        limit = 200 if name == "part" else 2000
+        if not isinstance(value, str) or (not value.strip() and name != "notes") or len(value) > limit:
+            return f"The corrected {name} is text of at most {limit:,} characters."
+    elif name == "kind":
+        choices = (
+            [code for code, _ in IRREGULARITY_KINDS] if entry_kind == "irregularity" else ["adjustment", "replacement"]
+        )
+        if value not in choices:
+            return f"The corrected kind is one of {', '.join(choices)}."
+    elif name == "ball_replaced":
+        if not isinstance(value, bool):
+            return "Whether the ball was replaced is true or false."
+    elif name == "new_ball":
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not ball_known):
+            return "The new ball is the id of a ball registered at this property, or null."
+    elif name == "decks":
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 16:
+            return "The corrected number of decks is a whole number from 1 to 16."
+    elif name == "correction" and not isinstance(value, dict):
+        return "The corrected correction is an object of field → value."
+    return None
+
+
 def check_correction(
-    *, kind: str, allowed: frozenset[str], correction: dict, now: datetime, skew: timedelta
+    *,
+    kind: str,
+    allowed: frozenset[str],
+    correction: dict,
+    now: datetime,
+    skew: timedelta,
+    checklist: tuple[str, ...] = (),
+    ball_known: bool = False,
+    required: bool = True,
 ) -> list[Violation]:
-    """§ 617a.2(e): a correction names fields the corrected entry has, and true times."""
+    """§ 617a.2(e): a correction names fields the corrected entry has, with values of their kind, and true times."""
     violations = []
-    if not correction:
+    if not correction and required:
         violations.append(
             Violation("correction_empty", "Say what the correct values are.", INSPECTION_LOG, "correction")
         )
     for name, value in correction.items():
-        if name not in allowed:
+        problem = _correction_value_problem(
+            name=name, value=value, entry_kind=kind, checklist=checklist, ball_known=ball_known
+        )
+        if name in allowed and problem:
+            violations.append(Violation("correction_value", problem, INSPECTION_LOG, f"correction.{name}"))
+        elif name not in allowed:
             violations.append(
                 Violation(
                     "correction_field_unknown",
@@ -709,6 +764,89 @@ def check_correction(
                     )
                 )
     return violations
+
+
+# What an amendment says of the entry it amends (the entry itself is never changed, DESIGN.md §2):
+# corrected values; entered in error (it should not be in the log); a duplicate of an earlier entry.
+AMENDMENT_KINDS = (
+    ("correction", "correction"),
+    ("entered_in_error", "entered in error"),
+    ("duplicate", "duplicate of an earlier entry"),
+)
+VOIDING_AMENDMENTS = frozenset({"entered_in_error", "duplicate"})
+# The table's `inspection_void_reason` when the inspection it was to open on was amended away, in words.
+AMENDED_VOID_REASONS = {
+    "entered_in_error": "was marked entered in error",
+    "duplicate": "was marked a duplicate of an earlier inspection that no longer counts (the table was closed, "
+    "adjusted or had a part replaced after it, or it failed)",
+}
+
+
+def check_amendment(
+    *, amendment_kind: str, entry, correction: dict, duplicate_of: int | None, duplicate, voided_by: int | None
+) -> list[Violation | None]:
+    """§ 617a.2(e): the log states what happened; an entry that should not be in it is marked so by a
+    signed amendment, once, and a duplicate names the earlier entry of the same table it repeats."""
+    found: list[Violation | None] = []
+    if voided_by is not None:
+        found.append(
+            Violation(
+                "entry_already_voided",
+                f"Entry #{entry.seq} is already marked entered in error or a duplicate (by amendment #{voided_by}).",
+                INSPECTION_LOG,
+                "entry",
+            )
+        )
+    if amendment_kind in VOIDING_AMENDMENTS and correction:
+        found.append(
+            Violation(
+                "correction_with_void",
+                "An entry entered in error or a duplicate is marked as such, not corrected: leave the correction empty.",
+                INSPECTION_LOG,
+                "correction",
+            )
+        )
+    if amendment_kind != "duplicate":
+        if duplicate_of is not None:
+            found.append(
+                Violation(
+                    "duplicate_of_without_duplicate",
+                    "Name the entry it repeats only when marking a duplicate.",
+                    INSPECTION_LOG,
+                    "duplicate_of",
+                )
+            )
+        return found
+    if duplicate_of is None:
+        found.append(
+            Violation(
+                "duplicate_of_required",
+                f"Say which earlier entry #{entry.seq} repeats (its number in the logbook).",
+                INSPECTION_LOG,
+                "duplicate_of",
+            )
+        )
+    elif duplicate is None or duplicate.table_id != entry.table_id or duplicate.seq >= entry.seq:
+        found.append(
+            Violation(
+                "duplicate_of_unknown",
+                f"Table {entry.table_number} has no entry #{duplicate_of} before #{entry.seq}: a duplicate repeats an "
+                "earlier entry of the same table.",
+                INSPECTION_LOG,
+                "duplicate_of",
+            )
+        )
+    elif duplicate.kind != entry.kind:
+        found.append(
+            Violation(
+                "duplicate_of_other_kind",
+                f"Entry #{duplicate.seq} is a {duplicate.get_kind_display().lower()} and #{entry.seq} a "
+                f"{entry.get_kind_display().lower()}: a duplicate repeats an entry of the same kind.",
+                INSPECTION_LOG,
+                "duplicate_of",
+            )
+        )
+    return found
 
 
 def time_in_order(*, table, at: datetime, now: datetime, skew: timedelta, field: str) -> Violation | None:

@@ -11,7 +11,7 @@ from rest_framework import serializers
 
 from compliance.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
 from compliance.api.serializers import SignatureInputSerializer
-from compliance.rulebook.pa import IRREGULARITY_KINDS
+from compliance.rulebook.pa import AMENDMENT_KINDS, IRREGULARITY_KINDS
 from compliance.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.validators import NOTE_MAX_LENGTH, printable_line, printable_strings, printable_text
 from inspections.models import ChainState, ComplianceException, Entry, EntryKind, Report, Signature
@@ -187,7 +187,30 @@ class AmendmentSerializer(EntrySerializer):
         scope=entries_visible_to, source="amends", help_text="The id of the logbook entry corrected."
     )
     reason = serializers.CharField(source="details.reason", max_length=NOTE_MAX_LENGTH, validators=[printable_text])
-    correction = serializers.DictField(source="details.correction", help_text="The corrected values, by field name.")
+    amendment_kind = serializers.ChoiceField(
+        choices=AMENDMENT_KINDS,
+        source="details.amendment_kind",
+        default="correction",
+        help_text="`correction` (the corrected values in `correction`), `entered_in_error` (the entry should "
+        "not be in the log; an inspection entered in error does not count for opening), or `duplicate` "
+        "(it repeats the earlier entry `duplicate_of`).",
+    )
+    duplicate_of = serializers.IntegerField(
+        source="details.duplicate_of",
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=2**31 - 1,  # two billion entries: a larger number is a typing mistake, refused in words
+        help_text="For a duplicate: the number (`seq`) of the earlier entry of the same table it repeats.",
+    )
+    correction = serializers.DictField(
+        source="details.correction",
+        required=False,
+        default=dict,
+        help_text="For a correction: the corrected values, by the field names of the amended entry's resource "
+        "(e.g. `performed_at`, `items`, `notes` of an inspection).",
+    )
     signature = SignatureInputSerializer(write_only=True)
 
     def validate_correction(self, value: dict) -> dict:
@@ -201,7 +224,15 @@ class AmendmentSerializer(EntrySerializer):
         return value
 
     class Meta(EntrySerializer.Meta):
-        fields = [*EntrySerializer.Meta.base_fields, "entry", "reason", "correction", "signature"]
+        fields = [
+            *EntrySerializer.Meta.base_fields,
+            "entry",
+            "reason",
+            "amendment_kind",
+            "duplicate_of",
+            "correction",
+            "signature",
+        ]
 
 
 class TableEventSerializer(serializers.Serializer):
@@ -232,8 +263,18 @@ def register_row(entry: Entry) -> dict:
         "credential_number": first.credential_number if first else None,
         "signatures": [signature_representation(signature) for signature in signatures],
         "amends": entry.amends_id,
+        "amended_by": entry.amended_by,
         "entry_hash": entry.entry_hash,
     }
+
+
+class AmendedBySerializer(serializers.Serializer):
+    """An amendment made to the entry: its id and number, and what it says of the entry."""
+
+    id = serializers.IntegerField()
+    seq = serializers.IntegerField()
+    label = serializers.CharField(help_text="`correction`, `entered in error` or `duplicate of #N`.")
+    reason = serializers.CharField()
 
 
 class LogbookRowSerializer(serializers.ModelSerializer):
@@ -261,6 +302,7 @@ class LogbookRowSerializer(serializers.ModelSerializer):
         read_only=True, allow_null=True, help_text="Their Board-issued credential."
     )
     signatures = SignatureSerializer(source="signature_list", many=True, read_only=True)
+    amended_by = AmendedBySerializer(many=True, read_only=True)
 
     class Meta:
         model = Entry
@@ -281,6 +323,7 @@ class LogbookRowSerializer(serializers.ModelSerializer):
             "credential_number",
             "signatures",
             "amends",
+            "amended_by",
             "entry_hash",
         ]
 

@@ -130,7 +130,9 @@ class AmendmentViewSet(EntryViewSet):
         return services.amendment_record(
             entry_id=data["amends"].pk,
             reason=data["details"]["reason"],
-            correction=data["details"]["correction"],
+            correction=data["details"].get("correction") or {},
+            amendment_kind=data["details"].get("amendment_kind", "correction"),
+            duplicate_of=data["details"].get("duplicate_of"),
             signature=data["signature"],
             recorded_by=user,
         )

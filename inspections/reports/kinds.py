@@ -19,7 +19,15 @@ from compliance.rulebook import rulebook_for
 from compliance.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.services import submission_house_edges
 from inspections.api.serializers import register_row
-from inspections.models import ComplianceException, Entry, EntryKind, Report, ReportKind, SignatureMeaning
+from inspections.models import (
+    ComplianceException,
+    Entry,
+    EntryKind,
+    Report,
+    ReportKind,
+    SignatureMeaning,
+    amendment_label,
+)
 from inspections.overdue import flag_cure, flag_label
 from inspections.reports import charts
 
@@ -100,10 +108,15 @@ class Register:
         # Amendments beside what they correct: each row names the amendments made to it.
         amended_by = defaultdict(list)
         for amendment in Entry.objects.filter(amends_id__in=keys).order_by("seq").only("seq", "amends_id", "details"):
-            amended_by[amendment.amends_id].append(
-                f"amended by #{amendment.seq}: {amendment.details.get('reason', '')} "
-                f"(correction: {_correction_text(amendment.details.get('correction', {}))})"
-            )
+            label = amendment_label(amendment.details)
+            if label == "correction":
+                text = (
+                    f"amended by #{amendment.seq}: {amendment.details.get('reason', '')} "
+                    f"(correction: {_correction_text(amendment.details.get('correction', {}))})"
+                )
+            else:  # entered in error, a duplicate: the row stays, marked so
+                text = f"amended by #{amendment.seq}: {label.upper()}, {amendment.details.get('reason', '')}"
+            amended_by[amendment.amends_id].append(text)
         amended = dict(
             Entry.objects.filter(pk__in=[e.amends_id for e in entries.values() if e.amends_id]).values_list("pk", "seq")
         )

@@ -118,7 +118,8 @@ def test_the_timeline_pages_back_25_at_a_time_with_constant_queries(client, casi
     assert "?before=18" in first and "Newest" not in first
     older = client.get(f"/tables/{casino.table.pk}/?before=18").content.decode()
     assert "<td>17</td>" in older and "<td>18</td>" not in older and "Newest" in older and "?before=" not in older
-    with django_assert_num_queries(8):  # session, user, table, layout, rules, open flags, 25 entries, signatures
+    # session, user, table, layout, rules, open flags, 25 entries, their signatures, their amendments
+    with django_assert_num_queries(9):
         client.get(f"/tables/{casino.table.pk}/?before=18")
 
 
