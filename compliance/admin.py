@@ -271,8 +271,11 @@ class LayoutSubmissionAdmin(RulesSubmissionAdmin):
 
 
 @admin.register(IdempotencyKey)
-class IdempotencyKeyAdmin(admin.ModelAdmin):
-    """The answers kept for repeated writes (Idempotency-Key, form tokens): seen, never made or edited here."""
+class IdempotencyKeyAdmin(PropertyZoneAdmin, admin.ModelAdmin):
+    """The answers kept for repeated writes (Idempotency-Key, form tokens): seen, never made or edited
+    here; their times in the sender's property's zone (a regulator's, the server's)."""
+
+    property_path = "user__property"
 
     list_display = ["created_at", "user", "method", "path", "response_status", "recorded"]
     list_filter = ["method", "response_status"]

@@ -243,20 +243,24 @@ def _flag_text(flag: ComplianceException) -> str:
 
 
 DIGEST_HOUR = 7  # local time at the property: the morning digest of what is still open
+# The last local hour a digest that could not go out at 07:00 (the mail server refused it, beat
+# was down) is still sent in: a morning's digest, never an evening's.
+DIGEST_LAST_HOUR = 11
 
 
 def send_digests(now: datetime | None = None) -> int:
-    """Each property's morning digest of its open flags, once a local day, in its 07:00 hour.
+    """Each property's morning digest of its open flags, once a local day, from its 07:00 hour.
 
     Beat asks every hour on the hour (UTC); each property answers by its own clock, so New York
-    gets its digest at 07:00 EST/EDT and Los Angeles three hours later. Only in that hour: "at or
-    after 07:00" sent the first digest at whatever evening hour the property was set up.
+    gets its digest at 07:00 EST/EDT and Los Angeles three hours later. A digest that failed is
+    tried again each hour until 11:00 local, and never later: "at or after 07:00" sent the first
+    digest at whatever evening hour the property was set up.
     """
     now = now or timezone.now()
     sent = 0
     for prop in Property.objects.exclude(notify_emails=[]):
         local = timezone.localtime(now, prop.zone)
-        if local.hour != DIGEST_HOUR or prop.digest_sent_on == local.date():
+        if not DIGEST_HOUR <= local.hour <= DIGEST_LAST_HOUR or prop.digest_sent_on == local.date():
             continue
         # Claim the day first: two beat ticks or workers never send the same digest twice.
         claimed = (

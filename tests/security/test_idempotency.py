@@ -42,7 +42,7 @@ def write_endpoints() -> set[tuple[str, str]]:
 def row_counts() -> dict[str, int]:
     """How many rows each of the project's tables holds (the keys' own table aside)."""
     models = itertools.chain.from_iterable(
-        apps.get_app_config(label).get_models() for label in ("compliance", "inspections", "authtoken")
+        apps.get_app_config(label).get_models() for label in ("compliance", "inspections", "knox")
     )
     return {model._meta.label: model.objects.count() for model in models if model is not IdempotencyKey}
 
@@ -311,11 +311,15 @@ def test_a_repeat_with_the_same_key_gets_the_first_answer_and_writes_nothing(cas
     assert 200 <= first.status_code < 300, first.content
     before = row_counts()
     again = _send(client, method, path, body, key='"tablet-7-0001"')
-    assert row_counts() == before
+    after = row_counts()
     if user is None:
-        # Signing in to the API is nobody's yet: no key is kept, and it writes nothing new anyway.
+        # Signing in to the API is nobody's yet: no key is kept. Each sign-in is a new token for
+        # its device (knox), and nothing else is written.
         assert again.status_code == first.status_code
+        assert after.pop("knox.AuthToken") == before.pop("knox.AuthToken") + 1
+        assert after == before
         return
+    assert after == before
     assert (again.status_code, again.content) == (first.status_code, first.content)
     assert again["Idempotent-Replayed"] == "true"
     assert "Idempotent-Replayed" not in first
