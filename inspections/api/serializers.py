@@ -15,7 +15,7 @@ from compliance.rulebook.pa import IRREGULARITY_KINDS
 from compliance.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.validators import NOTE_MAX_LENGTH, printable_line, printable_strings, printable_text
 from inspections.models import ChainState, ComplianceException, Entry, EntryKind, Report, Signature
-from inspections.overdue import flag_label
+from inspections.overdue import flag_label, flag_resolution_text
 from inspections.reports import report_problems
 from inspections.selectors import ADJUSTMENT_KINDS, entries_visible_to
 
@@ -288,10 +288,32 @@ class LogbookRowSerializer(serializers.ModelSerializer):
         return register_row(entry)
 
 
+class CuringEntrySerializer(serializers.ModelSerializer):
+    """The logbook entry that cured a flag, as the register names it."""
+
+    class Meta:
+        model = Entry
+        fields = ["id", "seq", "kind", "occurred_at"]
+        read_only_fields = fields
+
+
 class ComplianceExceptionSerializer(serializers.ModelSerializer):
     table_number = serializers.CharField(source="table.number", read_only=True)
     label = serializers.SerializerMethodField(help_text="The kind of flag in words.")
-    resolved_by_system = serializers.SerializerMethodField(help_text="Cured and resolved by the scan itself.")
+    resolved_by_system = serializers.SerializerMethodField(
+        help_text="Cured, not resolved by a person: by a logbook entry (`cured_by_entry`) or without one."
+    )
+    resolution = serializers.CharField(
+        read_only=True,
+        help_text="`cured` (by the logbook entry `cured_by_entry`), `cleared` (cured without an entry: an approval, "
+        "a policy or a configuration change), `manager` (a compliance manager's signed note); empty while open.",
+    )
+    cured_by_entry = CuringEntrySerializer(
+        read_only=True, allow_null=True, help_text="The entry that moved the missed deadline, so cured the flag."
+    )
+    resolution_text = serializers.SerializerMethodField(
+        help_text="How it was resolved, in words, as the flags report and page say it."
+    )
 
     class Meta:
         model = ComplianceException
@@ -309,6 +331,9 @@ class ComplianceExceptionSerializer(serializers.ModelSerializer):
             "resolved_at",
             "resolved_by",
             "resolved_by_system",
+            "resolution",
+            "cured_by_entry",
+            "resolution_text",
             "resolver_name",
             "resolver_credential",
             "resolution_note",
@@ -320,6 +345,9 @@ class ComplianceExceptionSerializer(serializers.ModelSerializer):
 
     def get_resolved_by_system(self, flag) -> bool:
         return flag.status == "resolved" and flag.resolved_by_id is None
+
+    def get_resolution_text(self, flag) -> str:
+        return flag_resolution_text(flag, flag.property.zone)
 
 
 class FlagResolveSerializer(serializers.Serializer):

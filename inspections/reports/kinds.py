@@ -20,7 +20,7 @@ from compliance.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.services import submission_house_edges
 from inspections.api.serializers import register_row
 from inspections.models import ComplianceException, Entry, EntryKind, Report, ReportKind, SignatureMeaning
-from inspections.overdue import flag_cure, flag_label
+from inspections.overdue import flag_label, flag_resolution_text
 from inspections.reports import charts
 
 
@@ -209,7 +209,12 @@ class Exceptions:
 
     def rows(self, report: Report, keys: list[int]) -> list[dict]:
         zone = report.property.zone
-        flags = {f.pk: f for f in ComplianceException.objects.filter(pk__in=keys).select_related("table", "property")}
+        flags = {
+            f.pk: f
+            for f in ComplianceException.objects.filter(pk__in=keys).select_related(
+                "table", "property", "cured_by_entry"
+            )
+        }
 
         def local(moment):
             return f"{timezone.localtime(moment, zone):%Y-%m-%d %H:%M}" if moment else ""
@@ -228,7 +233,7 @@ class Exceptions:
                     "detected_at": local(flag.detected_at),
                     "resolved_at": local(flag.resolved_at) or "open",
                     "time_to_resolve": _duration(took) if took is not None else "",
-                    "resolution": _resolution(flag, local),
+                    "resolution": flag_resolution_text(flag, zone) if flag.resolved_at else "open",
                 }
             )
         return rows
@@ -252,18 +257,6 @@ class Exceptions:
                 charts.bars([(label, counts[label]) for label, _ in buckets], unit="flags"),
             ),
         ]
-
-
-def _resolution(flag: ComplianceException, local) -> str:
-    """A compliance manager's signed resolution, or the logbook entry that cured the problem."""
-    if flag.resolved_at is None:
-        return "open"
-    if flag.resolved_by_id:
-        return f"Resolved by {flag.resolver_name} (credential {flag.resolver_credential}): {flag.resolution_note}"
-    cure = flag_cure(flag)
-    if cure is None:
-        return "Cured: the deadline no longer stood, with no logbook entry (an approval or a policy change)"
-    return f"Cured by entry #{cure.seq}: {KINDS.get(cure.kind, cure.kind)}, {local(cure.occurred_at)}"
 
 
 def _duration(took: timedelta) -> str:

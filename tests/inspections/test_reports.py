@@ -372,12 +372,6 @@ def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_
     assert "Resolved by " + casino.compliance.display_name in text
 
 
-def test_every_kind_of_flag_knows_the_entries_that_cure_it():
-    from inspections.overdue import CURED_BY, DEADLINE_OF
-
-    assert set(CURED_BY) == set(DEADLINE_OF) and all(CURED_BY.values())
-
-
 @pytest.mark.any_hour
 def test_the_approvals_report_gives_each_table_its_layout_rules_and_house_edge(committed_db, media, history):
     (row,) = csv_rows(render.generate_locally(requested(history, fmt="csv", kind="approvals_in_effect").pk))
