@@ -42,12 +42,12 @@ class EntryQuerySet(models.QuerySet):
     def for_register(self) -> EntryQuerySet:
         """Everything a register row prints, in a constant number of queries.
 
-        Only the property's time zone is joined (rows show local time), not whole related rows:
-        building three model instances a row was most of a page's cost.
+        Only the property's time zone (rows show local time) and jurisdiction (its checklist) are
+        joined, not whole related rows: building three model instances a row was most of a page's cost.
         """
-        return self.annotate(time_zone=models.F("property__time_zone")).prefetch_related(
-            models.Prefetch("signatures", to_attr="prefetched_signatures")
-        )
+        return self.annotate(
+            time_zone=models.F("property__time_zone"), jurisdiction=models.F("property__jurisdiction")
+        ).prefetch_related(models.Prefetch("signatures", to_attr="prefetched_signatures"))
 
 
 class Entry(models.Model):
