@@ -2,6 +2,8 @@
 when cured, concurrent scans, the mail, the digest, the beat schedule, and the policy."""
 
 import html
+import threading
+import time
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -9,6 +11,7 @@ import pytest
 import time_machine
 from django.core import mail
 from django.core.management import call_command
+from django.db import connection, transaction
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 from kombu.exceptions import OperationalError
@@ -310,6 +313,34 @@ def test_two_scans_at_once_raise_one_flag(committed_db, casino):
     results = run_at_once([lambda: overdue.scan(now=due)] * 3)
     assert sorted(result["raised"] for result in results) == [0, 0, 1], results
     assert ComplianceException.objects.filter(kind="not_covered").count() == 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has one writer at a time: no such race")
+def test_a_scan_never_raises_a_flag_from_a_deadline_an_entry_is_moving(committed_db, casino):
+    """The wheel is covered (in a transaction still running) as the scan reaches its deadline: the
+    scan waits for the table, then sees it covered. Without the wait it raised a flag the covering
+    could no longer cure, which later looked cured "without an entry"."""
+    inspect(casino)
+    event(casino, "open")
+    event(casino, "close")
+    due = table_of(casino).cover_due_at
+    covering = threading.Event()
+
+    def cover_slowly():
+        with transaction.atomic():
+            entry = event(casino, "cover")
+            covering.set()
+            time.sleep(1)
+        return entry
+
+    def scan_meanwhile():
+        covering.wait(5)
+        return overdue.scan(now=due)
+
+    cover, scanned = run_at_once([cover_slowly, scan_meanwhile])
+    assert scanned == {"resolved": 0, "raised": 0}, scanned
+    assert table_of(casino).cover_due_at is None and cover.kind == "cover"
+    assert not ComplianceException.objects.exists()
 
 
 @pytest.fixture
