@@ -50,11 +50,13 @@ class EntryQuerySet(models.QuerySet):
     def for_register(self) -> EntryQuerySet:
         """Everything a register row prints, in a constant number of queries.
 
-        Only the property's time zone is joined (rows show local time), not whole related rows:
-        building three model instances a row was most of a page's cost. The amendments made to
-        each entry come along, so each row says it was amended and how.
+        Only the property's time zone (rows show local time) and jurisdiction (its checklist) are
+        joined, not whole related rows: building three model instances a row was most of a page's
+        cost. The amendments made to each entry come along, so each row says it was amended and how.
         """
-        return self.annotate(time_zone=models.F("property__time_zone")).prefetch_related(
+        return self.annotate(
+            time_zone=models.F("property__time_zone"), jurisdiction=models.F("property__jurisdiction")
+        ).prefetch_related(
             models.Prefetch("signatures", to_attr="prefetched_signatures"),
             models.Prefetch(
                 "amendments",
@@ -150,12 +152,22 @@ class FlagStatus(models.TextChoices):
     RESOLVED = "resolved", "Resolved"
 
 
+class FlagResolution(models.TextChoices):
+    """How a flag was resolved (blank while open, and on flags resolved before this was recorded)."""
+
+    CURED = "cured", "Cured by a logbook entry"
+    CLEARED = "cleared", "Cured without a logbook entry (an approval, a policy or a configuration change)"
+    MANAGER = "manager", "Resolved by a compliance manager's signed note"
+
+
 class ComplianceException(models.Model):
     """A flag the overdue scan raised: a table late or wrong, with the rule and the deadline it missed.
 
     At most one open flag per table and kind, and never two for the same missed deadline (both
     are unique constraints, so concurrent scans cannot duplicate one). It resolves itself when the
-    problem is cured (`resolved_by` empty: the system) or by a compliance manager's signed note.
+    problem is cured or by a compliance manager's signed note; `resolution` says which, and a cure
+    by a logbook entry names that entry (`cured_by_entry`), recorded in the entry's own
+    transaction: the entry that moved the deadline the table had missed.
     """
 
     # No index of their own: flag_property_status and one_flag_per_missed_deadline lead with them
@@ -175,6 +187,16 @@ class ComplianceException(models.Model):
     resolver_name = models.CharField(max_length=200, blank=True, db_default="", validators=[printable_line])
     resolver_credential = models.CharField(max_length=50, blank=True, db_default="", validators=[printable_line])
     resolution_note = models.TextField(blank=True, db_default="", validators=note_validators())
+    resolution = models.CharField(max_length=10, choices=FlagResolution.choices, blank=True, db_default="")
+    cured_by_entry = models.ForeignKey(
+        Entry,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cured_flags",
+        db_index=False,  # read from the flag only; no entry is ever deleted
+        help_text="The logbook entry that moved the missed deadline, so cured the flag.",
+    )
     notified_at = models.DateTimeField(null=True, blank=True, help_text="When the supervisors were mailed.")
 
     class Meta:
@@ -184,6 +206,18 @@ class ComplianceException(models.Model):
                 fields=["table", "kind"], condition=models.Q(status="open"), name="one_open_flag_per_table_kind"
             ),
             models.UniqueConstraint(fields=["table", "kind", "due_at"], name="one_flag_per_missed_deadline"),
+            # Each way of resolving carries its own evidence, and only it: an entry for a cure, a
+            # signer for a manager's resolution, neither for a cure without an entry. Blank: open,
+            # or resolved before the resolution was recorded.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(resolution="cured", cured_by_entry__isnull=False, resolved_by__isnull=True)
+                    | models.Q(resolution="manager", resolved_by__isnull=False, cured_by_entry__isnull=True)
+                    | models.Q(resolution__in=["cleared", ""], resolved_by__isnull=True, cured_by_entry__isnull=True)
+                )
+                & (models.Q(status="resolved") | models.Q(resolution="")),
+                name="flag_resolution_evidence",
+            ),
         ]
         indexes = [
             models.Index(fields=["property", "status"], name="flag_property_status"),

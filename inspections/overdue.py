@@ -5,6 +5,11 @@ cleared by compliance.deadlines in the same transaction as the entry that change
 one statement resolves the flags whose problem is cured, one raises a flag for every deadline
 passed, each reading only the tables whose deadline is set (a partial index per column). The
 unique constraints of ComplianceException make two scans at once raise each flag once.
+
+A logbook entry that moves a deadline the table had missed cures its flag itself, in the entry's
+transaction, and the flag names it (`flags_cure`): what a regulator can check against the
+logbook, not an inference. The scan resolves only what moved without an entry (an approval, a
+change of policy or of the table's configuration), and says so.
 """
 
 from __future__ import annotations
@@ -18,12 +23,13 @@ from datetime import datetime
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import DatabaseError, connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from compliance.models import GamingTable, Property
 from compliance.rulebook import LOGBOOK_PROCEDURE, raise_if_any, rulebook_for
 from compliance.signatures import SignatureInput, signer_authenticate
-from inspections.models import ComplianceException, Entry, EntryKind, FlagStatus
+from inspections.models import ComplianceException, Entry, EntryKind, FlagResolution, FlagStatus
 
 log = logging.getLogger(__name__)
 
@@ -39,37 +45,44 @@ DEADLINE_OF = {
 }
 
 
-# The entries that move each kind's deadline, so cure its flag (a flag's problem may also end
-# without an entry: an approval, a change of the property's policy). A closing ends every problem
-# of an open table; a new adjustment or replacement moves its own deadline (a new flag follows).
-CURED_BY = {
-    "opened_uninspected": (EntryKind.INSPECTION, EntryKind.CLOSE),
-    "adjusted_after_inspection": (EntryKind.INSPECTION, EntryKind.CLOSE, EntryKind.ADJUSTMENT),
-    "replaced_without_inspection": (EntryKind.INSPECTION, EntryKind.CLOSE, EntryKind.REPLACEMENT),
-    "not_covered": (EntryKind.COVER, EntryKind.INSPECTION),
-    "inspection_stale": (EntryKind.INSPECTION, EntryKind.CLOSE),
-    "decks_stale": (EntryKind.DECK_CHANGE, EntryKind.CLOSE),
-    "not_approved": (EntryKind.CLOSE,),
-}
+def flags_cure(*, entry: Entry, missed: dict[str, datetime]) -> int:
+    """The entry moved these deadline columns of its table away from the deadlines they held
+    (column → that deadline): the open flags of those deadlines are cured by it, and name it.
 
-
-def flag_cure(flag: ComplianceException) -> Entry | None:
-    """The logbook entry that cured a flag the scan resolved: the table's first entry of a kind
-    that moves the flag's deadline, after the deadline and recorded before the resolution."""
-    if flag.resolved_at is None or flag.resolved_by_id:
-        return None
-    return (
-        Entry.objects.filter(
-            table_id=flag.table_id,
-            kind__in=CURED_BY.get(flag.kind, ()),
-            occurred_at__gt=flag.due_at,
-            recorded_at__lte=flag.resolved_at,
-        )
-        # entry_table_time's order: the index is read from the deadline on, not from the first entry.
-        .order_by("occurred_at", "seq")
-        .only("seq", "kind", "occurred_at")
-        .first()
+    Called by the logbook's services with the table locked, in the entry's transaction; the scan
+    takes the same locks before it raises a flag (`_lock_sql`), so a flag is never raised for a
+    deadline an entry is moving at that moment and left to look cured "without an entry".
+    """
+    wanted = Q()
+    for kind, column in DEADLINE_OF.items():
+        if missed.get(column) is not None:
+            wanted |= Q(kind=kind, due_at=missed[column])
+    if not wanted:
+        return 0
+    return ComplianceException.objects.filter(wanted, table_id=entry.table_id, status=FlagStatus.OPEN).update(
+        status=FlagStatus.RESOLVED,
+        resolved_at=entry.recorded_at,
+        resolution=FlagResolution.CURED,
+        cured_by_entry=entry,
     )
+
+
+def flag_resolution_text(flag: ComplianceException, zone) -> str:
+    """How a flag was resolved, in words (the flags report, the flags page and the API say the same).
+
+    `flag` comes with its `cured_by_entry` joined when many are listed.
+    """
+    if flag.status != FlagStatus.RESOLVED:
+        return "Open"
+    if flag.resolution == FlagResolution.MANAGER or flag.resolved_by_id:
+        return f"Resolved by {flag.resolver_name} (credential {flag.resolver_credential}): {flag.resolution_note}"
+    if flag.resolution == FlagResolution.CURED:
+        cure = flag.cured_by_entry
+        occurred = timezone.localtime(cure.occurred_at, zone)
+        return f"Cured by entry #{cure.seq}: {EntryKind(cure.kind).label}, {occurred:%Y-%m-%d %H:%M}"
+    if flag.resolution == FlagResolution.CLEARED:
+        return "Cured without a logbook entry: the deadline no longer stood (an approval, a policy or a configuration change)"
+    return "Cured (resolved by the scan before the curing entry was recorded on flags)"
 
 
 def _groups() -> list[tuple[object, list[str] | None]]:
@@ -111,12 +124,22 @@ def _raise_sql(now: datetime) -> tuple[str, list]:
     return sql, params
 
 
+def _lock_sql(now: datetime) -> tuple[str, list]:
+    """Lock (in the logbook's order, one table at a time by id) every table with a deadline passed:
+    an entry moving one of them waits for the scan, or the scan for the entry, so the scan never
+    raises a flag from a deadline an entry has just moved, and the entry always sees the flag."""
+    table = GamingTable._meta.db_table
+    where = " OR ".join(f"{column} <= %s" for column in DEADLINE_OF.values())
+    return f"SELECT id FROM {table} WHERE {where} ORDER BY id FOR UPDATE", [now] * len(DEADLINE_OF)  # noqa: S608
+
+
 def _resolve_sql(now: datetime) -> tuple[str, list]:
-    """One UPDATE: an open flag whose table no longer has that deadline passed is cured."""
+    """One UPDATE: an open flag whose table no longer has that deadline passed is cured without an
+    entry (an entry that moves a deadline cures its flag itself: flags_cure)."""
     flag, table = ComplianceException._meta.db_table, GamingTable._meta.db_table
     cases = " ".join(f"WHEN '{kind}' THEN t.{column}" for kind, column in DEADLINE_OF.items())
     sql = (
-        f"UPDATE {flag} SET status = 'resolved', resolved_at = %s "  # noqa: S608
+        f"UPDATE {flag} SET status = 'resolved', resolved_at = %s, resolution = '{FlagResolution.CLEARED.value}' "  # noqa: S608
         f"WHERE status = 'open' AND NOT EXISTS (SELECT 1 FROM {table} t WHERE t.id = {flag}.table_id "
         f"AND (CASE {flag}.kind {cases} END) = {flag}.due_at AND {flag}.due_at <= %s)"
     )
@@ -128,6 +151,8 @@ def scan(now: datetime | None = None) -> dict[str, int]:
     # As the database stores datetimes (on SQLite a UTC text that compares as the ORM's do).
     now = connection.ops.adapt_datetimefield_value(now or timezone.now())
     with transaction.atomic(), connection.cursor() as cursor:
+        if connection.features.has_select_for_update:  # SQLite has one writer at a time anyway
+            cursor.execute(*_lock_sql(now))
         cursor.execute(*_resolve_sql(now))
         resolved = cursor.rowcount
         cursor.execute(*_raise_sql(now))
@@ -151,6 +176,7 @@ def flag_resolve(*, flag_id: int, note: str, signature: SignatureInput) -> Compl
         flag.resolver_name = signer.display_name
         flag.resolver_credential = signer.credential_number
         flag.resolution_note = note
+        flag.resolution = FlagResolution.MANAGER
         flag.save()
     return flag
 

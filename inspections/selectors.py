@@ -25,7 +25,9 @@ ADJUSTMENT_KINDS = (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT)
 
 
 def flags_visible_to(user) -> QuerySet[ComplianceException]:
-    return ComplianceException.objects.filter(property_filter(user)).select_related("table", "property")
+    return ComplianceException.objects.filter(property_filter(user)).select_related(
+        "table", "property", "cured_by_entry"
+    )
 
 
 def reports_visible_to(user) -> QuerySet[Report]:

@@ -19,13 +19,14 @@ from django.utils import timezone
 
 from compliance.clock import property_today
 from compliance.deadlines import configuration_due, deadlines_set
-from compliance.models import Ball, GamingTable, Property, TableState, User
+from compliance.models import TABLE_DEADLINES, Ball, GamingTable, Property, TableState, User
 from compliance.rulebook import raise_if_any, rulebook_for
 from compliance.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.services import equipment_lock
 from compliance.signatures import SignatureInput, signer_authenticate
 from inspections import chain
 from inspections.models import Entry, EntryKind, Signature, SignatureMeaning, amendment_label
+from inspections.overdue import flags_cure
 
 
 @dataclass(frozen=True)
@@ -113,16 +114,19 @@ def entry_append(
     return entry
 
 
-def _table_save(table: GamingTable, *, at: datetime | None) -> None:
-    """Store the state the entry led to, with the deadlines that state carries (the overdue scan's).
-    An amendment (`at` None) does not move the table's clock."""
+def _table_save(table: GamingTable, *, at: datetime | None, entry: Entry) -> None:
+    """Store the state the entry led to, with the deadlines that state carries (the overdue scan's);
+    the flags of the deadlines it moved are cured by it. An amendment (`at` None) does not move the
+    table's clock."""
     if at is not None:
         table.last_entry_at = at
     deadlines_set(table)
     # Only the columns the entry changed, under the lock _table_lock took: never the configuration
     # another writer may own, nor a column this entry did not move.
     now = _columns(table)
-    table.save(update_fields=[name for name, value in now.items() if table._as_locked[name] != value])
+    changed = [name for name, value in now.items() if table._as_locked[name] != value]
+    table.save(update_fields=changed)
+    flags_cure(entry=entry, missed={name: table._as_locked[name] for name in TABLE_DEADLINES if name in changed})
 
 
 def inspection_record(
@@ -163,7 +167,7 @@ def inspection_record(
             table.inspection_void_reason = "failed"
             if table.state == TableState.INSPECTED:
                 table.state = TableState.UNLOCKED
-        _table_save(table, at=at)
+        _table_save(table, at=at, entry=entry)
     return entry
 
 
@@ -213,7 +217,7 @@ def adjustment_record(
             table.last_replacement_at = at
         if table.state == TableState.INSPECTED:
             table.state = TableState.UNLOCKED
-        _table_save(table, at=at)
+        _table_save(table, at=at, entry=entry)
     return entry
 
 
@@ -255,7 +259,7 @@ def _recorded_event(
         )
         if on_table:
             on_table(table, at)
-        _table_save(table, at=at)
+        _table_save(table, at=at, entry=entry)
     return entry
 
 
@@ -520,5 +524,5 @@ def amendment_record(
                 duplicate=duplicate,
                 passed=rules.inspection_passed(items=items),
             )
-            _table_save(table, at=None)
+            _table_save(table, at=None, entry=entry)
     return entry

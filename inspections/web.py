@@ -351,7 +351,9 @@ def flags(request):
         "floor/flags.html",
         {
             "open": visible.filter(status=FlagStatus.OPEN).order_by("due_at"),
-            "resolved": visible.filter(status=FlagStatus.RESOLVED).order_by("-resolved_at")[:25],
+            "resolved": visible.filter(status=FlagStatus.RESOLVED)
+            .select_related("cured_by_entry")
+            .order_by("-resolved_at")[:25],
             "may_resolve": request.user.role in FLAG_RESOLVER_ROLES,
         },
     )

@@ -11,11 +11,12 @@ from rest_framework import serializers
 
 from compliance.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
 from compliance.api.serializers import SignatureInputSerializer
+from compliance.rulebook import rulebook_for
 from compliance.rulebook.pa import AMENDMENT_KINDS, IRREGULARITY_KINDS
 from compliance.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.validators import NOTE_MAX_LENGTH, printable_line, printable_strings, printable_text
 from inspections.models import ChainState, ComplianceException, Entry, EntryKind, Report, Signature
-from inspections.overdue import flag_label
+from inspections.overdue import flag_label, flag_resolution_text
 from inspections.reports import report_problems
 from inspections.selectors import ADJUSTMENT_KINDS, entries_visible_to
 
@@ -240,9 +241,48 @@ class TableEventSerializer(serializers.Serializer):
     signature = SignatureInputSerializer()
 
 
+# The register's fields, in the order the reports print them: the API's rows carry each (with
+# more, for machines), the PDF and the CSV a column of each (inspections.reports.kinds).
+REGISTER_FIELDS = (
+    "seq",
+    "date",
+    "time",
+    "table_number",
+    "kind",
+    "part",
+    "description",
+    "failed_items",
+    "notes",
+    "inspection_certified",
+    "signatures",
+)
+# The entries whose notes the register prints: an inspection's, a no spin's.
+NOTED_KINDS = frozenset({EntryKind.INSPECTION, EntryKind.IRREGULARITY})
+
+
+def failed_items(entry: Entry) -> list[dict]:
+    """An inspection's checklist items that failed, in the checklist's order, each with its words
+    and its paragraph (entries from `for_register()`, which carry their jurisdiction)."""
+    if entry.kind != EntryKind.INSPECTION:
+        return []
+    checklist = rulebook_for(entry.jurisdiction).CHECKLIST_BY_CODE
+    order = list(checklist)
+    failed = [code for code, passed in (entry.details or {}).get("items", {}).items() if not passed]
+    failed.sort(key=lambda code: order.index(code) if code in order else len(order))
+    return [
+        {
+            "code": code,
+            "label": checklist[code].label if code in checklist else code,
+            "citation": checklist[code].citation if code in checklist else None,
+        }
+        for code in failed
+    ]
+
+
 def register_row(entry: Entry) -> dict:
     """One § 617a.2(e) register row, as the API and the reports give it (entries from `for_register()`)."""
     local = entry.occurred_at.astimezone(zoneinfo.ZoneInfo(entry.time_zone))
+    details = entry.details or {}
     signatures = entry.signature_list
     # § 617a.2(e): the individual making the adjustment or replacement signs first (performer).
     first = signatures[0] if signatures else None
@@ -257,7 +297,10 @@ def register_row(entry: Entry) -> dict:
         "occurred_at": _datetime.to_representation(entry.occurred_at),
         "kind": entry.kind,
         "adjustment_or_replacement": entry.kind if entry.kind in ADJUSTMENT_KINDS else None,
+        "part": details.get("part", "") if entry.kind in ADJUSTMENT_KINDS else "",
         "description": entry.description,
+        "failed_items": failed_items(entry),
+        "notes": details.get("notes", "") if entry.kind in NOTED_KINDS else "",
         "inspection_certified": entry.passed if entry.kind == EntryKind.INSPECTION else None,
         "signer_name": first.signer_name if first else None,
         "credential_number": first.credential_number if first else None,
@@ -277,6 +320,12 @@ class AmendedBySerializer(serializers.Serializer):
     reason = serializers.CharField()
 
 
+class FailedItemSerializer(serializers.Serializer):
+    code = serializers.CharField(help_text="The checklist item's code.")
+    label = serializers.CharField(help_text="The item in words.")
+    citation = serializers.CharField(allow_null=True, help_text="The paragraph that asks for it.")
+
+
 class LogbookRowSerializer(serializers.ModelSerializer):
     """One row of the § 617a.2(e) inspection log register.
 
@@ -290,6 +339,13 @@ class LogbookRowSerializer(serializers.ModelSerializer):
     adjustment_or_replacement = serializers.CharField(
         read_only=True, allow_null=True, help_text="`adjustment` or `replacement` for those entries, else null."
     )
+    part = serializers.CharField(read_only=True, help_text="Adjustments and replacements: the part; else empty.")
+    failed_items = FailedItemSerializer(
+        many=True,
+        read_only=True,
+        help_text="Inspections: the checklist items that failed, in the checklist's order; else empty.",
+    )
+    notes = serializers.CharField(read_only=True, help_text="Inspections and no spins: their notes; else empty.")
     inspection_certified = serializers.BooleanField(
         read_only=True,
         allow_null=True,
@@ -317,7 +373,10 @@ class LogbookRowSerializer(serializers.ModelSerializer):
             "occurred_at",
             "kind",
             "adjustment_or_replacement",
+            "part",
             "description",
+            "failed_items",
+            "notes",
             "inspection_certified",
             "signer_name",
             "credential_number",
@@ -331,10 +390,32 @@ class LogbookRowSerializer(serializers.ModelSerializer):
         return register_row(entry)
 
 
+class CuringEntrySerializer(serializers.ModelSerializer):
+    """The logbook entry that cured a flag, as the register names it."""
+
+    class Meta:
+        model = Entry
+        fields = ["id", "seq", "kind", "occurred_at"]
+        read_only_fields = fields
+
+
 class ComplianceExceptionSerializer(serializers.ModelSerializer):
     table_number = serializers.CharField(source="table.number", read_only=True)
     label = serializers.SerializerMethodField(help_text="The kind of flag in words.")
-    resolved_by_system = serializers.SerializerMethodField(help_text="Cured and resolved by the scan itself.")
+    resolved_by_system = serializers.SerializerMethodField(
+        help_text="Cured, not resolved by a person: by a logbook entry (`cured_by_entry`) or without one."
+    )
+    resolution = serializers.CharField(
+        read_only=True,
+        help_text="`cured` (by the logbook entry `cured_by_entry`), `cleared` (cured without an entry: an approval, "
+        "a policy or a configuration change), `manager` (a compliance manager's signed note); empty while open.",
+    )
+    cured_by_entry = CuringEntrySerializer(
+        read_only=True, allow_null=True, help_text="The entry that moved the missed deadline, so cured the flag."
+    )
+    resolution_text = serializers.SerializerMethodField(
+        help_text="How it was resolved, in words, as the flags report and page say it."
+    )
 
     class Meta:
         model = ComplianceException
@@ -352,6 +433,9 @@ class ComplianceExceptionSerializer(serializers.ModelSerializer):
             "resolved_at",
             "resolved_by",
             "resolved_by_system",
+            "resolution",
+            "cured_by_entry",
+            "resolution_text",
             "resolver_name",
             "resolver_credential",
             "resolution_note",
@@ -363,6 +447,9 @@ class ComplianceExceptionSerializer(serializers.ModelSerializer):
 
     def get_resolved_by_system(self, flag) -> bool:
         return flag.status == "resolved" and flag.resolved_by_id is None
+
+    def get_resolution_text(self, flag) -> str:
+        return flag_resolution_text(flag, flag.property.zone)
 
 
 class FlagResolveSerializer(serializers.Serializer):

@@ -18,7 +18,7 @@ from compliance.models import GamingTable, WheelType
 from compliance.rulebook import rulebook_for
 from compliance.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.services import submission_house_edges
-from inspections.api.serializers import register_row
+from inspections.api.serializers import REGISTER_FIELDS, register_row
 from inspections.models import (
     ComplianceException,
     Entry,
@@ -28,7 +28,7 @@ from inspections.models import (
     SignatureMeaning,
     amendment_label,
 )
-from inspections.overdue import flag_cure, flag_label
+from inspections.overdue import flag_label, flag_resolution_text
 from inspections.reports import charts
 
 
@@ -61,19 +61,21 @@ def _table_ids(report: Report) -> list[int]:
 
 # ---- The § 617a.2(e) register, and a table's history ----
 
-REGISTER_COLUMNS = [
-    Column("seq", "#", "4%"),
-    Column("date", "Date", "8%"),
-    Column("time", "Time", "6%"),
-    Column("table_number", "Table", "5%"),
-    Column("entry", "Entry (adjustment or replacement)", "9%"),
-    Column("part", "Part adjusted or replaced", "8%"),
-    Column("description", "Description (and amendments)", "19%"),
-    Column("failed_items", "Checklist item(s) failed", "9%"),
-    Column("notes", "Notes (inspection, no spin)", "10%"),
-    Column("inspection_certified", "Inspection completed (certified)", "7%"),
-    Column("signatures", "Signature: name, credential no., meaning, date and time", "15%"),
-]
+# Each of the register's fields (the API's names, in their order) and its column in the PDF and the CSV.
+COLUMN_OF = {
+    "seq": ("#", "4%"),
+    "date": ("Date", "8%"),
+    "time": ("Time", "6%"),
+    "table_number": ("Table", "5%"),
+    "kind": ("Entry (adjustment or replacement)", "9%"),
+    "part": ("Part adjusted or replaced", "8%"),
+    "description": ("Description (and amendments)", "19%"),
+    "failed_items": ("Checklist item(s) failed", "9%"),
+    "notes": ("Notes (inspection, no spin)", "10%"),
+    "inspection_certified": ("Inspection completed (certified)", "7%"),
+    "signatures": ("Signature: name, credential no., meaning, date and time", "15%"),
+}
+REGISTER_COLUMNS = [Column(field, *COLUMN_OF[field]) for field in REGISTER_FIELDS]
 MEANINGS = dict(SignatureMeaning.choices)
 KINDS = dict(EntryKind.choices)
 
@@ -121,36 +123,28 @@ class Register:
             Entry.objects.filter(pk__in=[e.amends_id for e in entries.values() if e.amends_id]).values_list("pk", "seq")
         )
         zone = report.property.zone
-        checklist = rulebook_for(report.property.jurisdiction).CHECKLIST_BY_CODE
         rows = []
         for key in keys:
-            entry = entries[key]
-            api = register_row(entry)
+            api = register_row(entries[key])
             notes = list(amended_by.get(key, []))
             if api["amends"]:
                 notes.insert(0, f"amends #{amended.get(api['amends'])}")
-            # § 617a.2(e)'s fields: an adjustment or replacement shows as the entry itself (with its
-            # part), and amendments stand with the description they correct; then what a regulator
-            # looks for beside them: the checklist items that failed, the notes of inspections and
-            # no spins.
-            details = entry.details or {}
-            rows.append(
-                {
-                    "seq": api["seq"],
-                    "date": api["date"],
-                    "time": api["time"],
-                    "table_number": api["table_number"],
-                    "entry": KINDS.get(api["kind"], api["kind"]),
-                    "part": details.get("part", "") if api["adjustment_or_replacement"] else "",
-                    "description": " — ".join([api["description"], *notes]) if notes else api["description"],
-                    "failed_items": _failed_items(entry, checklist),
-                    "notes": details.get("notes", "") if entry.kind in NOTED_KINDS else "",
-                    "inspection_certified": {True: "yes, every item passed", False: "no: an item failed"}.get(
-                        api["inspection_certified"], ""
-                    ),
-                    "signatures": "; ".join(_signature_text(s, zone) for s in api["signatures"]),
-                }
-            )
+            # Each of the API row's register fields, in words: an adjustment or replacement shows
+            # as the entry itself (with its part), and amendments stand with the description they
+            # correct.
+            text = {
+                "kind": KINDS.get(api["kind"], api["kind"]),
+                "description": " — ".join([api["description"], *notes]) if notes else api["description"],
+                "failed_items": "; ".join(
+                    f"{item['label']} ({item['citation']})" if item["citation"] else item["label"]
+                    for item in api["failed_items"]
+                ),
+                "inspection_certified": {True: "yes, every item passed", False: "no: an item failed"}.get(
+                    api["inspection_certified"], ""
+                ),
+                "signatures": "; ".join(_signature_text(s, zone) for s in api["signatures"]),
+            }
+            rows.append({field: text.get(field, api[field]) for field in REGISTER_FIELDS})
         return rows
 
     def charts(self, report: Report) -> list[tuple[str, str]]:
@@ -164,22 +158,6 @@ class Register:
             days.append((day.strftime("%d %b"), per_day.get(day, 0)))
             day += timedelta(days=1)
         return [("Inspections per day", charts.bars(days, unit="inspections"))]
-
-
-NOTED_KINDS = frozenset({EntryKind.INSPECTION, EntryKind.IRREGULARITY})
-
-
-def _failed_items(entry: Entry, checklist: dict) -> str:
-    """An inspection's items that failed, in words with their paragraph, in the checklist's order."""
-    if entry.kind != EntryKind.INSPECTION:
-        return ""
-    items = (entry.details or {}).get("items", {})
-    failed = [code for code, passed in items.items() if not passed]
-    order = list(checklist)
-    failed.sort(key=lambda code: order.index(code) if code in order else len(order))
-    return "; ".join(
-        f"{checklist[code].label} ({checklist[code].citation})" if code in checklist else code for code in failed
-    )
 
 
 def _correction_text(correction: dict) -> str:
@@ -222,7 +200,12 @@ class Exceptions:
 
     def rows(self, report: Report, keys: list[int]) -> list[dict]:
         zone = report.property.zone
-        flags = {f.pk: f for f in ComplianceException.objects.filter(pk__in=keys).select_related("table", "property")}
+        flags = {
+            f.pk: f
+            for f in ComplianceException.objects.filter(pk__in=keys).select_related(
+                "table", "property", "cured_by_entry"
+            )
+        }
 
         def local(moment):
             return f"{timezone.localtime(moment, zone):%Y-%m-%d %H:%M}" if moment else ""
@@ -241,7 +224,7 @@ class Exceptions:
                     "detected_at": local(flag.detected_at),
                     "resolved_at": local(flag.resolved_at) or "open",
                     "time_to_resolve": _duration(took) if took is not None else "",
-                    "resolution": _resolution(flag, local),
+                    "resolution": flag_resolution_text(flag, zone) if flag.resolved_at else "open",
                 }
             )
         return rows
@@ -265,18 +248,6 @@ class Exceptions:
                 charts.bars([(label, counts[label]) for label, _ in buckets], unit="flags"),
             ),
         ]
-
-
-def _resolution(flag: ComplianceException, local) -> str:
-    """A compliance manager's signed resolution, or the logbook entry that cured the problem."""
-    if flag.resolved_at is None:
-        return "open"
-    if flag.resolved_by_id:
-        return f"Resolved by {flag.resolver_name} (credential {flag.resolver_credential}): {flag.resolution_note}"
-    cure = flag_cure(flag)
-    if cure is None:
-        return "Cured: the deadline no longer stood, with no logbook entry (an approval or a policy change)"
-    return f"Cured by entry #{cure.seq}: {KINDS.get(cure.kind, cure.kind)}, {local(cure.occurred_at)}"
 
 
 def _duration(took: timedelta) -> str:

@@ -3,6 +3,7 @@
 from django import template
 
 from inspections.overdue import flag_label as label
+from inspections.overdue import flag_resolution_text as resolution_text
 
 register = template.Library()
 
@@ -11,3 +12,9 @@ register = template.Library()
 def flag_label(flag) -> str:
     """A flag's kind in words, as the rulebook names it."""
     return label(flag)
+
+
+@register.filter
+def flag_resolution(flag) -> str:
+    """How a flag was resolved: the entry that cured it, or the manager's signed note."""
+    return resolution_text(flag, flag.property.zone)

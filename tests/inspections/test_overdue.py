@@ -1,6 +1,9 @@
 """The overdue scan: each kind of flag raised on the exact boundary of its deadline and resolved
 when cured, concurrent scans, the mail, the digest, the beat schedule, and the policy."""
 
+import html
+import threading
+import time
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -8,6 +11,7 @@ import pytest
 import time_machine
 from django.core import mail
 from django.core.management import call_command
+from django.db import connection, transaction
 from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 from kombu.exceptions import OperationalError
@@ -52,10 +56,26 @@ def boundary(column: str, table: GamingTable, kind: str, citation: str) -> Compl
     return flag
 
 
-def cured(flag: ComplianceException, *, at=None) -> None:
-    overdue.scan(now=at)
+def cured(flag: ComplianceException, *, by=None, at=None) -> None:
+    """The entry `by` cured the flag in its own transaction, before any scan, and the flag names
+    it; without an entry (an approval), the scan resolves it and says it had no entry."""
     flag.refresh_from_db()
-    assert flag.status == "resolved" and flag.resolved_by is None and flag.resolved_at
+    if by is None:
+        assert flag.status == "open"
+        overdue.scan(now=at)
+        flag.refresh_from_db()
+        assert (flag.status, flag.resolution, flag.cured_by_entry, flag.resolved_by) == (
+            "resolved",
+            "cleared",
+            None,
+            None,
+        )
+        return
+    assert (flag.status, flag.resolution, flag.cured_by_entry, flag.resolved_by) == ("resolved", "cured", by, None)
+    assert flag.resolved_at == by.recorded_at
+    overdue.scan(now=at)  # the scan leaves a cure as the entry recorded it
+    flag.refresh_from_db()
+    assert (flag.resolution, flag.cured_by_entry, flag.resolved_at) == ("cured", by, by.recorded_at)
 
 
 @pytest.fixture
@@ -70,16 +90,15 @@ def test_a_wheel_left_uncovered_past_the_grace_period(opened):
     table = table_of(opened)
     assert table.cover_due_at == table.last_closed_at + timedelta(minutes=15)
     flag = boundary("cover_due_at", table, "not_covered", "58 Pa. Code § 617a.2(f)")
-    event(opened, "cover")
-    cured(flag)
+    cured(flag, by=event(opened, "cover"))
 
 
 def test_an_open_table_on_an_inspection_older_than_the_policy(opened):
     table = table_of(opened)
     assert table.inspection_due_at == table.last_inspection_at + timedelta(hours=24)
     flag = boundary("inspection_due_at", table, "inspection_stale", "58 Pa. Code § 617a.2(a)")
-    inspect(opened)  # a fresh inspection moves the deadline a day on
-    cured(flag, at=flag.due_at + SECOND)
+    # a fresh inspection moves the deadline a day on
+    cured(flag, by=inspect(opened), at=flag.due_at + SECOND)
 
 
 @pytest.mark.parametrize(
@@ -94,8 +113,7 @@ def test_an_adjustment_or_replacement_on_an_open_table(opened, kind, column, fla
     table = table_of(opened)
     assert getattr(table, column) == entry.occurred_at and table.state == TableState.OPEN
     flag = boundary(column, table, flag_kind, citation)
-    inspect(opened)
-    cured(flag)
+    cured(flag, by=inspect(opened))
 
 
 def test_an_open_table_whose_inspection_failed(opened):
@@ -103,8 +121,7 @@ def test_an_open_table_whose_inspection_failed(opened):
     table = table_of(opened)
     assert table.uninspected_since == failing.occurred_at
     flag = boundary("uninspected_since", table, "opened_uninspected", "58 Pa. Code § 617a.2(a)")
-    inspect(opened)
-    cured(flag)
+    cured(flag, by=inspect(opened))
 
 
 def test_a_table_open_without_any_inspection_is_flagged_at_its_opening(casino):
@@ -125,10 +142,10 @@ def test_casino_war_decks_older_than_24_hours(casino):
     table.save()
     assert table.decks_due_at == opened_at + timedelta(hours=24)
     flag = boundary("decks_due_at", table, "decks_stale", "58 Pa. Code § 651a.3(d)")
-    services.deck_change_record(
+    changed = services.deck_change_record(
         table_id=table.pk, decks=6, signature=sign(casino.security), recorded_by=casino.security
     )
-    cured(flag, at=flag.due_at + SECOND)
+    cured(flag, by=changed, at=flag.due_at + SECOND)
 
 
 @pytest.mark.any_hour
@@ -144,8 +161,36 @@ def test_an_open_table_whose_rules_submission_is_superseded_without_its_wheel_ty
     flag = boundary("approval_due_at", table, "not_approved", "58 Pa. Code § 617a.1(f); 58 Pa. Code § 601a.2")
     approved_version(opened, wheel_types=["single_zero", "double_zero"], effective_from=tomorrow)
     assert table_of(opened).approval_due_at is None
-    cured(flag, at=midnight)
+    cured(flag, at=midnight)  # by the approval: no entry
     assert version.status == "approved"
+
+
+@pytest.mark.any_hour
+def test_a_table_closed_past_its_approval_deadline_is_cured_by_its_closing(opened):
+    prop = opened.property
+    tomorrow = approvals_today(prop) + timedelta(days=1)
+    approved_version(opened, wheel_types=["single_zero"], effective_from=tomorrow)
+    table = table_of(opened)
+    flag = boundary("approval_due_at", table, "not_approved", "58 Pa. Code § 617a.1(f); 58 Pa. Code § 601a.2")
+    cured(flag, by=event(opened, "close"), at=table.approval_due_at + SECOND)
+
+
+def test_an_entry_that_moves_no_missed_deadline_cures_nothing(opened):
+    """A no spin leaves the adjustment's deadline where it was: its flag stays open, to be cured
+    by the inspection, which it names."""
+    adjusted = adjust(opened)
+    overdue.scan(now=adjusted.occurred_at)
+    (flag,) = flags()
+    services.irregularity_record(
+        table_id=opened.table.pk,
+        kind="ball_left_wheel",
+        signature=sign(opened.floorperson),
+        recorded_by=opened.floorperson,
+    )
+    overdue.scan(now=adjusted.occurred_at + timedelta(minutes=1))
+    flag.refresh_from_db()
+    assert (flag.status, flag.resolution, flag.cured_by_entry) == ("open", "", None)
+    cured(flag, by=inspect(opened))
 
 
 def approvals_today(prop) -> date:
@@ -174,7 +219,7 @@ def test_a_flag_resolved_by_hand_is_not_raised_again_for_the_same_deadline(opene
     event(opened, "close")
     due = table_of(opened).cover_due_at
     overdue.scan(now=due)
-    ComplianceException.objects.update(status="resolved", resolved_by=opened.compliance)
+    ComplianceException.objects.update(status="resolved", resolved_by=opened.compliance, resolution="manager")
     overdue.scan(now=due + timedelta(minutes=5))
     assert flags() == [] and ComplianceException.objects.count() == 1
 
@@ -271,6 +316,34 @@ def test_two_scans_at_once_raise_one_flag(committed_db, casino):
     assert ComplianceException.objects.filter(kind="not_covered").count() == 1
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has one writer at a time: no such race")
+def test_a_scan_never_raises_a_flag_from_a_deadline_an_entry_is_moving(committed_db, casino):
+    """The wheel is covered (in a transaction still running) as the scan reaches its deadline: the
+    scan waits for the table, then sees it covered. Without the wait it raised a flag the covering
+    could no longer cure, which later looked cured "without an entry"."""
+    inspect(casino)
+    event(casino, "open")
+    event(casino, "close")
+    due = table_of(casino).cover_due_at
+    covering = threading.Event()
+
+    def cover_slowly():
+        with transaction.atomic():
+            entry = event(casino, "cover")
+            covering.set()
+            time.sleep(1)
+        return entry
+
+    def scan_meanwhile():
+        covering.wait(5)
+        return overdue.scan(now=due)
+
+    cover, scanned = run_at_once([cover_slowly, scan_meanwhile])
+    assert scanned == {"resolved": 0, "raised": 0}, scanned
+    assert table_of(casino).cover_due_at is None and cover.kind == "cover"
+    assert not ComplianceException.objects.exists()
+
+
 @pytest.fixture
 def broker_down():
     """Celery's broker is an address where nothing listens, as when Redis is stopped."""
@@ -353,6 +426,49 @@ def test_the_flags_page_lists_and_the_manager_resolves_in_the_browser(client, fl
     flag.refresh_from_db()
     assert flag.status == "resolved" and flag.resolution_note == "Covered late"
     assert "Covered late" in client.get("/flags/").content.decode()
+
+
+@pytest.mark.any_hour
+def test_the_flags_page_and_the_api_name_the_curing_entry_and_the_managers_resolution(client, opened):
+    """As the flags report does: "Cured by entry #N (kind, time)" against "Resolved by <name>
+    (credential X): <note>", and in the API which entry cured the flag."""
+    event(opened, "close")
+    overdue.scan(now=table_of(opened).cover_due_at)
+    cover = event(opened, "cover")
+    event(opened, "unlock")
+    inspect(opened)
+    event(opened, "open")
+    adjusted = adjust(opened)
+    overdue.scan(now=adjusted.occurred_at)
+    manual = ComplianceException.objects.get(kind="adjusted_after_inspection")
+    overdue.flag_resolve(flag_id=manual.pk, note="Re-inspected by the pit boss", signature=sign(opened.compliance))
+    local = timezone.localtime(cover.occurred_at, opened.property.zone)
+    cure = f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M}"
+    compliance = opened.compliance
+    by_hand = (
+        f"Resolved by {compliance.display_name} (credential {compliance.credential_number}): "
+        "Re-inspected by the pit boss"
+    )
+    client.force_login(opened.security)
+    rows = {row["kind"]: row for row in client.get("/api/exceptions/").json()["results"]}
+    cured_row, manual_row = rows["not_covered"], rows["adjusted_after_inspection"]
+    assert (cured_row["resolution"], cured_row["resolution_text"], cured_row["resolved_by_system"]) == (
+        "cured",
+        cure,
+        True,
+    )
+    assert {key: cured_row["cured_by_entry"][key] for key in ("id", "seq", "kind")} == {
+        "id": cover.pk,
+        "seq": cover.seq,
+        "kind": "cover",
+    }
+    assert (manual_row["resolution"], manual_row["resolution_text"], manual_row["cured_by_entry"]) == (
+        "manager",
+        by_hand,
+        None,
+    )
+    page = html.unescape(client.get("/flags/").content.decode())
+    assert cure in page and by_hand in page
 
 
 def test_a_new_time_zone_moves_the_midnight_a_later_version_takes_effect(client, opened):

@@ -138,12 +138,8 @@ def test_the_csv_rows_are_the_apis_register_rows(committed_db, media, history):
     assert attached["inspection_register.csv"][0] == Path(report.file.path).read_bytes()
 
 
-def test_the_register_gives_the_part_the_failed_items_and_the_notes_in_the_pdf_and_the_csv(
-    committed_db, media, casino, settings
-):
-    from compliance.rulebook import pa
-
-    settings.REPORT_CHUNK_ROWS = 400
+def varied(casino) -> tuple[Entry, Entry, Entry, Entry]:
+    """A replacement, a failed inspection (amended), a passing one with notes, a no spin with notes."""
     event(casino, "cover")
     event(casino, "unlock")
     replaced = services.adjustment_record(
@@ -178,6 +174,16 @@ def test_the_register_gives_the_part_the_failed_items_and_the_notes_in_the_pdf_a
         signature=sign(casino.floorperson),
         recorded_by=casino.floorperson,
     )
+    return replaced, failing, passing, no_spin
+
+
+def test_the_register_gives_the_part_the_failed_items_and_the_notes_in_the_pdf_and_the_csv(
+    committed_db, media, casino, settings
+):
+    from compliance.rulebook import pa
+
+    settings.REPORT_CHUNK_ROWS = 400
+    replaced, failing, passing, no_spin = varied(casino)
     items = pa.CHECKLIST_BY_CODE
     failed = "; ".join(
         f"{items[code].label} ({items[code].citation})" for code in ("ball_non_magnetic", "wheel_level_and_rotating")
@@ -204,6 +210,81 @@ def test_the_register_gives_the_part_the_failed_items_and_the_notes_in_the_pdf_a
             "".join(value.split()) for value in (part, failed_items, notes, certified)
         ]
     assert "correction: notes → Wheel wobbles" in rows[failing.seq]["Description (and amendments)"]
+
+
+@pytest.mark.any_hour
+def test_the_api_the_csv_and_the_pdf_carry_the_same_register_fields(committed_db, media, casino, settings):
+    """One list of the register's fields: each is in every API row, and is a column of the CSV and
+    the PDF, holding the same value in words for the same entries."""
+    from inspections.api.serializers import REGISTER_FIELDS
+    from inspections.reports.kinds import KINDS, REGISTER_COLUMNS
+
+    settings.REPORT_CHUNK_ROWS = 400
+    replaced, failing, passing, no_spin = varied(casino)
+    assert [column.key for column in REGISTER_COLUMNS] == list(REGISTER_FIELDS)
+    labels = [column.label for column in REGISTER_COLUMNS]
+    api = {
+        row["seq"]: row for row in client_for(casino.compliance).get("/api/logbook/?page_size=500").json()["results"]
+    }
+    csv_report = render.generate_locally(requested(casino, fmt="csv").pk)
+    with open(csv_report.file.path, encoding="utf-8") as handle:
+        header = next(csv.reader(handle))
+    assert header == labels
+    written = {int(row["#"]): row for row in csv_rows(csv_report)}
+    pdf_report = render.generate_locally(requested(casino).pk)
+    with pdfplumber.open(pdf_report.file.path) as pdf:
+        headers = [
+            [" ".join((cell or "").split()) for cell in table[0]]
+            for page in pdf.pages[1:]
+            for table in page.extract_tables()
+        ]
+    assert headers and all(cells == labels for cells in headers)
+    printed = pdf_rows(pdf_report)
+    assert (
+        sorted(api)
+        == sorted(written)
+        == sorted(printed)
+        == list(Entry.objects.order_by("seq").values_list("seq", flat=True))
+    )
+
+    def squeezed(value: str) -> str:
+        return "".join(value.split())
+
+    for seq, row in api.items():
+        assert set(REGISTER_FIELDS) <= set(row), set(REGISTER_FIELDS) - set(row)
+        cells = written[seq]
+        # The CSV and the PDF: the same words in each column (the PDF's cells wrap).
+        assert [squeezed(cell) for cell in printed[seq]] == [squeezed(cells[label]) for label in labels]
+        # The API's values, in the CSV's words.
+        assert (cells["#"], cells["Date"], cells["Time"], cells["Table"]) == (
+            str(row["seq"]),
+            row["date"],
+            row["time"],
+            row["table_number"],
+        )
+        assert cells["Entry (adjustment or replacement)"] == KINDS[row["kind"]]
+        assert cells["Part adjusted or replaced"] == row["part"]
+        assert cells["Notes (inspection, no spin)"] == row["notes"]
+        assert cells["Checklist item(s) failed"] == "; ".join(
+            f"{item['label']} ({item['citation']})" for item in row["failed_items"]
+        )
+        assert cells["Description (and amendments)"].startswith(row["description"])
+        assert (
+            cells["Inspection completed (certified)"]
+            == {
+                True: "yes, every item passed",
+                False: "no: an item failed",
+                None: "",
+            }[row["inspection_certified"]]
+        )
+        signed = cells["Signature: name, credential no., meaning, date and time"]
+        assert all(f"{s['signer_name']}, {s['credential_number']}, {s['meaning']}" in signed for s in row["signatures"])
+    assert api[replaced.seq]["part"] == "ball" and api[no_spin.seq]["notes"] == "Ball hit the rail"
+    assert [item["code"] for item in api[failing.seq]["failed_items"]] == [
+        "ball_non_magnetic",
+        "wheel_level_and_rotating",
+    ]
+    assert api[passing.seq]["notes"] == "Level checked twice" and api[passing.seq]["failed_items"] == []
 
 
 def test_a_tampered_chain_is_reported_broken_on_the_cover(committed_db, media, history):
@@ -370,12 +451,6 @@ def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_
     text = " ".join(" ".join(pdf_pages(pdf)).split())
     assert "Flags per week" in text and f"Cured by entry #{cover.seq}" in text
     assert "Resolved by " + casino.compliance.display_name in text
-
-
-def test_every_kind_of_flag_knows_the_entries_that_cure_it():
-    from inspections.overdue import CURED_BY, DEADLINE_OF
-
-    assert set(CURED_BY) == set(DEADLINE_OF) and all(CURED_BY.values())
 
 
 @pytest.mark.any_hour
