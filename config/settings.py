@@ -349,6 +349,11 @@ EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "10")
 # Entries may carry a time of their own; a tablet's clock a little ahead of the server's is
 # tolerated, a time further in the future is refused.
 LOGBOOK_CLOCK_SKEW_SECONDS = envint("LOGBOOK_CLOCK_SKEW_SECONDS", "60")
+# Product policy: how far back an entry's own time may be (or a correction's, from when the entry
+# was recorded). Further back is a mistyped date, never a shift's late entry; refused with 400.
+ENTRY_MAX_BACKDATE_HOURS = envint("ENTRY_MAX_BACKDATE_HOURS", "24")
+if ENTRY_MAX_BACKDATE_HOURS < 1:
+    raise ImproperlyConfigured("ENTRY_MAX_BACKDATE_HOURS must be at least 1")
 
 # One JSON object per line in production (config.logs); each request is one line of its own
 # (logbook.request: method, path, status, duration, who).
