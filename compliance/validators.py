@@ -16,6 +16,11 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.utils.deconstruct import deconstructible
 
+# NIST SP 800-63B § 3.1.1.2 asks that passwords of at least 64 characters be accepted; a longer
+# bound still keeps a typed password from being a way to make the server hash megabytes (Argon2).
+PASSWORD_MAX_LENGTH = 1024
+PASSWORD_TOO_LONG = f"A password is at most {PASSWORD_MAX_LENGTH:,} characters."
+
 # A note, a description, a reason: long enough for a shift's account, short enough that a record
 # that can never be deleted cannot be made to hold megabytes.
 NOTE_MAX_LENGTH = 2000
@@ -112,3 +117,28 @@ def printable_strings(value) -> None:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
+
+
+class PasswordMaximumLength:
+    """AUTH_PASSWORD_VALIDATORS: a new password is at most PASSWORD_MAX_LENGTH characters, so that
+    it can be typed where every password is (the sign-in page, signatures), which refuse longer."""
+
+    def validate(self, password: str, user=None) -> None:
+        if len(password) > PASSWORD_MAX_LENGTH:
+            raise ValidationError(PASSWORD_TOO_LONG, code="max_length")
+
+    def get_help_text(self) -> str:
+        return PASSWORD_TOO_LONG
+
+
+def password_form_field(**kwargs):
+    """A form's password field: bounded, so a megabyte typed in it is refused before any hash."""
+    from django import forms
+
+    return forms.CharField(
+        widget=forms.PasswordInput(render_value=False),
+        strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        error_messages={"max_length": PASSWORD_TOO_LONG},
+        **kwargs,
+    )

@@ -136,7 +136,8 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
 # NIST SP 800-63B (§ 3.1.1.2) for a password that is the only factor: at least 15 characters; any
-# length up to 64 and beyond accepted (nothing here sets a maximum), spaces and any Unicode too; no
+# length up to 64 and well beyond accepted (up to 1,024: beyond, hashing it is a way to burn the
+# server's CPU, refused wherever a password is typed), spaces and any Unicode too; no
 # composition rules (so no "not entirely numeric" rule); refused when it is a commonly used password
 # or too close to the person's own name. Enforced wherever a password is set: the people API, the
 # admin, `createsuperuser --noinput` (compliance.models) and the demo's DEMO_PASSWORD (seed_demo).
@@ -148,6 +149,8 @@ AUTH_PASSWORD_VALIDATORS = [
         "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH},
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    # At most 1,024 characters (compliance.rulebook.text.PASSWORD_MAX_LENGTH), as everywhere one is typed.
+    {"NAME": "compliance.validators.PasswordMaximumLength"},
 ]
 LOGIN_URL = "/login/"
 
