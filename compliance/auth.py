@@ -9,11 +9,14 @@ from urllib.parse import urlencode
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from knox.models import AuthToken
 from rest_framework import throttling
 from rest_framework.throttling import SimpleRateThrottle
+
+from compliance.validators import password_form_field
 
 
 class LockoutBackend(AxesStandaloneBackend):
@@ -118,11 +121,19 @@ class SignInRateThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": client_ip(request)}
 
 
+class SignInForm(AuthenticationForm):
+    """Django's, with the password bounded: one beyond the limit is refused as a form error before
+    it is hashed, and is not counted toward the lockout (no password was tried)."""
+
+    password = password_form_field(label="Password")
+
+
 class LoginView(auth_views.LoginView):
     """Django's sign-in page, which says so (HTTP 429, Retry-After) when the name is locked, or
     when this address has tried too often, instead of "wrong password"."""
 
     redirect_authenticated_user = True
+    form_class = SignInForm
 
     def post(self, request, *args, **kwargs):
         throttle = SignInRateThrottle()

@@ -12,7 +12,7 @@ from compliance.models import WheelType
 from compliance.rulebook import RuleViolation
 from compliance.rulebook.wagers import Paytable
 from compliance.signatures import SignatureInput
-from compliance.validators import NOTE_MAX_LENGTH, printable_line, printable_text
+from compliance.validators import NOTE_MAX_LENGTH, password_form_field, printable_line, printable_text
 
 ODDS = re.compile(r"^\s*(\d{1,6})\s*(?:(?:to|:|/)\s*(\d{1,6}))?\s*$", re.IGNORECASE)
 
@@ -80,7 +80,7 @@ class SignatureFields(OneTimeTokenForm):
     The request goes with the signature: wrong passwords are counted against its address."""
 
     username = forms.CharField(label="Signed by (username)", max_length=150, validators=[printable_line])
-    password = forms.CharField(label="Password", widget=forms.PasswordInput(render_value=False), strip=False)
+    password = password_form_field(label="Password")
 
     def __init__(self, *args, request, **kwargs):
         kwargs["initial"] = {"username": request.user.username, **kwargs.get("initial", {})}

@@ -13,7 +13,8 @@ from django.http import HttpRequest
 
 from compliance.auth import is_locked_out, lockout_minutes
 from compliance.models import User
-from compliance.rulebook import RuleViolation, rulebook_for
+from compliance.rulebook import RuleViolation, raise_if_any, rulebook_for
+from compliance.rulebook.text import password_within_limit
 
 
 class Unattended:
@@ -59,6 +60,8 @@ def signer_authenticate(
     """The named person re-authenticates now; a wrong password, or a name locked after too many,
     refuses the request, naming the field and the rule that asks for the signature (the inspection
     log's unless another is given)."""
+    # Whatever brought it: a password beyond the limit is never hashed (nor counted as a failure).
+    raise_if_any([password_within_limit(password=signature.password, field=field)])
     if isinstance(signature.request, Unattended):
         # On the server, by a command: the password is checked, nothing is counted.
         user = ModelBackend().authenticate(None, username=signature.username, password=signature.password)

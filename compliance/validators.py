@@ -1,5 +1,7 @@
-"""What a person may type: a name or a number is one printable line, a note printable text of a
-bounded length. Product policy, not a regulation: the citations are in compliance.rulebook.text.
+"""What a person may type: a name or a number is one printable line (no control or invisible
+formatting character), a note printable text of a bounded length (no control character but line
+breaks and tabs, no bidirectional override). Product policy, not a regulation: the citations
+are in compliance.rulebook.text.
 
 Every path that stores typed text goes through these: the models' fields carry them (so forms,
 the admin and DRF's ModelSerializers enforce them), and the API's and pages' own fields that
@@ -14,6 +16,11 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.utils.deconstruct import deconstructible
 
+# NIST SP 800-63B § 3.1.1.2 asks that passwords of at least 64 characters be accepted; a longer
+# bound still keeps a typed password from being a way to make the server hash megabytes (Argon2).
+PASSWORD_MAX_LENGTH = 1024
+PASSWORD_TOO_LONG = f"A password is at most {PASSWORD_MAX_LENGTH:,} characters."
+
 # A note, a description, a reason: long enough for a shift's account, short enough that a record
 # that can never be deleted cannot be made to hold megabytes.
 NOTE_MAX_LENGTH = 2000
@@ -22,19 +29,30 @@ NOTE_MAX_LENGTH = 2000
 LINE_SEPARATORS = frozenset({"\u2028", "\u2029"})
 # The control characters a note may hold: it has lines, and a pasted table keeps its tabs.
 NOTE_WHITESPACE = frozenset({"\n", "\r", "\t"})
+# The bidirectional embeddings, overrides and isolates: they reorder what follows them on screen,
+# so that "R-0\u202e1" reads "R-01" yet is not "R-01" ("Trojan Source", CVE-2021-42574). Refused in
+# notes too; the other invisible formatting characters (Unicode's Cf: zero-width spaces and joiners,
+# the soft hyphen, the byte-order mark…) only in names and numbers, which are compared and searched.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def _described(character: str) -> str:
     names = {"\n": "a line break", "\r": "a carriage return", "\t": "a tab", "\x00": "a null character"}
+    if unicodedata.category(character) == "Cf":
+        return f"the invisible formatting character U+{ord(character):04X}"
     return names.get(character, f"the control character U+{ord(character):04X}")
 
 
 def _first_refused(value: str, *, allowed: frozenset[str]) -> str | None:
+    one_line = not allowed
     for character in value:
         if character in allowed:
             continue
         # Cc is C0 (U+0000–U+001F), DEL and C1 (U+0080–U+009F).
-        if unicodedata.category(character) == "Cc" or (not allowed and character in LINE_SEPARATORS):
+        category = unicodedata.category(character)
+        if category == "Cc" or character in BIDI_CONTROLS:
+            return character
+        if one_line and (character in LINE_SEPARATORS or category == "Cf"):
             return character
     return None
 
@@ -99,3 +117,28 @@ def printable_strings(value) -> None:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
+
+
+class PasswordMaximumLength:
+    """AUTH_PASSWORD_VALIDATORS: a new password is at most PASSWORD_MAX_LENGTH characters, so that
+    it can be typed where every password is (the sign-in page, signatures), which refuse longer."""
+
+    def validate(self, password: str, user=None) -> None:
+        if len(password) > PASSWORD_MAX_LENGTH:
+            raise ValidationError(PASSWORD_TOO_LONG, code="max_length")
+
+    def get_help_text(self) -> str:
+        return PASSWORD_TOO_LONG
+
+
+def password_form_field(**kwargs):
+    """A form's password field: bounded, so a megabyte typed in it is refused before any hash."""
+    from django import forms
+
+    return forms.CharField(
+        widget=forms.PasswordInput(render_value=False),
+        strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        error_messages={"max_length": PASSWORD_TOO_LONG},
+        **kwargs,
+    )

@@ -138,7 +138,8 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
 ]
 # NIST SP 800-63B (§ 3.1.1.2) for a password that is the only factor: at least 15 characters; any
-# length up to 64 and beyond accepted (nothing here sets a maximum), spaces and any Unicode too; no
+# length up to 64 and well beyond accepted (up to 1,024: beyond, hashing it is a way to burn the
+# server's CPU, refused wherever a password is typed), spaces and any Unicode too; no
 # composition rules (so no "not entirely numeric" rule); refused when it is a commonly used password
 # or too close to the person's own name. Enforced wherever a password is set: the people API, the
 # admin, `createsuperuser --noinput` (compliance.models) and the demo's DEMO_PASSWORD (seed_demo).
@@ -150,6 +151,8 @@ AUTH_PASSWORD_VALIDATORS = [
         "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH},
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    # At most 1,024 characters (compliance.rulebook.text.PASSWORD_MAX_LENGTH), as everywhere one is typed.
+    {"NAME": "compliance.validators.PasswordMaximumLength"},
 ]
 LOGIN_URL = "/login/"
 
@@ -355,6 +358,11 @@ EMAIL_TIMEOUT = envint("EMAIL_TIMEOUT", "10")
 # Entries may carry a time of their own; a tablet's clock a little ahead of the server's is
 # tolerated, a time further in the future is refused.
 LOGBOOK_CLOCK_SKEW_SECONDS = envint("LOGBOOK_CLOCK_SKEW_SECONDS", "60")
+# Product policy: how far back an entry's own time may be (or a correction's, from when the entry
+# was recorded). Further back is a mistyped date, never a shift's late entry; refused with 400.
+ENTRY_MAX_BACKDATE_HOURS = envint("ENTRY_MAX_BACKDATE_HOURS", "24")
+if ENTRY_MAX_BACKDATE_HOURS < 1:
+    raise ImproperlyConfigured("ENTRY_MAX_BACKDATE_HOURS must be at least 1")
 
 # How long the answer to an API write sent with an Idempotency-Key (and a signed form's one-time
 # token) is kept: a repeat within it gets the same answer instead of a second entry.

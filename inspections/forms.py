@@ -10,7 +10,7 @@ from compliance.forms import OneTimeTokenForm, SignatureFields
 from compliance.models import Ball
 from compliance.rulebook import RuleViolation
 from compliance.signatures import SignatureInput
-from compliance.validators import NOTE_MAX_LENGTH, printable_line, printable_text
+from compliance.validators import NOTE_MAX_LENGTH, password_form_field, printable_line, printable_text
 from inspections.models import ReportKind
 from inspections.reports import report_problems
 
@@ -82,9 +82,7 @@ class AdjustmentForm(SignedForm):
         widget=forms.Textarea(attrs={"rows": 2}),
     )
     witness_username = forms.CharField(label="Security witness (username)", max_length=150, validators=[printable_line])
-    witness_password = forms.CharField(
-        label="Witness's password", widget=forms.PasswordInput(render_value=False), strip=False
-    )
+    witness_password = password_form_field(label="Witness's password")
 
     FIELD_FOR = {"performer": "password", "witness": "witness_password", "table": None}
     # What was done, then the performer's signature, then the witness's.

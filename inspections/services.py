@@ -52,14 +52,16 @@ def _jurisdiction_of(table_id: int) -> str:
 
 
 def _entry_time(*, table: GamingTable, at: datetime | None, field: str):
-    """The entry's time (now by default) and the § 617a.2(e) time-order violation, if any."""
+    """The entry's time (now by default) and the § 617a.2(e) violation of an implausible or
+    out-of-order time, if any."""
     now = timezone.now()
     if at is None:
         # "Now", but never before the table's last entry, whose tablet clock may run a little ahead.
         at = max(now, table.last_entry_at or now)
     skew = timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS)
     rules = rulebook_for(table.property.jurisdiction)
-    return at, rules.time_in_order(table=table, at=at, now=now, skew=skew, field=field)
+    max_backdate = timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS)
+    return at, rules.time_in_order(table=table, at=at, now=now, skew=skew, max_backdate=max_backdate, field=field)
 
 
 def entry_append(
@@ -494,6 +496,8 @@ def amendment_record(
                     ball_known=isinstance(new_ball, int)
                     and Ball.objects.filter(pk=new_ball, property_id=table.property_id).exists(),
                     required=amendment_kind not in rules.VOIDING_AMENDMENTS,
+                    recorded_at=original.recorded_at,
+                    max_backdate=timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS),
                 ),
             ]
         )

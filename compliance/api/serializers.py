@@ -27,14 +27,25 @@ from compliance.selectors import (
 )
 from compliance.services import submission_house_edges
 from compliance.signatures import SignatureInput
-from compliance.validators import NOTE_MAX_LENGTH, printable_line, printable_text
+from compliance.validators import (
+    NOTE_MAX_LENGTH,
+    PASSWORD_MAX_LENGTH,
+    PASSWORD_TOO_LONG,
+    printable_line,
+    printable_text,
+)
 
 
 class SignatureInputSerializer(serializers.Serializer):
     """The signer re-enters their password at the moment of signing."""
 
     username = serializers.CharField(max_length=150, validators=[printable_line])
-    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+    password = serializers.CharField(
+        style={"input_type": "password"},
+        trim_whitespace=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        error_messages={"max_length": PASSWORD_TOO_LONG},
+    )
 
     def to_internal_value(self, data) -> SignatureInput:
         values = super().to_internal_value(data)
@@ -55,6 +66,15 @@ class TokenRequestSerializer(AuthTokenSerializer):
     """DRF's, with the username held to what a username can be."""
 
     username = serializers.CharField(label="Username", write_only=True, max_length=150, validators=[printable_line])
+    # Refused before the password is checked: nothing hashed, nothing counted toward the lockout.
+    password = serializers.CharField(
+        label="Password",
+        write_only=True,
+        style={"input_type": "password"},
+        trim_whitespace=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        error_messages={"max_length": PASSWORD_TOO_LONG},
+    )
 
 
 class PropertySerializer(serializers.ModelSerializer):
@@ -84,7 +104,13 @@ class PropertySerializer(serializers.ModelSerializer):
 
 class PersonSerializer(serializers.ModelSerializer):
     # Kept exactly as typed (NIST SP 800-63B: spaces are allowed, so none is trimmed away).
-    password = serializers.CharField(write_only=True, style={"input_type": "password"}, trim_whitespace=False)
+    password = serializers.CharField(
+        write_only=True,
+        style={"input_type": "password"},
+        trim_whitespace=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        error_messages={"max_length": PASSWORD_TOO_LONG},
+    )
     property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by, required=False, allow_null=True)
 
     class Meta:

@@ -45,6 +45,8 @@ CONFIGURATION_WHILE_CLOSED = "Product policy, derived from 58 Pa. Code § 617a.2
 TABLE_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PROPERTY_KEEPS_JURISDICTION = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PERSON_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+# How far back a time an entry may carry (ENTRY_MAX_BACKDATE_HOURS): the log holds the true date and time.
+ENTRY_TIME_PLAUSIBLE = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 # § 651a.3(d): the decks opened for use are changed at least once every 24 hours (the overdue scan's deadline).
 CASINO_WAR_DECK_CHANGE_HOURS = 24
 
@@ -724,8 +726,12 @@ def check_correction(
     checklist: tuple[str, ...] = (),
     ball_known: bool = False,
     required: bool = True,
+    recorded_at: datetime,
+    max_backdate: timedelta,
 ) -> list[Violation]:
-    """§ 617a.2(e): a correction names fields the corrected entry has, with values of their kind, and true times."""
+    """§ 617a.2(e): a correction names fields the corrected entry has, with values of their kind, and
+    true times: not in the future, and (product policy) not further back before the corrected entry
+    was recorded than an entry may be back-dated when it is recorded."""
     violations = []
     if not correction and required:
         violations.append(
@@ -761,6 +767,17 @@ def check_correction(
                 violations.append(
                     Violation(
                         "time_in_future", "The corrected time is in the future.", INSPECTION_LOG, f"correction.{name}"
+                    )
+                )
+            elif when < recorded_at - max_backdate:
+                hours = int(max_backdate.total_seconds() // 3600)
+                violations.append(
+                    Violation(
+                        "time_too_old",
+                        f"The corrected time is more than {hours} hours before the entry was recorded "
+                        f"({recorded_at.isoformat(timespec='seconds')}): check the date and time.",
+                        ENTRY_TIME_PLAUSIBLE,
+                        f"correction.{name}",
                     )
                 )
     return violations
@@ -849,8 +866,12 @@ def check_amendment(
     return found
 
 
-def time_in_order(*, table, at: datetime, now: datetime, skew: timedelta, field: str) -> Violation | None:
-    """§ 617a.2(e): the log states the true date and time; entries of a table follow each other in time."""
+def entry_time_plausible(
+    *, at: datetime, now: datetime, skew: timedelta, max_backdate: timedelta, field: str
+) -> Violation | None:
+    """§ 617a.2(e): the log holds the date and time an entry happened, so never a time still to come
+    (beyond a device clock's skew) and, product policy, never one further back than `max_backdate`
+    (year 0001 in a log that can never be corrected by deletion)."""
     if at > now + skew:
         return Violation(
             "time_in_future",
@@ -860,6 +881,26 @@ def time_in_order(*, table, at: datetime, now: datetime, skew: timedelta, field:
             INSPECTION_LOG,
             field,
         )
+    if at < now - max_backdate:
+        hours = int(max_backdate.total_seconds() // 3600)
+        return Violation(
+            "time_too_old",
+            f"{at.isoformat(timespec='seconds')} is more than {hours} hours before the entry is recorded "
+            f"(the server's time is {now.isoformat(timespec='seconds')}): check the date and time. "
+            "Something that happened longer ago is reported to the compliance manager, not logged.",
+            ENTRY_TIME_PLAUSIBLE,
+            field,
+        )
+    return None
+
+
+def time_in_order(
+    *, table, at: datetime, now: datetime, skew: timedelta, max_backdate: timedelta, field: str
+) -> Violation | None:
+    """§ 617a.2(e): the log states the true date and time; entries of a table follow each other in time."""
+    implausible = entry_time_plausible(at=at, now=now, skew=skew, max_backdate=max_backdate, field=field)
+    if implausible:
+        return implausible
     if table.last_entry_at and at < table.last_entry_at:
         return Violation(
             "time_before_last_entry",

@@ -4,12 +4,15 @@ that nobody's reports hold back anyone else's. The numbers are settings (REPORT_
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from compliance.rulebook.base import Violation
 
 PERIOD_POLICY = "Product policy: the longest period of one report (REPORT_MAX_DAYS)"
 PENDING_POLICY = "Product policy: reports waiting or running at once (REPORT_MAX_PENDING_PER_PERSON, _PER_PROPERTY)"
+DATES_POLICY = "Product policy: a report's period lies between 2000-01-01 and the property's tomorrow"
+# No logbook entry is older than the product: a report of earlier days is a mistyped year.
+EARLIEST_REPORT_DAY = date(2000, 1, 1)
 
 
 def report_period_within(*, period_from: date, period_to: date, max_days: int) -> Violation | None:
@@ -46,4 +49,29 @@ def report_pending_within(
             citation=PENDING_POLICY,
             field="property",
         )
+    return None
+
+
+def report_period_plausible(*, period_from: date, period_to: date, today: date) -> Violation | None:
+    """A report covers days the logbook can hold: from 2000-01-01 to the property's tomorrow (a
+    regulator a time zone ahead may already live in it); year 0001 or 9999 is a mistyped year, and
+    the report of it could not even be rendered."""
+    latest = today + timedelta(days=1)
+    for field, day in (("from", period_from), ("to", period_to)):
+        if day < EARLIEST_REPORT_DAY:
+            return Violation(
+                "report_period_implausible",
+                f"{day.isoformat()} is before {EARLIEST_REPORT_DAY.isoformat()}, when no logbook was kept here: "
+                "check the year.",
+                citation=DATES_POLICY,
+                field=field,
+            )
+        if day > latest:
+            return Violation(
+                "report_period_implausible",
+                f"{day.isoformat()} is after {latest.isoformat()}: a report covers days that have begun at the "
+                "property. Check the year.",
+                citation=DATES_POLICY,
+                field=field,
+            )
     return None

@@ -21,6 +21,11 @@ from inspections.reports import report_problems
 from inspections.selectors import ADJUSTMENT_KINDS, entries_visible_to
 
 _datetime = serializers.DateTimeField()
+# An entry's own time (compliance.rulebook.pa.entry_time_plausible).
+TIME_HELP = (
+    "Defaults to now. Never in the future (beyond a device clock's skew), nor further back than "
+    "ENTRY_MAX_BACKDATE_HOURS (24 by default)."
+)
 
 
 def signature_representation(signature: Signature) -> dict:
@@ -78,7 +83,7 @@ def _table_field():
 
 class InspectionSerializer(EntrySerializer):
     table = _table_field()
-    performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     items = serializers.DictField(
         child=StrictBooleanField(),
         source="details.items",
@@ -105,7 +110,7 @@ class AdjustmentSerializer(EntrySerializer):
     kind = serializers.ChoiceField(choices=[EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT])
     part = serializers.CharField(source="details.part", max_length=200, validators=[printable_line])
     description = serializers.CharField(max_length=NOTE_MAX_LENGTH, validators=[printable_text])
-    performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     performer = SignatureInputSerializer(write_only=True, help_text="A floorperson or table game maintenance member.")
     witness = SignatureInputSerializer(write_only=True, help_text="Another person, from the security department.")
 
@@ -139,7 +144,7 @@ class IrregularitySerializer(EntrySerializer):
         max_length=NOTE_MAX_LENGTH,
         validators=[printable_text],
     )
-    at = AwareDateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     signature = SignatureInputSerializer(write_only=True)
 
     class Meta(EntrySerializer.Meta):
@@ -176,7 +181,7 @@ class IrregularitySerializer(EntrySerializer):
 class DeckChangeSerializer(EntrySerializer):
     table = _table_field()
     decks = serializers.IntegerField(source="details.decks", min_value=1, max_value=16)
-    at = AwareDateTimeField(source="occurred_at", required=False, help_text="Defaults to now.")
+    at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     signature = SignatureInputSerializer(write_only=True)
 
     class Meta(EntrySerializer.Meta):
@@ -237,7 +242,7 @@ class AmendmentSerializer(EntrySerializer):
 
 
 class TableEventSerializer(serializers.Serializer):
-    at = AwareDateTimeField(required=False, help_text="When it happened; defaults to now.")
+    at = AwareDateTimeField(required=False, help_text="When it happened. " + TIME_HELP)
     signature = SignatureInputSerializer()
 
 
@@ -466,9 +471,11 @@ class ReportSerializer(serializers.ModelSerializer):
     )
     # "from" is a Python keyword: the field is put in the class's namespace under its API name.
     locals()["from"] = serializers.DateField(
-        source="period_from", help_text="The first day, in the property's time zone."
+        source="period_from", help_text="The first day, in the property's time zone (2000-01-01 or later)."
     )
-    to = serializers.DateField(source="period_to", help_text="The last day, in the property's time zone.")
+    to = serializers.DateField(
+        source="period_to", help_text="The last day, in the property's time zone (at most the property's tomorrow)."
+    )
     download = serializers.SerializerMethodField(help_text="Where to get the file once `status` is done.")
     chain = serializers.ChoiceField(
         source="chain_state",

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.http import FileResponse, Http404
 from django.utils import timezone
 
+from compliance.clock import property_today
 from compliance.models import Property
 from compliance.rulebook import raise_if_any
 from compliance.rulebook import reports as policy
@@ -46,7 +47,8 @@ def report_problems(*, kind: str, prop, period_from, period_to, tables) -> dict[
 def report_request(*, requested_by, tables=(), **fields) -> Report:
     """Record the request and queue its generation once committed; the request never waits for it.
 
-    Refused (nothing written) when the period is longer than REPORT_MAX_DAYS (400), or when the
+    Refused (nothing written) when the period is longer than REPORT_MAX_DAYS or lies outside
+    2000-01-01 to the property's tomorrow (400), or when the
     person or the property already has its limit of reports waiting or running (429): one person's
     requests never fill the workers for everyone. With Redis down the report stays queued, unsent
     (the web request still succeeds), and the beat's next tick after the broker is back sends it.
@@ -62,7 +64,10 @@ def report_request(*, requested_by, tables=(), **fields) -> Report:
                     period_from=fields["period_from"],
                     period_to=fields["period_to"],
                     max_days=settings.REPORT_MAX_DAYS,
-                )
+                ),
+                policy.report_period_plausible(
+                    period_from=fields["period_from"], period_to=fields["period_to"], today=property_today(prop)
+                ),
             ]
         )
         # A report still waiting after PENDING_COUNTS_FOR was lost (its task gone with a Redis that

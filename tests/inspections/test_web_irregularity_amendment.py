@@ -4,6 +4,7 @@ import re
 from decimal import Decimal
 
 import pytest
+import time_machine
 
 from compliance.models import Ball, Game, GamingTable, TableState
 from inspections.models import Entry, EntryKind
@@ -122,6 +123,9 @@ def test_the_amendment_form_shows_the_entry_and_only_the_fields_it_has(client, c
     assert "id_corrected_notes" not in page and "id_corrected_description" not in page
 
 
+# The inspection is logged at 10:00 New York time; its correction (09:30) is within the hours an
+# entry may be back-dated (ENTRY_MAX_BACKDATE_HOURS).
+@time_machine.travel("2024-03-01T15:00:00Z", tick=True)
 def test_an_inspections_notes_and_time_are_amended(client, casino):
     original = inspect(casino)
     client.force_login(casino.floorperson)

@@ -27,6 +27,12 @@ PROJECT_APPS = ("compliance", "inspections")
 CONTROL = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b"]
 # Refused in a name or number, allowed in a note.
 LINE_BREAKS = ["\n", "\r\n", "\t", "\u2028"]
+# Refused everywhere: the bidirectional embeddings, overrides and isolates, which reorder what is
+# shown ("R-0\u202e1" displays differently from what is stored and compared).
+BIDI = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069"]
+# Refused in a name or number (invisible, so two numbers that look the same differ), allowed in a
+# note: zero-width space, non-joiner, joiner, word joiner, byte-order mark, soft hyphen.
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad"]
 
 
 def text_fields(*, kind: type[models.Field]) -> list:
@@ -48,7 +54,7 @@ def codes(error: ValidationError) -> set[str]:
 
 
 @pytest.mark.parametrize("field", text_fields(kind=models.CharField))
-@pytest.mark.parametrize("character", CONTROL + LINE_BREAKS)
+@pytest.mark.parametrize("character", CONTROL + LINE_BREAKS + BIDI + INVISIBLE)
 def test_every_name_and_number_field_refuses_a_control_character(field, character):
     with pytest.raises(ValidationError) as refused:
         field.run_validators(f"R{character}01")
@@ -57,11 +63,13 @@ def test_every_name_and_number_field_refuses_a_control_character(field, characte
 
 @pytest.mark.parametrize("field", text_fields(kind=models.TextField))
 def test_every_note_field_refuses_a_control_character_but_keeps_its_lines(field):
-    for character in CONTROL:
+    for character in CONTROL + BIDI:
         with pytest.raises(ValidationError) as refused:
             field.run_validators(f"Ball{character}replaced")
         assert codes(refused.value) == {"control_characters_in_text"}
     field.run_validators("Ball replaced.\r\nWheel re-levelled,\tchecked twice\n")
+    for character in INVISIBLE:  # a pasted name in a note may keep its joiners and soft hyphens
+        field.run_validators(f"Ball{character}replaced")
 
 
 @pytest.mark.parametrize("field", text_fields(kind=models.CharField) + text_fields(kind=models.TextField))
@@ -81,10 +89,11 @@ def test_every_free_text_field_refuses_text_beyond_its_limit(field):
 def test_a_model_form_path_refuses_them_too(casino):
     """The admin's and the pages' model forms run the model's validators (full_clean)."""
     table = casino.table
-    table.number = "R-\n01"
-    with pytest.raises(ValidationError) as refused:
-        table.full_clean()
-    assert refused.value.error_dict["number"][0].code == "control_characters"
+    for number in ("R-\n01", "R-0\u202e1", "R-\u200b01"):
+        table.number = number
+        with pytest.raises(ValidationError) as refused:
+            table.full_clean()
+        assert refused.value.error_dict["number"][0].code == "control_characters"
 
 
 @pytest.fixture
@@ -142,15 +151,15 @@ def test_the_writes_are_discovered():
 
 
 @pytest.mark.parametrize("operation", WRITES)
-@pytest.mark.parametrize("character", ["\x1b", "\x9b", "\n", "\t"])
+@pytest.mark.parametrize("character", ["\x1b", "\x9b", "\n", "\t", "\u202e", "\u2066", "\u200b", "\u00ad"])
 def test_every_api_write_refuses_a_control_character_in_every_typed_field(world, operation, character):
     fields = [field for field in operation.body_fields if field.free_string]
     response = send(world, operation, body_with({field.path: f"R{character}01" for field in fields}))
     errors = errors_by_field(response)
     for field in fields:
-        # A note is NOTE_MAX_LENGTH long; it keeps its line breaks and tabs.
+        # A note is NOTE_MAX_LENGTH long; it keeps its line breaks, tabs and invisible joiners.
         note = field.schema.get("maxLength") == NOTE_MAX_LENGTH
-        if note and character in "\n\t":
+        if note and character in ["\n", "\t", *INVISIBLE]:
             assert not any(e["code"].startswith("control") for e in errors.get(field.path, [])), errors
             continue
         code = "control_characters_in_text" if note else "control_characters"
