@@ -119,6 +119,7 @@ def every_csv(casino) -> dict[str, str]:
     return found
 
 
+@pytest.mark.any_hour
 def test_every_csv_neutralises_every_cell_a_spreadsheet_would_run(committed_db, media, hostile, settings):  # noqa: F811
     settings.REPORT_CHUNK_ROWS = 400
     files = every_csv(hostile)
