@@ -56,6 +56,18 @@ class PayoutListField(forms.CharField):
         return value
 
 
+def note_field(label: str, *, required: bool = True, rows: int = 2) -> forms.CharField:
+    """A note, description or reason typed on a form: printable text, line breaks kept, bounded as
+    the model's note fields are."""
+    return forms.CharField(
+        label=label,
+        required=required,
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+        widget=forms.Textarea(attrs={"rows": rows}),
+    )
+
+
 def option_label(name: str) -> str:
     return name.replace("_", " ").capitalize().replace("B2b", "B2B")
 
@@ -114,13 +126,7 @@ class DecisionForm(SignatureFields):
         label="Decision", choices=[("approved", "Approve"), ("rejected", "Reject")], widget=forms.RadioSelect
     )
     reference = forms.CharField(label="The Board's reference", max_length=100, validators=[printable_line])
-    note = forms.CharField(
-        label="Note",
-        required=False,
-        max_length=NOTE_MAX_LENGTH,
-        validators=[printable_text],
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
+    note = note_field("Note", required=False)
 
     field_order = ["decision", "reference", "note", "username", "password"]
 

@@ -6,11 +6,11 @@ from django import forms
 from django.utils import timezone
 from django.utils.text import capfirst
 
-from compliance.forms import OneTimeTokenForm, SignatureFields
+from compliance.forms import OneTimeTokenForm, SignatureFields, note_field
 from compliance.models import Ball
 from compliance.rulebook import RuleViolation
 from compliance.signatures import SignatureInput
-from compliance.validators import NOTE_MAX_LENGTH, password_form_field, printable_line, printable_text
+from compliance.validators import password_form_field, printable_line
 from inspections.models import ReportKind
 from inspections.reports import report_problems
 
@@ -44,13 +44,7 @@ class TableEventForm(SignedForm):
 
 
 class InspectionForm(SignedForm):
-    notes = forms.CharField(
-        label="Notes",
-        required=False,
-        max_length=NOTE_MAX_LENGTH,
-        validators=[printable_text],
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
+    notes = note_field("Notes", required=False)
 
     def __init__(self, *args, checklist=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -75,12 +69,7 @@ class AdjustmentForm(SignedForm):
         label="What was done", choices=[("adjustment", "Adjustment"), ("replacement", "Replacement")]
     )
     part = forms.CharField(label="Part", max_length=200, validators=[printable_line])
-    description = forms.CharField(
-        label="Description",
-        max_length=NOTE_MAX_LENGTH,
-        validators=[printable_text],
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
+    description = note_field("Description")
     witness_username = forms.CharField(label="Security witness (username)", max_length=150, validators=[printable_line])
     witness_password = password_form_field(label="Witness's password")
 
@@ -104,13 +93,7 @@ class IrregularityForm(SignedForm):
         empty_label="None named",
         help_text="The registered ball put in play; it becomes the table's ball.",
     )
-    notes = forms.CharField(
-        label="Notes",
-        required=False,
-        max_length=NOTE_MAX_LENGTH,
-        validators=[printable_text],
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
+    notes = note_field("Notes", required=False)
 
     field_order = ["kind", "ball_replaced", "new_ball", "notes", "username", "password"]
     FIELD_FOR = {"signature": "password", "table": None, "at": None, "ball": "new_ball"}
@@ -136,12 +119,7 @@ class AmendmentForm(SignedForm):
     """Why, and what: corrected values of the fields the amended entry has (services.CORRECTABLE),
     or the entry marked entered in error, or a duplicate of an earlier entry (its number)."""
 
-    reason = forms.CharField(
-        label="Reason for the amendment",
-        max_length=NOTE_MAX_LENGTH,
-        validators=[printable_text],
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
+    reason = note_field("Reason for the amendment")
     amendment_kind = forms.ChoiceField(
         label="What the amendment says",
         choices=[
@@ -170,20 +148,8 @@ class AmendmentForm(SignedForm):
         label="Corrected part", required=False, max_length=200, validators=[printable_line]
     )
     corrected_decks = forms.IntegerField(label="Corrected number of decks", required=False, min_value=1, max_value=16)
-    corrected_notes = forms.CharField(
-        label="Corrected notes",
-        required=False,
-        max_length=NOTE_MAX_LENGTH,
-        validators=[printable_text],
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
-    corrected_description = forms.CharField(
-        label="Corrected description",
-        required=False,
-        max_length=NOTE_MAX_LENGTH,
-        validators=[printable_text],
-        widget=forms.Textarea(attrs={"rows": 2}),
-    )
+    corrected_notes = note_field("Corrected notes", required=False)
+    corrected_description = note_field("Corrected description", required=False)
 
     field_order = [
         "reason",
@@ -300,12 +266,7 @@ class AmendmentForm(SignedForm):
 
 
 class FlagResolveForm(SignedForm):
-    note = forms.CharField(
-        label="How the problem was dealt with",
-        max_length=NOTE_MAX_LENGTH,
-        validators=[printable_text],
-        widget=forms.Textarea(attrs={"rows": 3}),
-    )
+    note = note_field("How the problem was dealt with", rows=3)
 
     field_order = ["note", "username", "password"]
 
