@@ -777,8 +777,8 @@ VOIDING_AMENDMENTS = frozenset({"entered_in_error", "duplicate"})
 # The table's `inspection_void_reason` when the inspection it was to open on was amended away, in words.
 AMENDED_VOID_REASONS = {
     "entered_in_error": "was marked entered in error",
-    "duplicate": "was marked a duplicate of an earlier inspection that no longer counts (the table was closed, "
-    "adjusted or had a part replaced after it, or it failed)",
+    "duplicate": "was marked a duplicate of an earlier inspection that no longer counts (it was entered in error "
+    "or failed, or the table was closed, adjusted or had a part replaced after it)",
 }
 
 
