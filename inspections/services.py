@@ -139,7 +139,9 @@ def inspection_record(
     notes: str = "",
 ) -> Entry:
     """§ 617a.2(a): the checklist, each item passed or failed, signed by the inspector."""
-    inspector = signer_authenticate(signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id))
+    inspector = signer_authenticate(
+        signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id), in_logbook=True
+    )
     with transaction.atomic():
         table = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
@@ -184,8 +186,10 @@ def adjustment_record(
 ) -> Entry:
     """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness."""
     jurisdiction = _jurisdiction_of(table_id)
-    performer_user = signer_authenticate(signature=performer, field="performer", jurisdiction=jurisdiction)
-    witness_user = signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction)
+    performer_user = signer_authenticate(
+        signature=performer, field="performer", jurisdiction=jurisdiction, in_logbook=True
+    )
+    witness_user = signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction, in_logbook=True)
     with transaction.atomic():
         table = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
@@ -235,7 +239,9 @@ def _recorded_event(
     more_checks: Callable[[ModuleType, GamingTable], list] | None = None,
 ) -> Entry:
     """An entry signed by the one person who records it: lock, check, append, move the table."""
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id))
+    signer = signer_authenticate(
+        signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id), in_logbook=True
+    )
     with transaction.atomic():
         table = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
@@ -489,7 +495,7 @@ def amendment_record(
     """
     correction = correction or {}
     jurisdiction = Entry.objects.values_list("property__jurisdiction", flat=True).get(pk=entry_id)
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=True)
     with transaction.atomic():
         original = Entry.objects.get(pk=entry_id)
         table = _table_lock(original.table_id)

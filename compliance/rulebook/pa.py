@@ -871,23 +871,34 @@ def time_in_order(*, table, at: datetime, now: datetime, skew: timedelta, field:
     return None
 
 
-def signature_invalid(*, field: str, username: str, citation: str = INSPECTION_LOG) -> Violation:
-    """§ 617a.2(e) for the log, § 601a.2 or § 617a.1(f) for approvals: the signature of the individual."""
+# Outside the logbook (a flag's resolution, a filing, a regulator's decision) no paragraph asks for the
+# signature: signing by the password re-entered is the product's own rule (DESIGN.md §4).
+SIGNATURE_POLICY = "Product policy: a signature is the signer's password re-entered at signing"
+
+
+def signature_citation(*, in_logbook: bool) -> str:
+    """§ 617a.2(e) asks for the signature of the individual in the log (the inspection it certifies,
+    an adjustment or replacement, and what else the log holds); elsewhere it is the product's policy."""
+    return INSPECTION_LOG if in_logbook else SIGNATURE_POLICY
+
+
+def signature_invalid(*, field: str, username: str, in_logbook: bool) -> Violation:
+    """The signature of the individual: the password re-entered is wrong."""
     return Violation(
         "signature_invalid",
         f"The username or password given to sign as “{username}” is wrong.",
-        citation,
+        signature_citation(in_logbook=in_logbook),
         field,
     )
 
 
-def signature_locked_out(*, field: str, username: str, minutes: int, citation: str = INSPECTION_LOG) -> Violation:
+def signature_locked_out(*, field: str, username: str, minutes: int, in_logbook: bool) -> Violation:
     """The signature of the individual cannot be made while their name is locked after failed passwords."""
     return Violation(
         "signature_locked_out",
         f"Too many wrong passwords for “{username}” from this device: signing as “{username}” is locked "
         f"for {minutes} minutes. An administrator can lift the lock.",
-        citation,
+        signature_citation(in_logbook=in_logbook),
         field,
     )
 
