@@ -358,6 +358,9 @@ def table_violations(*, table: GamingTable | None, changes: dict) -> list[Violat
             rules.table_may_move(table=table, has_history=_has_history(table))
             if table is not None and "property" in changed
             else None,
+            rules.table_may_renumber(table=table, has_entries=table.entries.exists())
+            if table is not None and "number" in changed
+            else None,
             *rules.table_configuration(
                 game=candidate.game,
                 wheel_type=candidate.wheel_type,

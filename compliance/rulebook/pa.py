@@ -43,6 +43,7 @@ CASINO_WAR_DECKS = "58 Pa. Code § 651a.3(d)"
 # The product's own policies, each derived from the paragraph it names (which does not say it in so many words).
 CONFIGURATION_WHILE_CLOSED = "Product policy, derived from 58 Pa. Code § 617a.2(a), (d)"
 TABLE_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+TABLE_KEEPS_NUMBER = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PROPERTY_KEEPS_JURISDICTION = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PERSON_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 # § 651a.3(d): the decks opened for use are changed at least once every 24 hours (the overdue scan's deadline).
@@ -188,6 +189,21 @@ def table_may_move(*, table, has_history: bool) -> Violation | None:
             "Add a new table at the other property instead.",
             TABLE_STAYS_AT_PROPERTY,
             "property",
+        )
+    return None
+
+
+def table_may_renumber(*, table, has_entries: bool) -> Violation | None:
+    """Product policy from § 617a.2(e): the log holds the table number, and its entries read it from
+    the table, so a table with logbook entries keeps its number (a renamed table would change the
+    "Table" of every entry already signed)."""
+    if has_entries:
+        return Violation(
+            "table_number_in_logbook",
+            f"Table {table.number} has logbook entries that name it by this number: it keeps it. "
+            "Add a new table with the new number instead.",
+            TABLE_KEEPS_NUMBER,
+            "number",
         )
     return None
 
