@@ -178,13 +178,13 @@ def test_a_ball_replaced_after_an_irregularity_becomes_the_tables_ball(casino, o
     assert_refused(
         client.post("/api/irregularities/", {**body, "new_ball": foreign.pk}, format="json"),
         "does_not_exist",
-        None,
+        REQUEST_FORM,
         "new_ball",
     )
     assert_refused(
         client.post("/api/irregularities/", {**body, "ball_replaced": False, "new_ball": new.pk}, format="json"),
         "invalid",
-        None,
+        REQUEST_FORM,
         "new_ball",
     )
     response = client.post("/api/irregularities/", {**body, "new_ball": new.pk}, format="json")
