@@ -416,46 +416,40 @@ def _voided_by(entry: Entry, voiding: frozenset[str]) -> int | None:
     return None
 
 
-def _inspection_as_amended(entry: Entry, rules: ModuleType) -> tuple[Entry, bool, bool]:
+def _inspection_as_amended(entry: Entry, rules: ModuleType) -> tuple[list[Entry], bool, bool]:
     """What an inspection counts as after its amendments: a duplicate counts only as the inspection it
     repeats (through any chain of duplicates), an inspection entered in error is none, and its items
-    are as the corrections left them. Returns (the inspection it counts as, voided, passed)."""
+    are as the corrections left them. Returns (the chain from the entry to the inspection it counts
+    as, voided, passed)."""
+    chain = [entry]
     while True:
         marks = list(entry.amendments.values_list("details", flat=True).order_by("seq"))
         kinds = {details.get("amendment_kind"): details for details in marks}
         if "entered_in_error" in kinds:
-            return entry, True, False
+            return chain, True, False
         if "duplicate" not in kinds:
             break
         # check_amendment made it an earlier entry of the same table: the chain ends.
         entry = Entry.objects.get(property_id=entry.property_id, seq=kinds["duplicate"]["duplicate_of"])
+        chain.append(entry)
     items = dict(entry.details.get("items", {}))
     for details in marks:
         items |= (details.get("correction") or {}).get("items", {})
-    return entry, False, rules.inspection_passed(items=items)
+    return chain, False, rules.inspection_passed(items=items)
 
 
 def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: ModuleType) -> None:
     """§ 617a.2(a): an inspection entered in error is no inspection; a duplicate counts only as the one
     it repeats, at that one's time (so it is void when that one is); one corrected to a failed item did
     not pass. When the amended inspection is the one the table's opening rests on (the last one, since
-    the last closing), or the one that last one repeats, the table needs a new one; an open table is
+    the last closing), or one that last one repeats, the table needs a new one; an open table is
     flagged by the overdue scan. Amendments only ever take an inspection away, in whatever order."""
     last = Entry.objects.filter(table=table, kind=EntryKind.INSPECTION).order_by("-seq").first()
     if last is None or (table.last_closed_at and table.last_closed_at > last.occurred_at):
         return
-    effective, voided, passed = _inspection_as_amended(last, rules)
-    repeated = [last.pk]
-    entry = last
-    while entry.pk != effective.pk:
-        duplicate_of = next(
-            d["duplicate_of"]
-            for d in entry.amendments.values_list("details", flat=True)
-            if d.get("amendment_kind") == "duplicate"
-        )
-        entry = Entry.objects.get(property_id=entry.property_id, seq=duplicate_of)
-        repeated.append(entry.pk)
-    if original.pk not in repeated:
+    chain, voided, passed = _inspection_as_amended(last, rules)
+    effective = chain[-1]
+    if original.pk not in {entry.pk for entry in chain}:
         return  # not what the table's opening rests on
     if voided:
         reason = "entered_in_error" if effective.pk == last.pk else "duplicate"
