@@ -2,7 +2,11 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.http import HttpResponseRedirect
+from knox import admin as knox_admin  # noqa: F401  (registers knox's page first: it is replaced below)
+from knox.models import AuthToken
 
 from compliance import services
 from compliance.admin_zones import PropertyZoneAdmin
@@ -12,6 +16,7 @@ from compliance.models import (
     Ball,
     GamingTable,
     IdempotencyKey,
+    InspectionVoid,
     LayoutSubmission,
     Property,
     RulesSubmission,
@@ -19,6 +24,9 @@ from compliance.models import (
     Wheel,
 )
 from compliance.rulebook import RuleViolation, rulebook_for
+from compliance.validators import printable_line
+
+NOTIFY_EMAILS_MAX = 50  # as the API's PropertySerializer
 
 
 class ServiceAdmin(admin.ModelAdmin):
@@ -45,8 +53,50 @@ class ServiceAdmin(admin.ModelAdmin):
         return {name: form.cleaned_data[name] for name in form.changed_data if name in editable}
 
 
+class EmailListField(forms.CharField):
+    """A list of addresses typed one a line or separated by commas, shown one a line; each checked."""
+
+    widget = forms.Textarea(attrs={"rows": 4})
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple):
+            return "\n".join(value)
+        return value
+
+    def to_python(self, value) -> list[str]:
+        text = super().to_python(value) or ""
+        return [part.strip() for line in text.splitlines() for part in line.split(",") if part.strip()]
+
+    def validate(self, value):
+        if self.required and not value:
+            raise ValidationError(self.error_messages["required"], code="required")
+
+    def run_validators(self, value):
+        errors = []
+        for address in value:
+            try:
+                validate_email(address)
+                printable_line(address)
+            except ValidationError:
+                errors.append(ValidationError(f"“{address}” is not an email address.", code="invalid"))
+        if len(value) > NOTIFY_EMAILS_MAX:
+            errors.append(ValidationError(f"At most {NOTIFY_EMAILS_MAX} addresses.", code="max_length"))
+        if errors:
+            raise ValidationError(errors)
+
+
+class PropertyForm(forms.ModelForm):
+    notify_emails = EmailListField(
+        required=False,
+        label="Notify emails",
+        help_text="The security supervisors' addresses, one a line or separated by commas: each new flag is "
+        "mailed to them, and each morning a digest.",
+    )
+
+
 @admin.register(Property)
 class PropertyAdmin(ServiceAdmin):
+    form = PropertyForm
     list_display = [
         "name",
         "licence_number",
@@ -152,9 +202,10 @@ class GamingTableAdmin(PropertyZoneAdmin, ServiceAdmin):
     search_fields = ["number", "property__name"]
     # The state, its times and the overdue scan's deadlines follow the logbook: only its services
     # move them, so none is a field of the form (a posted value is ignored).
+    exclude = ["inspection_void_reason"]  # shown in words (inspection_void), never its code
     readonly_fields = [
         "state",
-        "inspection_void_reason",
+        "inspection_void",
         "last_entry_at",
         "last_inspection_at",
         "last_adjustment_at",
@@ -165,6 +216,12 @@ class GamingTableAdmin(PropertyZoneAdmin, ServiceAdmin):
         "next_due",
         *TABLE_DEADLINES,
     ]
+
+    @admin.display(description="Why the inspection no longer counts")
+    def inspection_void(self, table) -> str:
+        """The reason in words, never its internal code."""
+        reason = table.inspection_void_reason
+        return InspectionVoid(reason).label if reason in InspectionVoid.values else reason or "-"
 
     def save_model(self, request, obj, form, change):
         changes = self.changes(form, services.TABLE_EDITABLE)
@@ -290,3 +347,26 @@ class IdempotencyKeyAdmin(PropertyZoneAdmin, admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False  # the minutely scan forgets them after IDEMPOTENCY_KEY_HOURS
+
+
+# knox's own page offers "Add" (a token made by hand, shown once in a message): an administrator sees
+# the tokens and revokes one by deleting it, never makes one.
+admin.site.unregister(AuthToken)
+
+
+@admin.register(AuthToken)
+class AuthTokenAdmin(admin.ModelAdmin):
+    list_display = ["token_key", "user", "created", "expiry"]
+    search_fields = ["token_key", "user__username"]
+    list_select_related = ["user"]
+    fields = ["token_key", "user", "created", "expiry"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return super().has_delete_permission(request, obj)  # revoking: Django's own permission

@@ -159,6 +159,18 @@ class User(AbstractUser):
             raise ValidationError("Property staff belong to a property.")
 
 
+class InspectionVoid(models.TextChoices):
+    """Why a table's inspection no longer lets it open (GamingTable.inspection_void_reason), in words."""
+
+    NONE = "", "-"
+    ADJUSTMENT = "adjustment", "Wheel adjusted after the inspection"
+    REPLACEMENT = "replacement", "A movable part replaced after the inspection"
+    CONFIGURATION = "configuration", "Configuration changed after the inspection"
+    FAILED = "failed", "The inspection failed an item"
+    ENTERED_IN_ERROR = "entered_in_error", "The inspection was marked entered in error"
+    DUPLICATE = "duplicate", "The inspection was marked a duplicate of one that no longer counts"
+
+
 class BallMaterial(models.TextChoices):
     NON_METALLIC = "non_metallic", "Non-metallic"
     METALLIC = "metallic", "Metallic"

@@ -150,9 +150,7 @@ def rules_submission_file(*, submission_id: int, signature: SignatureInput) -> R
     """The compliance manager files a draft without violations; its content is frozen and hashed."""
     jurisdiction = RulesSubmission.objects.values_list("property__jurisdiction", flat=True).get(pk=submission_id)
     rules = rulebook_for(jurisdiction)
-    signer = signer_authenticate(
-        signature=signature, field="signature", jurisdiction=jurisdiction, citation=rules.RULES_SUBMISSION
-    )
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=False)
     with transaction.atomic():
         submission = (
             RulesSubmission.objects.select_for_update(of=("self",)).select_related("property").get(pk=submission_id)
@@ -184,8 +182,7 @@ def _decide(*, model, pk: int, check: str, status: str, reference: str, signatur
     """Authenticate the regulator, lock the submission, ask the rule, record and sign the decision."""
     jurisdiction = model.objects.values_list("property__jurisdiction", flat=True).get(pk=pk)
     rules = rulebook_for(jurisdiction)
-    citation = rules.LAYOUT_APPROVAL if model is LayoutSubmission else rules.RULES_SUBMISSION
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, citation=citation)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=False)
     with transaction.atomic():
         submission = model.objects.select_for_update(of=("self",)).select_related("property").get(pk=pk)
         raise_if_any(getattr(rules, check)(submission, signer=signer))
@@ -360,6 +357,9 @@ def table_violations(*, table: GamingTable | None, changes: dict) -> list[Violat
         for v in [
             rules.table_may_move(table=table, has_history=_has_history(table))
             if table is not None and "property" in changed
+            else None,
+            rules.table_may_renumber(table=table, has_entries=table.entries.exists())
+            if table is not None and "number" in changed
             else None,
             *rules.table_configuration(
                 game=candidate.game,

@@ -54,12 +54,10 @@ def content_digest(value) -> str:
     return hashlib.sha256(canonical(value)).hexdigest()
 
 
-def signer_authenticate(
-    *, signature: SignatureInput, field: str, jurisdiction: str, citation: str | None = None
-) -> User:
+def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: str, in_logbook: bool) -> User:
     """The named person re-authenticates now; a wrong password, or a name locked after too many,
-    refuses the request, naming the field and the rule that asks for the signature (the inspection
-    log's unless another is given)."""
+    refuses the request, naming the field and the rule that asks for the signature: the inspection
+    log's for an entry of the logbook (`in_logbook`), the product's policy for anything else signed."""
     # Whatever brought it: a password beyond the limit is never hashed (nor counted as a failure).
     raise_if_any([password_within_limit(password=signature.password, field=field)])
     if isinstance(signature.request, Unattended):
@@ -71,12 +69,11 @@ def signer_authenticate(
         user = authenticate(signature.request, username=signature.username, password=signature.password)
     if user is None:
         rules = rulebook_for(jurisdiction)
-        extra = {"citation": citation} if citation else {}
         if is_locked_out(signature.request):
             refusal = rules.signature_locked_out(
-                field=field, username=signature.username, minutes=lockout_minutes(), **extra
+                field=field, username=signature.username, minutes=lockout_minutes(), in_logbook=in_logbook
             )
         else:
-            refusal = rules.signature_invalid(field=field, username=signature.username, **extra)
+            refusal = rules.signature_invalid(field=field, username=signature.username, in_logbook=in_logbook)
         raise RuleViolation([refusal])
     return user

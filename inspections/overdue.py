@@ -163,10 +163,8 @@ def scan(now: datetime | None = None) -> dict[str, int]:
 def flag_resolve(*, flag_id: int, note: str, signature: SignatureInput) -> ComplianceException:
     """A compliance manager resolves an open flag with a signed note (the problem may persist: a
     flag resolved by hand is not raised again for the same missed deadline)."""
-    jurisdiction, citation = ComplianceException.objects.values_list("property__jurisdiction", "citation").get(
-        pk=flag_id
-    )
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, citation=citation)
+    jurisdiction = ComplianceException.objects.values_list("property__jurisdiction", flat=True).get(pk=flag_id)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=False)
     with transaction.atomic():
         flag = ComplianceException.objects.select_for_update(of=("self",)).get(pk=flag_id)
         raise_if_any(rulebook_for(jurisdiction).may_resolve_flag(flag, signer=signer, note=note))

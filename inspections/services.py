@@ -141,7 +141,9 @@ def inspection_record(
     notes: str = "",
 ) -> Entry:
     """§ 617a.2(a): the checklist, each item passed or failed, signed by the inspector."""
-    inspector = signer_authenticate(signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id))
+    inspector = signer_authenticate(
+        signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id), in_logbook=True
+    )
     with transaction.atomic():
         table = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
@@ -186,8 +188,10 @@ def adjustment_record(
 ) -> Entry:
     """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness."""
     jurisdiction = _jurisdiction_of(table_id)
-    performer_user = signer_authenticate(signature=performer, field="performer", jurisdiction=jurisdiction)
-    witness_user = signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction)
+    performer_user = signer_authenticate(
+        signature=performer, field="performer", jurisdiction=jurisdiction, in_logbook=True
+    )
+    witness_user = signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction, in_logbook=True)
     with transaction.atomic():
         table = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
@@ -237,7 +241,9 @@ def _recorded_event(
     more_checks: Callable[[ModuleType, GamingTable], list] | None = None,
 ) -> Entry:
     """An entry signed by the one person who records it: lock, check, append, move the table."""
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id))
+    signer = signer_authenticate(
+        signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id), in_logbook=True
+    )
     with transaction.atomic():
         table = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
@@ -412,27 +418,50 @@ def _voided_by(entry: Entry, voiding: frozenset[str]) -> int | None:
     return None
 
 
-def _inspection_amended_away(
-    *, table: GamingTable, original: Entry, amendment_kind: str, duplicate: Entry | None, passed: bool
-):
-    """§ 617a.2(a): an inspection entered in error is no inspection; a duplicate counts as the one it
-    repeats, at that one's time; one corrected to a failed item did not pass. When it is the
-    inspection the table's opening rests on (the last one, since the last closing), the table needs
-    a new one; an open table is flagged by the overdue scan."""
-    later = Entry.objects.filter(table=table, kind=EntryKind.INSPECTION, seq__gt=original.seq).exists()
-    if later or (table.last_closed_at and table.last_closed_at > original.occurred_at):
+def _inspection_as_amended(entry: Entry, rules: ModuleType) -> tuple[list[Entry], bool, bool]:
+    """What an inspection counts as after its amendments: a duplicate counts only as the inspection it
+    repeats (through any chain of duplicates), an inspection entered in error is none, and its items
+    are as the corrections left them. Returns (the chain from the entry to the inspection it counts
+    as, voided, passed)."""
+    chain = [entry]
+    while True:
+        marks = list(entry.amendments.values_list("details", flat=True).order_by("seq"))
+        kinds = {details.get("amendment_kind"): details for details in marks}
+        if "entered_in_error" in kinds:
+            return chain, True, False
+        if "duplicate" not in kinds:
+            break
+        # check_amendment made it an earlier entry of the same table: the chain ends.
+        entry = Entry.objects.get(property_id=entry.property_id, seq=kinds["duplicate"]["duplicate_of"])
+        chain.append(entry)
+    items = dict(entry.details.get("items", {}))
+    for details in marks:
+        items |= (details.get("correction") or {}).get("items", {})
+    return chain, False, rules.inspection_passed(items=items)
+
+
+def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: ModuleType) -> None:
+    """§ 617a.2(a): an inspection entered in error is no inspection; a duplicate counts only as the one
+    it repeats, at that one's time (so it is void when that one is); one corrected to a failed item did
+    not pass. When the amended inspection is the one the table's opening rests on (the last one, since
+    the last closing), or one that last one repeats, the table needs a new one; an open table is
+    flagged by the overdue scan. Amendments only ever take an inspection away, in whatever order."""
+    last = Entry.objects.filter(table=table, kind=EntryKind.INSPECTION).order_by("-seq").first()
+    if last is None or (table.last_closed_at and table.last_closed_at > last.occurred_at):
         return
-    reason = "entered_in_error"
-    if amendment_kind == "correction":
-        if passed:
-            return
+    chain, voided, passed = _inspection_as_amended(last, rules)
+    effective = chain[-1]
+    if original.pk not in {entry.pk for entry in chain}:
+        return  # not what the table's opening rests on
+    if voided:
+        reason = "entered_in_error" if effective.pk == last.pk else "duplicate"
+    elif not passed:
         reason = "failed"
-    elif amendment_kind == "duplicate":
-        table.last_inspection_at = duplicate.occurred_at
-        since = duplicate.occurred_at
-        if duplicate.passed is not True:
-            reason = "failed"
-        elif table.last_adjustment_at and table.last_adjustment_at > since:
+    elif effective.pk == last.pk:
+        return
+    else:
+        since = table.last_inspection_at = effective.occurred_at
+        if table.last_adjustment_at and table.last_adjustment_at > since:
             reason = EntryKind.ADJUSTMENT
         elif table.last_replacement_at and table.last_replacement_at > since:
             reason = EntryKind.REPLACEMENT
@@ -462,7 +491,7 @@ def amendment_record(
     """
     correction = correction or {}
     jurisdiction = Entry.objects.values_list("property__jurisdiction", flat=True).get(pk=entry_id)
-    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=True)
     with transaction.atomic():
         original = Entry.objects.get(pk=entry_id)
         table = _table_lock(original.table_id)
@@ -520,13 +549,6 @@ def amendment_record(
             amends=original,
         )
         if original.kind == EntryKind.INSPECTION and (amendment_kind != "correction" or "items" in correction):
-            items = {**original.details.get("items", {}), **correction.get("items", {})}
-            _inspection_amended_away(
-                table=table,
-                original=original,
-                amendment_kind=amendment_kind,
-                duplicate=duplicate,
-                passed=rules.inspection_passed(items=items),
-            )
+            _inspection_amended_away(table=table, original=original, rules=rules)
             _table_save(table, at=None, entry=entry)
     return entry

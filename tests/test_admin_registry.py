@@ -37,10 +37,12 @@ SERVICES = {
 }
 # Registered once, checked by the rulebook in the form (as the API's create), never changed or deleted.
 INSERT_ONLY = {"compliance.Wheel", "compliance.Ball"}
+# Seen and deleted, never added or changed: the API tokens (kept only as digests), which an
+# administrator revokes by deleting one; a token is made by signing in, never by hand.
+REVOKE_ONLY = {"knox.AuthToken"}
 # Other applications' own pages, which hold no logbook data.
 THIRD_PARTY = {
     "auth.Group": "Django's permissions",
-    "knox.AuthToken": "the API tokens, kept only as digests: an administrator revokes one by deleting it (a signature still needs the signer's own password)",
     "axes.AccessAttempt": "django-axes: deleting an attempt is how an administrator lifts a lockout",
     "axes.AccessLog": "django-axes' sign-in log",
     "axes.AccessFailureLog": "django-axes' failed sign-ins",
@@ -65,7 +67,7 @@ def as_administrator():
 
 
 def test_every_registered_admin_is_listed():
-    listed = READ_ONLY | set(SERVICES) | INSERT_ONLY | set(THIRD_PARTY)
+    listed = READ_ONLY | set(SERVICES) | INSERT_ONLY | REVOKE_ONLY | set(THIRD_PARTY)
     assert not set(registered()) - listed, "an admin page no list here accounts for"
     # The logbook's models must exist by these names (a rename would silently drop the check).
     for label in READ_ONLY | set(SERVICES) | INSERT_ONLY:
@@ -96,6 +98,16 @@ def test_registered_equipment_is_never_changed_or_deleted(label):
     row = model_admin.model()
     assert not model_admin.has_change_permission(request, row)
     assert not model_admin.has_delete_permission(request) and not model_admin.has_delete_permission(request, row)
+
+
+@pytest.mark.parametrize("label", sorted(REVOKE_ONLY))
+def test_api_tokens_are_revoked_never_made_or_changed_by_hand(label):
+    model_admin = registered()[label]
+    request = as_administrator()
+    row = model_admin.model()
+    assert not model_admin.has_add_permission(request)
+    assert not model_admin.has_change_permission(request) and not model_admin.has_change_permission(request, row)
+    assert model_admin.has_delete_permission(request, row)
 
 
 @pytest.mark.parametrize("label", sorted(SERVICES))

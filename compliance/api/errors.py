@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from compliance.rulebook import RuleViolation
-from compliance.rulebook.text import CITATIONS as POLICY_CITATIONS
+from compliance.rulebook.text import SAME_CAUSE, citation_of
 
 
 def _flatten(detail, field: str | None = None) -> list[dict]:
@@ -34,8 +34,23 @@ def _flatten(detail, field: str | None = None) -> list[dict]:
             errors.extend(_flatten(value, f"{field}.{index}" if isinstance(value, dict | list) else field))
         return errors
     code = getattr(detail, "code", None) or "invalid"
-    # A field's refusal that is the product's policy on typed text (compliance.validators) cites it.
-    return [{**_error(code, str(detail), field=field), "citation": POLICY_CITATIONS.get(code)}]
+    # A field's refusal cites the product's policy on typed text (compliance.validators) or on the
+    # request's form: every error names its citation.
+    return [{**_error(code, str(detail), field=field), "citation": citation_of(code)}]
+
+
+def _once(errors: list[dict]) -> list[dict]:
+    """One error per field and cause: a NUL is refused by our validator and by the framework's own, a
+    length by the serializer's and the model's; the person reads it once (our words, when both)."""
+    order = list(SAME_CAUSE)
+    ranked = sorted(errors, key=lambda e: order.index(e["code"]) if e["code"] in SAME_CAUSE else len(order))
+    seen, kept = set(), set()
+    for error in ranked:
+        key = (error["field"], SAME_CAUSE.get(error["code"], (error["code"], error["message"])))
+        if key not in seen:
+            seen.add(key)
+            kept.add(id(error))
+    return [error for error in errors if id(error) in kept]
 
 
 def _error(code: str, message: str, *, field: str | None = None) -> dict:
@@ -67,7 +82,7 @@ def exception_handler(exc, context):
     if response is None:
         return None
     if isinstance(exc, exceptions.ValidationError):
-        response.data = _body(_flatten(exc.detail))
+        response.data = _body(_once(_flatten(exc.detail)))
     elif isinstance(exc, exceptions.APIException):
         code = exc.get_codes() if isinstance(exc.get_codes(), str) else exc.default_code
         response.data = _body([_error(code, str(exc.detail))])

@@ -43,6 +43,7 @@ CASINO_WAR_DECKS = "58 Pa. Code § 651a.3(d)"
 # The product's own policies, each derived from the paragraph it names (which does not say it in so many words).
 CONFIGURATION_WHILE_CLOSED = "Product policy, derived from 58 Pa. Code § 617a.2(a), (d)"
 TABLE_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+TABLE_KEEPS_NUMBER = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PROPERTY_KEEPS_JURISDICTION = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PERSON_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 # How far back a time an entry may carry (ENTRY_MAX_BACKDATE_HOURS): the log holds the true date and time.
@@ -190,6 +191,21 @@ def table_may_move(*, table, has_history: bool) -> Violation | None:
             "Add a new table at the other property instead.",
             TABLE_STAYS_AT_PROPERTY,
             "property",
+        )
+    return None
+
+
+def table_may_renumber(*, table, has_entries: bool) -> Violation | None:
+    """Product policy from § 617a.2(e): the log holds the table number, and its entries read it from
+    the table, so a table with logbook entries keeps its number (a renamed table would change the
+    "Table" of every entry already signed)."""
+    if has_entries:
+        return Violation(
+            "table_number_in_logbook",
+            f"Table {table.number} has logbook entries that name it by this number: it keeps it. "
+            "Add a new table with the new number instead.",
+            TABLE_KEEPS_NUMBER,
+            "number",
         )
     return None
 
@@ -794,8 +810,8 @@ VOIDING_AMENDMENTS = frozenset({"entered_in_error", "duplicate"})
 # The table's `inspection_void_reason` when the inspection it was to open on was amended away, in words.
 AMENDED_VOID_REASONS = {
     "entered_in_error": "was marked entered in error",
-    "duplicate": "was marked a duplicate of an earlier inspection that no longer counts (the table was closed, "
-    "adjusted or had a part replaced after it, or it failed)",
+    "duplicate": "was marked a duplicate of an earlier inspection that no longer counts (it was entered in error "
+    "or failed, or the table was closed, adjusted or had a part replaced after it)",
 }
 
 
@@ -912,23 +928,34 @@ def time_in_order(
     return None
 
 
-def signature_invalid(*, field: str, username: str, citation: str = INSPECTION_LOG) -> Violation:
-    """§ 617a.2(e) for the log, § 601a.2 or § 617a.1(f) for approvals: the signature of the individual."""
+# Outside the logbook (a flag's resolution, a filing, a regulator's decision) no paragraph asks for the
+# signature: signing by the password re-entered is the product's own rule (DESIGN.md §4).
+SIGNATURE_POLICY = "Product policy: a signature is the signer's password re-entered at signing"
+
+
+def signature_citation(*, in_logbook: bool) -> str:
+    """§ 617a.2(e) asks for the signature of the individual in the log (the inspection it certifies,
+    an adjustment or replacement, and what else the log holds); elsewhere it is the product's policy."""
+    return INSPECTION_LOG if in_logbook else SIGNATURE_POLICY
+
+
+def signature_invalid(*, field: str, username: str, in_logbook: bool) -> Violation:
+    """The signature of the individual: the password re-entered is wrong."""
     return Violation(
         "signature_invalid",
         f"The username or password given to sign as “{username}” is wrong.",
-        citation,
+        signature_citation(in_logbook=in_logbook),
         field,
     )
 
 
-def signature_locked_out(*, field: str, username: str, minutes: int, citation: str = INSPECTION_LOG) -> Violation:
+def signature_locked_out(*, field: str, username: str, minutes: int, in_logbook: bool) -> Violation:
     """The signature of the individual cannot be made while their name is locked after failed passwords."""
     return Violation(
         "signature_locked_out",
         f"Too many wrong passwords for “{username}” from this device: signing as “{username}” is locked "
         f"for {minutes} minutes. An administrator can lift the lock.",
-        citation,
+        signature_citation(in_logbook=in_logbook),
         field,
     )
 

@@ -1,6 +1,7 @@
 """The product's own limits on audit reports (no regulation sets them): how long a period one report
 covers, and how many reports one person and one property may have waiting or running at once, so
-that nobody's reports hold back anyone else's. The numbers are settings (REPORT_MAX_*)."""
+that nobody's reports hold back anyone else's. The numbers are settings; a citation states them in
+words (a person reads it), never by the settings' names."""
 
 from __future__ import annotations
 
@@ -8,11 +9,17 @@ from datetime import date, timedelta
 
 from compliance.rulebook.base import Violation
 
-PERIOD_POLICY = "Product policy: the longest period of one report (REPORT_MAX_DAYS)"
-PENDING_POLICY = "Product policy: reports waiting or running at once (REPORT_MAX_PENDING_PER_PERSON, _PER_PROPERTY)"
 DATES_POLICY = "Product policy: a report's period lies between 2000-01-01 and the property's tomorrow"
 # No logbook entry is older than the product: a report of earlier days is a mistyped year.
 EARLIEST_REPORT_DAY = date(2000, 1, 1)
+
+
+def period_policy(*, max_days: int) -> str:
+    return f"Product policy: one report covers at most {max_days} days"
+
+
+def pending_policy(*, max_mine: int, max_of_property: int) -> str:
+    return f"Product policy: at most {max_mine} reports waiting at once per person, {max_of_property} per property"
 
 
 def report_period_within(*, period_from: date, period_to: date, max_days: int) -> Violation | None:
@@ -22,7 +29,7 @@ def report_period_within(*, period_from: date, period_to: date, max_days: int) -
         return Violation(
             "report_period_too_long",
             f"A report covers at most {max_days} days; this one asks for {days}. Ask for it in shorter periods.",
-            citation=PERIOD_POLICY,
+            citation=period_policy(max_days=max_days),
             field="to",
         )
     return None
@@ -38,7 +45,7 @@ def report_pending_within(
             "too_many_reports_pending",
             f"You already have {mine} reports waiting or being generated (at most {max_mine} at once). "
             "Ask for this one when one of them is done.",
-            citation=PENDING_POLICY,
+            citation=pending_policy(max_mine=max_mine, max_of_property=max_of_property),
             field=None,
         )
     if of_property >= max_of_property:
@@ -46,7 +53,7 @@ def report_pending_within(
             "too_many_reports_pending",
             f"{property_name} already has {of_property} reports waiting or being generated (at most "
             f"{max_of_property} at once). Ask for this one when one of them is done.",
-            citation=PENDING_POLICY,
+            citation=pending_policy(max_mine=max_mine, max_of_property=max_of_property),
             field="property",
         )
     return None

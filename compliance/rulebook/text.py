@@ -7,12 +7,32 @@ from compliance.validators import PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG
 PRINTABLE_NAMES = "Product policy: names and numbers are printable text on one line"
 PRINTABLE_NOTES = "Product policy: notes are printable text"
 LENGTH_LIMITS = "Product policy: typed text has a length limit"
+PRINTABLE_TEXT = "Product policy: typed text is printable"
+# A field missing, empty, of the wrong type or not one of its list: the request's own form.
+REQUEST_FORM = "Product policy: a request gives each field in the form the API describes"
 
 CITATIONS = {
     "control_characters": PRINTABLE_NAMES,
     "control_characters_in_text": PRINTABLE_NOTES,
     "max_length": LENGTH_LIMITS,
+    # The framework's own refusals of typed text (Django REST framework's codes).
+    "min_length": LENGTH_LIMITS,
+    "null_characters_not_allowed": PRINTABLE_TEXT,
+    "surrogate_characters_not_allowed": PRINTABLE_TEXT,
 }
+# Codes that refuse the same thing: a field refused for it once says so once (ours, the first named).
+SAME_CAUSE = {
+    "control_characters": "control_characters",
+    "control_characters_in_text": "control_characters",
+    "null_characters_not_allowed": "control_characters",
+    "max_length": "max_length",
+    "min_length": "min_length",
+}
+
+
+def citation_of(code: str) -> str:
+    """The citation of a field's refusal by its code; any other is the request's form."""
+    return CITATIONS.get(code, REQUEST_FORM)
 
 
 def password_within_limit(*, password: str, field: str | None) -> Violation | None:

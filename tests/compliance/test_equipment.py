@@ -7,6 +7,7 @@ import pytest
 
 from compliance.models import Ball, Wheel
 from compliance.rulebook import pa
+from compliance.rulebook.text import REQUEST_FORM
 from tests.factories import configure_for_opening
 from tests.inspections.test_api import assert_refused, client_for
 
@@ -137,7 +138,10 @@ def test_a_table_uses_a_wheel_of_its_type_and_property(casino, other_casino):
         "wheel",
     )
     assert_refused(
-        client.patch(f"/api/tables/{table.pk}/", {"wheel": foreign.pk}, format="json"), "does_not_exist", None, "wheel"
+        client.patch(f"/api/tables/{table.pk}/", {"wheel": foreign.pk}, format="json"),
+        "does_not_exist",
+        REQUEST_FORM,
+        "wheel",
     )
     response = client.patch(f"/api/tables/{table.pk}/", {"wheel": double.pk}, format="json")
     assert response.status_code == 200 and response.json()["wheel"] == double.pk
@@ -174,13 +178,13 @@ def test_a_ball_replaced_after_an_irregularity_becomes_the_tables_ball(casino, o
     assert_refused(
         client.post("/api/irregularities/", {**body, "new_ball": foreign.pk}, format="json"),
         "does_not_exist",
-        None,
+        REQUEST_FORM,
         "new_ball",
     )
     assert_refused(
         client.post("/api/irregularities/", {**body, "ball_replaced": False, "new_ball": new.pk}, format="json"),
         "invalid",
-        None,
+        REQUEST_FORM,
         "new_ball",
     )
     response = client.post("/api/irregularities/", {**body, "new_ball": new.pk}, format="json")

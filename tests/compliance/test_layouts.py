@@ -4,6 +4,7 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from compliance.models import LayoutSubmission
+from compliance.rulebook.text import REQUEST_FORM
 from tests.compliance.test_rules_submissions import draft
 from tests.factories import GamingTableFactory, RegulatorFactory
 from tests.inspections.test_api import assert_refused, client_for, signature
@@ -111,7 +112,10 @@ def test_a_regulator_approves_a_layout_signed(casino, regulator):
 
 def test_a_layout_of_another_property_is_out_of_reach(casino, other_casino):
     assert_refused(
-        submit(client_for(casino.compliance), casino, BASIC, [other_casino.table.pk]), "does_not_exist", None, "tables"
+        submit(client_for(casino.compliance), casino, BASIC, [other_casino.table.pk]),
+        "does_not_exist",
+        REQUEST_FORM,
+        "tables",
     )
     layout = submit(client_for(casino.compliance), casino, BASIC).json()
     outsider = RegulatorFactory(jurisdiction="NJ")

@@ -162,7 +162,12 @@ def test_only_compliance_drafts_and_a_wrong_password_files_nothing(casino):
         {"signature": signature(casino.compliance, "wrong")},
         format="json",
     )
-    assert_refused(response, "signature_invalid", "58 Pa. Code § 601a.2", "signature")
+    assert_refused(
+        response,
+        "signature_invalid",
+        "Product policy: a signature is the signer's password re-entered at signing",
+        "signature",
+    )
     assert RulesSubmission.objects.get().status == "draft"
 
 

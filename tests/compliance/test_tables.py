@@ -8,7 +8,7 @@ import pytest
 from compliance import services
 from compliance.api.views import GamingTableViewSet, PropertyViewSet, RulesSubmissionViewSet
 from compliance.models import GamingTable, Property, RulesSubmission, TableState, User, Wheel
-from compliance.rulebook import pa
+from compliance.rulebook import RuleViolation, pa
 from inspections.chain import chain_verify
 from inspections.models import Entry
 from tests.conftest import sign
@@ -51,12 +51,24 @@ def test_a_table_patch_racing_an_opening_keeps_the_table_open(casino, monkeypatc
     inspect(casino)
     assert table_of(casino).state == TableState.INSPECTED
     between_read_and_save(monkeypatch, GamingTableViewSet, lambda: event(casino, "open"))
+    number = table_of(casino).number
+    # The rename is refused (the table has entries) and the refusal writes nothing over the opening.
     response = client_for(casino.compliance).patch(f"/api/tables/{casino.table.pk}/", {"number": "R-1"}, format="json")
-    assert response.status_code == 200, response.content
+    assert_refused(response, "table_number_in_logbook", STAYS, "number")
     table = table_of(casino)
-    assert table.number == "R-1"
+    assert table.number == number
     assert table.state == TableState.OPEN and table.last_opened_at is not None
-    assert response.json()["state"] == "open"
+
+
+def test_a_rename_racing_the_tables_first_entry_is_refused(casino, monkeypatch):
+    """The entries are counted under the table's lock: an inspection recorded between the rename's
+    read and its save keeps the number it was signed with."""
+    number = table_of(casino).number
+    assert not Entry.objects.filter(table=casino.table).exists()
+    between_read_and_save(monkeypatch, GamingTableViewSet, lambda: inspect(casino))
+    response = client_for(casino.compliance).patch(f"/api/tables/{casino.table.pk}/", {"number": "R-1"}, format="json")
+    assert_refused(response, "table_number_in_logbook", STAYS, "number")
+    assert table_of(casino).number == number
 
 
 def test_a_property_patch_racing_an_entry_keeps_the_chain_head(casino, monkeypatch):
@@ -240,3 +252,27 @@ def test_a_compliance_manager_does_not_move_a_table(casino, other_casino):
         services.table_update(table_id=table.pk, actor=casino.compliance, changes={"property": other_casino.property})
     table.refresh_from_db()
     assert table.property == casino.property
+
+
+def test_a_table_with_logbook_entries_keeps_its_number(casino, administrator):
+    """The log holds the table number (§ 617a.2(e)); the logbook and the register read it from the
+    table, so a rename would change the "Table" of every entry already signed."""
+    number = table_of(casino).number
+    inspect(casino)
+    for who in (casino.compliance, administrator):
+        response = client_for(who).patch(f"/api/tables/{casino.table.pk}/", {"number": "R-10"}, format="json")
+        assert_refused(response, "table_number_in_logbook", STAYS, "number")
+    with pytest.raises(RuleViolation):
+        services.table_update(table_id=casino.table.pk, actor=administrator, changes={"number": "R-10"})
+    assert table_of(casino).number == number
+    rows = client_for(casino.compliance).get("/api/logbook/").json()
+    rows = rows.get("results", rows)
+    assert rows and {row["table_number"] for row in rows} == {number}
+
+
+def test_a_table_without_entries_may_be_renumbered(casino):
+    table = GamingTableFactory(property=casino.property, number="R-NEW")
+    response = client_for(casino.compliance).patch(f"/api/tables/{table.pk}/", {"number": "R-10"}, format="json")
+    assert response.status_code == 200, response.content
+    table.refresh_from_db()
+    assert table.number == "R-10"

@@ -88,7 +88,7 @@ def test_a_draft_is_saved_with_its_violations_then_corrected_and_filed(client, m
     wrong = client.post(
         response["Location"], {"action": "file", "username": manager.compliance.username, "password": "x"}
     )
-    assert "58 Pa. Code § 601a.2" in wrong.content.decode()
+    assert "Product policy: a signature is the signer" in wrong.content.decode()
     client.post(response["Location"], {"action": "file", "username": manager.compliance.username, "password": PASSWORD})
     submission.refresh_from_db()
     assert submission.status == "filed" and submission.content_hash

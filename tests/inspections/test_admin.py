@@ -153,13 +153,25 @@ def test_derived_columns_posted_to_the_admin_change_nothing(admin_client_logged_
     assert before["cover_due_at"] is not None
     page = admin_client_logged_in.get(f"/admin/compliance/gamingtable/{table.pk}/change/")
     assert b'name="cover_due_at' not in page.content and b'name="state"' not in page.content
-    response = admin_client_logged_in.post(
-        f"/admin/compliance/gamingtable/{table.pk}/change/", table_form(table, number="R-01B")
-    )
+    response = admin_client_logged_in.post(f"/admin/compliance/gamingtable/{table.pk}/change/", table_form(table))
     assert response.status_code == 302, response.content.decode()
     after = derived_columns(table)
-    assert table.number == "R-01B"
     assert after == before
+
+
+def test_the_admin_refuses_to_renumber_a_table_with_entries(admin_client_logged_in, casino):
+    """The log holds the table number (§ 617a.2(e)): a rename would change every signed entry's table."""
+    inspect(casino)
+    table = casino.table
+    table.refresh_from_db()
+    response = admin_client_logged_in.post(
+        f"/admin/compliance/gamingtable/{table.pk}/change/", table_form(table, number="R-10")
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "has logbook entries" in page and "Product policy, derived from 58 Pa. Code § 617a.2(e)" in page
+    table.refresh_from_db()
+    assert table.number != "R-10"
 
 
 def test_the_admin_refuses_to_move_a_table_with_entries(admin_client_logged_in, casino, other_casino):
@@ -259,7 +271,7 @@ def test_the_admin_policy_change_moves_the_deadlines(admin_client_logged_in, cas
             "time_zone": prop.time_zone,
             "cover_grace_minutes": 2,
             "max_inspection_interval_hours": prop.max_inspection_interval_hours,
-            "notify_emails": "[]",
+            "notify_emails": "",
         },
     )
     assert response.status_code == 302, response.content.decode()
@@ -320,3 +332,62 @@ def test_the_admin_shows_an_entry_and_its_flag_at_the_propertys_time(admin_clien
     page = admin_client_logged_in.get(f"/admin/inspections/entry/{entry.pk}/change/").content.decode()
     assert "times in America/New_York (EST)" in page
     assert date_format(timezone.localtime(entry.occurred_at, zone), "DATETIME_FORMAT") in page  # and its inline's
+
+
+# ---- What the admin shows a person (the user trial) ----
+
+
+def test_api_tokens_are_seen_and_revoked_never_added(admin_client_logged_in, casino):
+    from knox.models import AuthToken
+
+    _, token = AuthToken.objects.create(user=casino.floorperson)
+    row = AuthToken.objects.get()
+    listing = admin_client_logged_in.get("/admin/knox/authtoken/")
+    assert listing.status_code == 200 and row.token_key in listing.content.decode()
+    assert b"/admin/knox/authtoken/add/" not in listing.content
+    assert admin_client_logged_in.get("/admin/knox/authtoken/add/").status_code == 403
+    page = admin_client_logged_in.get(f"/admin/knox/authtoken/{row.pk}/change/")
+    assert page.status_code == 200 and b'name="_save"' not in page.content
+    assert token.encode() not in page.content
+    revoked = admin_client_logged_in.post(f"/admin/knox/authtoken/{row.pk}/delete/", {"post": "yes"})
+    assert revoked.status_code == 302 and not AuthToken.objects.exists()
+
+
+def test_the_table_page_says_why_its_inspection_no_longer_counts_in_words(admin_client_logged_in, casino):
+    from tests.inspections.test_amendments import amend, unlocked
+
+    unlocked(casino)
+    amend(casino, inspect(casino), kind="entered_in_error")
+    page = admin_client_logged_in.get(f"/admin/compliance/gamingtable/{casino.table.pk}/change/").content.decode()
+    assert "The inspection was marked entered in error" in page
+    assert "entered_in_error" not in page
+
+
+def property_form(page) -> dict:
+    """The property's change form as the page shows it, ready to post back."""
+    form = page.context["adminform"].form
+    data = {}
+    for name, field in form.fields.items():
+        value = field.prepare_value(form[name].value())
+        if value is not None:
+            data[name] = value
+    return data
+
+
+def test_the_property_page_takes_one_address_a_line_or_separated_by_commas(admin_client_logged_in, casino):
+    from compliance.models import Property
+
+    url = f"/admin/compliance/property/{casino.property.pk}/change/"
+    data = property_form(admin_client_logged_in.get(url))
+    typed = "floor@casino.example\r\nsecurity@casino.example, night@casino.example\r\n"
+    response = admin_client_logged_in.post(url, {**data, "notify_emails": typed})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    addresses = ["floor@casino.example", "security@casino.example", "night@casino.example"]
+    assert Property.objects.get(pk=casino.property.pk).notify_emails == addresses
+    page = admin_client_logged_in.get(url).content.decode()
+    assert "floor@casino.example\nsecurity@casino.example\nnight@casino.example</textarea>" in page
+
+    refused = admin_client_logged_in.post(url, {**data, "notify_emails": "floor@casino.example\nnot an address"})
+    assert refused.status_code == 200
+    assert "“not an address” is not an email address." in refused.content.decode()
+    assert Property.objects.get(pk=casino.property.pk).notify_emails == addresses

@@ -327,3 +327,85 @@ def test_the_register_report_marks_an_entry_entered_in_error(casino):
     register = KINDS_BY_CODE["inspection_register"]
     rows = {row["seq"]: row for row in register.rows(report, register.keys(report))}
     assert f"amended by #{marked.seq}: ENTERED IN ERROR, Wrong table" in rows[mistaken.seq]["description"]
+
+
+def _void_duplicated_inspection(casino, order: str):
+    """Passing inspections whose last one repeats an earlier one that is marked entered in error, the
+    amendments made in the given order."""
+    first = inspect(casino)
+    second = inspect(casino)
+    if order == "duplicate, then error":
+        amend(casino, second, kind="duplicate", duplicate_of=first.seq)
+        amend(casino, first, kind="entered_in_error")
+    elif order == "error, then duplicate":
+        amend(casino, first, kind="entered_in_error")
+        amend(casino, second, kind="duplicate", duplicate_of=first.seq)
+    else:  # a duplicate of a duplicate, the chain built from either end
+        third = inspect(casino)
+        amend(casino, third, kind="duplicate", duplicate_of=second.seq)
+        if order == "chain, then error":
+            amend(casino, second, kind="duplicate", duplicate_of=first.seq)
+            amend(casino, first, kind="entered_in_error")
+        else:
+            amend(casino, first, kind="entered_in_error")
+            amend(casino, second, kind="duplicate", duplicate_of=first.seq)
+
+
+VOID_ORDERS = ("duplicate, then error", "error, then duplicate", "chain, then error", "error, then chain")
+
+
+@pytest.mark.parametrize("order", VOID_ORDERS)
+def test_a_duplicate_of_an_inspection_entered_in_error_does_not_open_the_table(casino, order):
+    unlocked(casino)
+    _void_duplicated_inspection(casino, order)
+    assert state(casino) == TableState.UNLOCKED
+    refused(opening(casino), "inspection_amended_away", INSPECTION)
+    inspect(casino)
+    event(casino, "open")
+
+
+@pytest.mark.parametrize("order", VOID_ORDERS)
+def test_an_open_table_on_a_duplicate_of_an_inspection_entered_in_error_is_flagged(casino, order):
+    unlocked(casino)
+    first = inspect(casino)
+    event(casino, "open")
+    casino.table.refresh_from_db()
+    # The inspections repeated while the table is open; the amendments leave it on none.
+    second = inspect(casino)
+    if order.startswith("duplicate"):
+        amend(casino, second, kind="duplicate", duplicate_of=first.seq)
+        amend(casino, first, kind="entered_in_error")
+    elif order.startswith("error"):
+        amend(casino, first, kind="entered_in_error")
+        amend(casino, second, kind="duplicate", duplicate_of=first.seq)
+    else:
+        third = inspect(casino)
+        amend(casino, third, kind="duplicate", duplicate_of=second.seq)
+        amend(casino, second, kind="duplicate", duplicate_of=first.seq)
+        amend(casino, first, kind="entered_in_error")
+    casino.table.refresh_from_db()
+    assert casino.table.state == TableState.OPEN
+    assert casino.table.uninspected_since == casino.table.last_opened_at
+    overdue.scan(now=timezone.now() + timedelta(minutes=1))
+    flag = ComplianceException.objects.get(table=casino.table, status="open")
+    assert flag.citation == INSPECTION
+
+
+def test_a_duplicate_of_a_duplicate_of_a_passing_inspection_still_opens_the_table(casino):
+    unlocked(casino)
+    first = inspect(casino)
+    second = inspect(casino)
+    third = inspect(casino)
+    amend(casino, third, kind="duplicate", duplicate_of=second.seq)
+    amend(casino, second, kind="duplicate", duplicate_of=first.seq)
+    event(casino, "open")
+    assert state(casino) == TableState.OPEN
+
+
+def test_a_duplicate_of_an_inspection_later_corrected_to_a_failed_item_does_not_count(casino):
+    unlocked(casino)
+    first = inspect(casino)
+    second = inspect(casino)
+    amend(casino, second, kind="duplicate", duplicate_of=first.seq)
+    amend(casino, first, correction={"items": {"parts_secure": False}})
+    refused(opening(casino), "inspection_failed", INSPECTION)

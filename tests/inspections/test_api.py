@@ -6,6 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from compliance.models import Role, TableState
+from compliance.rulebook.text import REQUEST_FORM
 from inspections.models import Entry, Signature
 from tests.factories import PASSWORD, UserFactory
 from tests.inspections.test_services import ALL_PASS, event, inspect
@@ -148,8 +149,8 @@ def test_a_foreign_table_looks_like_an_unknown_one(casino, other_casino):
         {"table": 999999, "items": ALL_PASS, "signature": signature(casino.floorperson)},
         format="json",
     )
-    assert_refused(foreign, "does_not_exist", None, "table")
-    assert_refused(unknown, "does_not_exist", None, "table")
+    assert_refused(foreign, "does_not_exist", REQUEST_FORM, "table")
+    assert_refused(unknown, "does_not_exist", REQUEST_FORM, "table")
     assert foreign.json()["errors"][0]["message"].replace(str(other_casino.table.pk), "X") == unknown.json()["errors"][
         0
     ]["message"].replace("999999", "X")
@@ -333,7 +334,7 @@ def test_compliance_manages_tables_of_their_property_only(casino, other_casino):
         {"property": other_casino.property.pk, "number": "R-09", "game": "roulette", "wheel_type": "single_zero"},
         format="json",
     )
-    assert_refused(response, "does_not_exist", None, "property")
+    assert_refused(response, "does_not_exist", REQUEST_FORM, "property")
     response = client.post(
         "/api/tables/",
         {"property": casino.property.pk, "number": "R-01", "game": "roulette", "wheel_type": "single_zero"},
@@ -374,7 +375,7 @@ def test_people_are_created_by_compliance_for_their_property(casino, other_casin
         {**payload, "username": "boss", "credential_number": "BC-778", "role": "regulator"},
         format="json",
     )
-    assert_refused(response, "invalid", None, "role")
+    assert_refused(response, "invalid", REQUEST_FORM, "role")
     response = client.post(
         "/api/people/", {**payload, "username": "weak", "credential_number": "BC-779", "password": "123"}, format="json"
     )

@@ -2,6 +2,7 @@
 
 import pytest
 
+from compliance.rulebook.text import REQUEST_FORM
 from tests.inspections.test_api import client_for
 from tests.inspections.test_services import inspect
 
@@ -57,7 +58,7 @@ def test_a_table_id_is_a_whole_number(casino, table):
     assert response.json()["errors"][0] == {
         "code": "incorrect_type",
         "message": f"Give the id as a whole number, not {type(table).__name__}.",
-        "citation": None,
+        "citation": REQUEST_FORM,
         "field": "table",
     }
 

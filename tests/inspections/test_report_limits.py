@@ -81,7 +81,7 @@ def test_a_period_longer_than_the_limit_is_refused_400_naming_it(casino, limits,
     error = refusal(ask(casino.compliance, casino.property, **{"from": start, "to": "2026-11-02"}), 400)
     assert (error["code"], error["field"]) == ("report_period_too_long", "to")
     assert "at most 365 days" in error["message"] and f"asks for {days}" in error["message"]
-    assert "REPORT_MAX_DAYS" in error["citation"]
+    assert error["citation"] == "Product policy: one report covers at most 365 days"
     assert Report.objects.count() == before
 
 
@@ -105,13 +105,13 @@ def test_the_reports_page_shows_the_same_refusals(client, casino, limits):
     assert page.status_code == 429
     text = page.content.decode()
     assert "You already have 2 reports waiting or being generated (at most 2 at once)" in text
-    assert "Product policy: reports waiting or running at once" in text
+    assert "Product policy: at most 2 reports waiting at once per person, 3 per property" in text
     assert Report.objects.count() == 2
 
     Report.objects.update(status=ReportStatus.DONE)
     page = client.post("/reports/", form(casino.property, period_from="2024-01-01"))
     assert page.status_code == 200 and "A report covers at most 366 days" in page.content.decode()
-    assert "Product policy: the longest period of one report" in page.content.decode()
+    assert "Product policy: one report covers at most 366 days" in page.content.decode()
     assert Report.objects.count() == 2
 
 

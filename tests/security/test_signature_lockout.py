@@ -29,6 +29,10 @@ from tests.inspections.test_services import ALL_PASS
 
 LIMIT = settings.AXES_FAILURE_LIMIT
 SIGNATURE_COMPONENT = "SignatureInputRequest"
+# § 617a.2(e) asks for the signature of the individual in the log; anything else signed (a flag's
+# resolution, a filing, a regulator's decision) is signed by the product's own policy.
+LOG = "58 Pa. Code § 617a.2(e)"
+POLICY = "Product policy: a signature is the signer's password re-entered at signing"
 
 
 def _refs(node):
@@ -69,6 +73,7 @@ class Case:
     body: dict
     signers: dict  # field -> user
     caller: object = None
+    citation: str = LOG  # what a wrong or locked signature cites
 
 
 def cases(casino) -> dict[tuple[str, str], Case]:
@@ -127,19 +132,23 @@ def cases(casino) -> dict[tuple[str, str], Case]:
             for kind in ("unlock", "open", "close", "cover")
         },
         ("POST", "/api/exceptions/{id}/resolve/"): Case(
-            f"/api/exceptions/{flag.pk}/resolve/", {"note": "Covered late."}, {"signature": casino.compliance}
+            f"/api/exceptions/{flag.pk}/resolve/",
+            {"note": "Covered late."},
+            {"signature": casino.compliance},
+            citation=POLICY,
         ),
         ("POST", "/api/layouts/{id}/decision/"): Case(
-            f"/api/layouts/{layout.pk}/decision/", decision, {"signature": regulator}
+            f"/api/layouts/{layout.pk}/decision/", decision, {"signature": regulator}, citation=POLICY
         ),
         ("POST", "/api/rules-submissions/{id}/decision/"): Case(
-            f"/api/rules-submissions/{submission.pk}/decision/", decision, {"signature": regulator}
+            f"/api/rules-submissions/{submission.pk}/decision/", decision, {"signature": regulator}, citation=POLICY
         ),
         ("POST", "/api/rules-submissions/{id}/file/"): Case(
             f"/api/rules-submissions/{draft.pk}/file/",
             {},
             {"signature": casino.compliance},
             caller=casino.compliance,  # filing is the compliance manager's page
+            citation=POLICY,
         ),
     }
 
@@ -176,6 +185,8 @@ def test_every_signature_locks_after_repeated_wrong_passwords_even_with_the_righ
         assert response.status_code == 400, (len(attempts), response.content)
         [error] = [e for e in response.json()["errors"] if e["field"] == signed_field]
         attempts.append(error["code"])
+        # The rule that asks for this signature, never the one of the action signed (a flag's).
+        assert error["citation"] == case.citation, (error, path)
         return error
 
     attempts: list[str] = []
@@ -208,10 +219,13 @@ def test_a_password_is_never_checked_without_the_request_that_brought_it(casino)
 def test_only_an_explicit_unattended_signature_is_not_counted(casino):
     """The demo seeder signs on the server, saying so: its password is checked, no attempt is counted."""
     unattended = SignatureInput(casino.security.username, PASSWORD, Unattended("seed_demo"))
-    assert signer_authenticate(signature=unattended, field="signature", jurisdiction="PA") == casino.security
+    assert (
+        signer_authenticate(signature=unattended, field="signature", jurisdiction="PA", in_logbook=True)
+        == casino.security
+    )
     wrong = SignatureInput(casino.security.username, "wrong", Unattended("seed_demo"))
     with pytest.raises(RuleViolation) as refused:
-        signer_authenticate(signature=wrong, field="signature", jurisdiction="PA")
+        signer_authenticate(signature=wrong, field="signature", jurisdiction="PA", in_logbook=True)
     assert refused.value.violations[0].code == "signature_invalid"
     assert not AccessAttempt.objects.exists()
 

@@ -15,7 +15,14 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from compliance.models import LayoutSubmission, Role, RulesSubmission
-from compliance.rulebook.text import CITATIONS, LENGTH_LIMITS, PRINTABLE_NAMES, PRINTABLE_NOTES
+from compliance.rulebook.text import (
+    CITATIONS,
+    LENGTH_LIMITS,
+    PRINTABLE_NAMES,
+    PRINTABLE_NOTES,
+    REQUEST_FORM,
+    SAME_CAUSE,
+)
 from compliance.validators import NOTE_MAX_LENGTH
 from inspections.models import ComplianceException
 from tests.api_schema import WRITE_METHODS, body_with, operations
@@ -217,3 +224,31 @@ def test_notes_of_two_and_a_half_megabytes_are_refused_and_nothing_is_written(ca
     assert response.status_code == 413, response.content
     assert response.json()["errors"][0]["code"] == "request_too_large"
     assert not Entry.objects.exists()
+
+
+@pytest.mark.parametrize("operation", WRITES)
+def test_a_nul_in_every_typed_field_answers_one_error_per_field_each_with_its_citation(world, operation):
+    """A NUL is refused by our policy and by the framework's own check: the person reads it once per
+    field, and every error of the answer (a missing field's too) names its citation."""
+    fields = [field for field in operation.body_fields if field.free_string]
+    response = send(world, operation, body_with({field.path: "R\x0001" for field in fields}))
+    errors = errors_by_field(response)
+    for error in response.json()["errors"]:
+        assert error["citation"], f"{operation}: {error}"
+    for field in fields:
+        refusals = [e for e in errors.get(field.path, []) if SAME_CAUSE.get(e["code"]) == "control_characters"]
+        assert [e["code"] for e in refusals] in (["control_characters"], ["control_characters_in_text"]), (
+            f"{operation} {field.path}: {errors}"
+        )
+        assert refusals[0]["citation"] in (PRINTABLE_NAMES, PRINTABLE_NOTES)
+
+
+def test_the_frameworks_own_refusals_name_their_citation(casino):
+    """Missing, blank, too long or of the wrong type: the framework's codes each cite a policy."""
+    response = client_for(casino.compliance).post(
+        "/api/amendments/", {"entry": "x", "reason": "", "amendment_kind": "nonsense"}, format="json"
+    )
+    errors = response.json()["errors"]
+    assert response.status_code == 400 and len(errors) >= 3, errors
+    for error in errors:
+        assert error["citation"] in (REQUEST_FORM, *CITATIONS.values()), error
