@@ -111,3 +111,20 @@ def configure_for_opening(
     )
     layout.tables.add(table)
     return table
+
+
+def rules_submission_version(submission, *, version: int, status: str, created_by: User):
+    """A later version of `submission` with the same content, in the given status: what a test of
+    filing or deciding needs beside the approved version 1. Made directly, as above."""
+    from compliance.models import RulesSubmission
+
+    return RulesSubmission.objects.create(
+        property=submission.property,
+        game=submission.game,
+        version=version,
+        effective_from=submission.effective_from,
+        wheel_types=submission.wheel_types,
+        payout_odds=submission.payout_odds,
+        status=status,
+        created_by=created_by,
+    )

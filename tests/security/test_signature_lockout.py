@@ -24,7 +24,7 @@ from inspections import forms as inspections_forms  # noqa: F401  (its forms are
 from inspections import services
 from inspections.models import ComplianceException, Entry
 from tests.conftest import sign
-from tests.factories import PASSWORD, RegulatorFactory
+from tests.factories import PASSWORD, RegulatorFactory, rules_submission_version
 from tests.inspections.test_services import ALL_PASS
 
 LIMIT = settings.AXES_FAILURE_LIMIT
@@ -82,16 +82,7 @@ def cases(casino) -> dict[tuple[str, str], Case]:
     regulator = RegulatorFactory()
     layout = LayoutSubmission.objects.filter(property=casino.property).first()
     submission = RulesSubmission.objects.filter(property=casino.property).first()
-    draft = RulesSubmission.objects.create(
-        property=casino.property,
-        game=submission.game,
-        version=2,
-        effective_from=submission.effective_from,
-        wheel_types=submission.wheel_types,
-        payout_odds=submission.payout_odds,
-        status="draft",
-        created_by=casino.compliance,
-    )
+    draft = rules_submission_version(submission, version=2, status="draft", created_by=casino.compliance)
     now = timezone.now()
     flag = ComplianceException.objects.create(
         property=casino.property,

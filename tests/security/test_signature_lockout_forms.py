@@ -17,7 +17,13 @@ from django.utils import timezone
 
 from compliance.models import LayoutSubmission, RulesSubmission
 from inspections.models import ComplianceException, Entry
-from tests.factories import PASSWORD, GamingTableFactory, RegulatorFactory, configure_for_opening
+from tests.factories import (
+    PASSWORD,
+    GamingTableFactory,
+    RegulatorFactory,
+    configure_for_opening,
+    rules_submission_version,
+)
 from tests.inspections.test_services import event, inspect
 
 LIMIT = settings.AXES_FAILURE_LIMIT
@@ -107,26 +113,8 @@ def floor(casino):
     """Something for every signing form to act on: a filed Rules Submission, a pending layout, an
     open flag and a logbook entry to amend."""
     submission = RulesSubmission.objects.get(property=casino.property)
-    RulesSubmission.objects.create(
-        property=casino.property,
-        game=submission.game,
-        version=2,
-        effective_from=submission.effective_from,
-        wheel_types=submission.wheel_types,
-        payout_odds=submission.payout_odds,
-        status="filed",
-        created_by=casino.compliance,
-    )
-    RulesSubmission.objects.create(
-        property=casino.property,
-        game=submission.game,
-        version=3,
-        effective_from=submission.effective_from,
-        wheel_types=submission.wheel_types,
-        payout_odds=submission.payout_odds,
-        status="draft",
-        created_by=casino.compliance,
-    )
+    rules_submission_version(submission, version=2, status="filed", created_by=casino.compliance)
+    rules_submission_version(submission, version=3, status="draft", created_by=casino.compliance)
     layout = LayoutSubmission.objects.get(property=casino.property)
     pending = LayoutSubmission.objects.create(
         property=casino.property,
