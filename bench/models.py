@@ -3,7 +3,7 @@
 from django.db import models
 from django.utils import timezone
 
-from compliance.models import GamingTable
+from compliance.casinos.models import GamingTable
 
 
 class BaselineRow(models.Model):

@@ -8,7 +8,7 @@
    about four years of floor days (unlock, an adjustment or replacement now and then signed by
    two people, inspections, a failed one now and then, opening, no-spins, closing, covering, and
    a few amendments), with their signatures. They form ONE property's hash chain with real
-   hashes (inspections.chain), written with COPY; chain_verify must find it intact. The first
+   hashes (inspections.logbook.chain), written with COPY; chain_verify must find it intact. The first
    10,000 entries end on a day of their own: the period up to that day is the 10,000-entry
    register, the whole history the 100,000-entry one.
 2. The baseline: the same 10,000 rows (the Register kind's own rows, all its columns) as one
@@ -229,10 +229,11 @@ def seed(*, entries: int, small: int) -> dict:
     """Seed an empty, migrated database: one property's chain of `entries`; returns the meta row."""
     from django.db import connection
 
-    from compliance.models import Game, GamingTable, Jurisdiction, Property, Role, TableState, User, WheelType
+    from compliance.accounts.models import Role, User
+    from compliance.casinos.models import Game, GamingTable, Jurisdiction, Property, TableState, WheelType
     from compliance.rulebook.pa import CHECKLIST
-    from inspections import chain
-    from inspections.models import Entry, Signature
+    from inspections.logbook import chain
+    from inspections.logbook.models import Entry, Signature
 
     started = time.perf_counter()
     prop = Property.objects.create(
@@ -276,10 +277,10 @@ def seed(*, entries: int, small: int) -> dict:
     def flush() -> None:
         # Entries first: a signature's foreign key needs its entry (each COPY commits on its own).
         with connection.cursor() as cursor:
-            with cursor.cursor.copy(f"COPY inspections_entry ({entry_columns}) FROM STDIN") as copy:
+            with cursor.cursor.copy(f"COPY logbook_entry ({entry_columns}) FROM STDIN") as copy:
                 for row in entry_rows:
                     copy.write_row(row)
-            with cursor.cursor.copy(f"COPY inspections_signature ({signature_columns}) FROM STDIN") as copy:
+            with cursor.cursor.copy(f"COPY logbook_signature ({signature_columns}) FROM STDIN") as copy:
                 for row in signature_rows:
                     copy.write_row(row)
         entry_rows.clear()
@@ -373,11 +374,11 @@ def seed(*, entries: int, small: int) -> dict:
 
     Property.objects.filter(pk=prop.pk).update(chain_length=seq, chain_head=prev_hash)
     with connection.cursor() as cursor:
-        for name in ("inspections_entry", "inspections_signature"):
+        for name in ("logbook_entry", "logbook_signature"):
             cursor.execute(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), (SELECT max(id) FROM {name}))")
         # Every day ends covered and locked; each table's latest moments, from its entries.
         cursor.execute(
-            "UPDATE compliance_gamingtable t SET state = %s, last_entry_at = a.last_entry, "
+            "UPDATE casinos_gamingtable t SET state = %s, last_entry_at = a.last_entry, "
             "last_inspection_at = a.inspection, last_adjustment_at = a.adjustment, "
             "last_replacement_at = a.replacement, last_opened_at = a.opened, last_closed_at = a.closed "
             "FROM (SELECT table_id, max(occurred_at) AS last_entry, "
@@ -386,7 +387,7 @@ def seed(*, entries: int, small: int) -> dict:
             "  max(occurred_at) FILTER (WHERE kind = 'replacement') AS replacement, "
             "  max(occurred_at) FILTER (WHERE kind = 'open') AS opened, "
             "  max(occurred_at) FILTER (WHERE kind = 'close') AS closed "
-            "  FROM inspections_entry GROUP BY table_id) a WHERE a.table_id = t.id",
+            "  FROM logbook_entry GROUP BY table_id) a WHERE a.table_id = t.id",
             [TableState.LOCKED],
         )
         cursor.execute("VACUUM ANALYZE")
@@ -418,10 +419,10 @@ def seeded(*, entries: int, small: int) -> dict | None:
         row = cursor.fetchone()
         if row is None or row[:3] != (SEED_VERSION, entries, small):
             return None
-        cursor.execute("SELECT count(*) FROM inspections_entry")
+        cursor.execute("SELECT count(*) FROM logbook_entry")
         if cursor.fetchone()[0] != entries:
             return None
-        cursor.execute("SELECT chain_length FROM compliance_property WHERE licence_number = %s", [LICENCE])
+        cursor.execute("SELECT chain_length FROM casinos_property WHERE licence_number = %s", [LICENCE])
         found = cursor.fetchone()
         if found is None or found[0] != entries:
             return None
@@ -441,7 +442,7 @@ def prepare(url: str, name: str, *, entries: int, small: int) -> tuple[dict, flo
         log(f"Database {name}: {entries:,} entries already seeded (in {meta['seconds']:.0f} s, then): reused")
         return meta, None
     with connection.cursor() as cursor:
-        cursor.execute("SELECT EXISTS (SELECT 1 FROM compliance_property)")
+        cursor.execute("SELECT EXISTS (SELECT 1 FROM casinos_property)")
         dirty = cursor.fetchone()[0]
     if dirty:  # a different size, or an interrupted seeding: the entries can't be deleted, start afresh
         log(f"Database {name}: holds something else, created afresh")
@@ -599,7 +600,7 @@ def measured(label: str, argv: list[str], env: dict, *, report_after: int | None
             if poll is not None and now >= next_poll:
                 next_poll = now + POLL_EVERY
                 row = poll.execute(
-                    "SELECT id, progress, chunks_done, chunks_total, status FROM inspections_report "
+                    "SELECT id, progress, chunks_done, chunks_total, status FROM reports_report "
                     "WHERE id > %s ORDER BY id LIMIT 1",
                     [report_after],
                 ).fetchone()
@@ -626,7 +627,7 @@ def measured(label: str, argv: list[str], env: dict, *, report_after: int | None
         process.returncode = os.waitstatus_to_exitcode(status)
         if poll is not None and run.report_id is not None:  # the final state, whatever the last poll saw
             row = poll.execute(
-                "SELECT progress, chunks_done, chunks_total, status FROM inspections_report WHERE id = %s",
+                "SELECT progress, chunks_done, chunks_total, status FROM reports_report WHERE id = %s",
                 [run.report_id],
             ).fetchone()
             if not run.progress or run.progress[-1][1:] != row:
@@ -672,8 +673,9 @@ def baseline_html(prop, small: int) -> str:
     headers, no fixed layout, no page numbers, no PDF/A."""
     from html import escape
 
-    from inspections.models import Entry, Report
+    from inspections.logbook.models import Entry
     from inspections.reports.kinds import REGISTER_COLUMNS, Register
+    from inspections.reports.models import Report
 
     keys = list(Entry.objects.filter(property=prop).order_by("occurred_at", "seq").values_list("pk", flat=True)[:small])
     columns = REGISTER_COLUMNS
@@ -806,8 +808,8 @@ def _main(
     from django.conf import settings
     from django.db import connection
 
-    from compliance.models import Property
-    from inspections.chain import chain_verify
+    from compliance.casinos.models import Property
+    from inspections.logbook.chain import chain_verify
 
     meta, seed_seconds = prepare(url, name, entries=entries, small=small)
     prop = Property.objects.get(licence_number=LICENCE)
@@ -901,7 +903,7 @@ def _main(
 def latest_report_id() -> int:
     from django.db import connection
 
-    from inspections.models import Report
+    from inspections.reports.models import Report
 
     found = Report.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
     connection.close()
@@ -911,7 +913,7 @@ def latest_report_id() -> int:
 def report_row(report_id: int) -> dict:
     from django.db import connection
 
-    from inspections.models import Report
+    from inspections.reports.models import Report
 
     row = Report.objects.values("rows", "pages", "size", "chain_intact", "status", "error").get(pk=report_id)
     connection.close()

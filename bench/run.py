@@ -334,8 +334,8 @@ def main() -> int:
     from django.db import connections
 
     from bench.seed import seed
-    from inspections.chain import chain_verify
-    from inspections.models import Entry
+    from inspections.logbook.chain import chain_verify
+    from inspections.logbook.models import Entry
 
     call_command("migrate", verbosity=0)
     log(f"Seeding {entries:,} entries (hash-chained) and {entries:,} baseline rows")

@@ -1,4 +1,4 @@
-"""`make bench-scan`: the overdue scan (inspections.overdue.scan) at 100,000 tables, next to its floor.
+"""`make bench-scan`: the overdue scan (inspections.flags.overdue.scan) at 100,000 tables, next to its floor.
 
     .venv/bin/python bench/scan.py
 
@@ -7,7 +7,7 @@
    100,000 gaming tables in a realistic mix of states, 1% of them late (spread over the seven kinds
    of flag), and 5,000,000 logbook entries consistent with each table's state (50 a table, a
    per-property increasing seq, dummy hashes). The tables' deadline columns are computed from
-   those entries by compliance.deadlines.deadlines_set, as the services would. A second database,
+   those entries by inspections.logbook.deadlines.deadlines_set, as the services would. A second database,
    logbook_bench_scan_10k, holds the same at a tenth of the size. Both are kept: a re-run that
    finds them seeded (counts checked) reuses them.
 2. In one run, alternating rounds of
@@ -289,10 +289,10 @@ def seeded_as_of(cursor, *, tables: int, entries: int) -> datetime | None:
     row = cursor.fetchone()
     if row is None or (row[1], row[2]) != (tables, entries):
         return None
-    cursor.execute("SELECT count(*) FROM compliance_gamingtable")
+    cursor.execute("SELECT count(*) FROM casinos_gamingtable")
     if cursor.fetchone()[0] != tables:
         return None
-    cursor.execute("SELECT count(*) FROM inspections_entry")
+    cursor.execute("SELECT count(*) FROM logbook_entry")
     if cursor.fetchone()[0] != entries:
         return None
     return row[0]
@@ -302,8 +302,8 @@ def seed(*, tables: int, entries: int) -> datetime:
     """Seed an empty, migrated database; returns the seeding moment (the scans' `now`)."""
     from django.db import connection
 
-    from compliance.deadlines import deadlines_set
-    from compliance.models import TABLE_DEADLINES, GamingTable
+    from compliance.casinos.models import TABLE_DEADLINES, GamingTable
+    from inspections.logbook.deadlines import deadlines_set
 
     per_table = entries // tables
     assert per_table * tables == entries, "BENCH_SCAN_ENTRIES must be a multiple of BENCH_SCAN_TABLES"
@@ -319,17 +319,17 @@ def seed(*, tables: int, entries: int) -> datetime:
 
         # Properties (PA, NJ and Section 4: all keep the logbook by § 617a.2) and a floorperson each.
         cursor.execute(
-            "INSERT INTO compliance_property (name, licence_number, jurisdiction, time_zone, cover_grace_minutes, "
+            "INSERT INTO casinos_property (name, licence_number, jurisdiction, time_zone, cover_grace_minutes, "
             "max_inspection_interval_hours, chain_length, chain_head, notify_emails) "
             "SELECT 'Scan Casino ' || p, 'SCAN-' || p, (ARRAY['PA', 'NJ', 'S4'])[1 + mod(p, 3)], "
             "'America/New_York', 15, 24, 0, repeat('0', 64), '[]'::jsonb FROM generate_series(1, %s) p",
             [PROPERTIES],
         )
         cursor.execute(
-            "INSERT INTO compliance_user (password, is_superuser, username, first_name, last_name, email, "
+            "INSERT INTO accounts_user (password, is_superuser, username, first_name, last_name, email, "
             "is_staff, is_active, date_joined, full_name, role, credential_number, jurisdiction, property_id) "
             "SELECT '!', false, 'scan-floor-' || id, '', '', '', false, true, now(), 'Floorperson ' || id, "
-            "'floorperson', 'SCAN-FLOOR-' || id, '', id FROM compliance_property"
+            "'floorperson', 'SCAN-FLOOR-' || id, '', id FROM casinos_property"
         )
 
         # What the generator reads: the categories, their last events, the kinds' texts.
@@ -356,11 +356,11 @@ def seed(*, tables: int, entries: int) -> datetime:
             "CREATE TEMP TABLE seed_table AS "
             f"SELECT g, props[1 + (g - 1) / %s] AS property_id, {_category_case()} AS category, "
             "'T-' || lpad(g::text, 6, '0') AS number "
-            "FROM generate_series(1, %s) g, (SELECT array_agg(id ORDER BY id) AS props FROM compliance_property) p",
+            "FROM generate_series(1, %s) g, (SELECT array_agg(id ORDER BY id) AS props FROM casinos_property) p",
             [tables // PROPERTIES, tables],
         )
         cursor.execute(
-            "INSERT INTO compliance_gamingtable (property_id, number, game, wheel_type, has_external_movable_parts, "
+            "INSERT INTO casinos_gamingtable (property_id, number, game, wheel_type, has_external_movable_parts, "
             "electronic, state, inspection_void_reason) "
             "SELECT s.property_id, s.number, c.game, CASE WHEN c.game = 'roulette' THEN 'double_zero' END, "
             "c.game = 'roulette', false, c.state, c.void_reason "
@@ -369,7 +369,7 @@ def seed(*, tables: int, entries: int) -> datetime:
         cursor.execute(
             "CREATE TEMP TABLE seed_tables AS SELECT s.*, t.id AS table_id, c.game, c.tail_length "
             "FROM seed_table s JOIN seed_category c USING (category) "
-            "JOIN compliance_gamingtable t ON t.property_id = s.property_id AND t.number = s.number"
+            "JOIN casinos_gamingtable t ON t.property_id = s.property_id AND t.number = s.number"
         )
         cursor.execute("CREATE INDEX ON seed_tables (property_id)")
         cursor.execute("ANALYZE seed_tables")
@@ -379,17 +379,17 @@ def seed(*, tables: int, entries: int) -> datetime:
         # for the load and rebuilt after it with their own definitions (the unique ones stay).
         cursor.execute(
             "SELECT c.relname, pg_get_indexdef(x.indexrelid) FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid "
-            "WHERE x.indrelid = 'inspections_entry'::regclass AND NOT x.indisunique AND NOT x.indisprimary"
+            "WHERE x.indrelid = 'logbook_entry'::regclass AND NOT x.indisunique AND NOT x.indisprimary"
         )
         secondary = cursor.fetchall()
         for name, _ in secondary:
             cursor.execute(f'DROP INDEX "{name}"')
-        cursor.execute("SELECT property_id, id FROM compliance_user ORDER BY property_id")
+        cursor.execute("SELECT property_id, id FROM accounts_user ORDER BY property_id")
         recorders = cursor.fetchall()
         for number, (property_id, user_id) in enumerate(recorders, start=1):
             prefix = f"{property_id:08x}"
             cursor.execute(
-                "INSERT INTO inspections_entry (property_id, seq, table_id, table_number, kind, occurred_at, "
+                "INSERT INTO logbook_entry (property_id, seq, table_id, table_number, kind, occurred_at, "
                 "recorded_at, recorded_by_id, description, passed, details, amends_id, prev_hash, entry_hash) "
                 "SELECT %(property)s, e.seq, e.table_id, e.number, e.kind, e.at, e.at + interval '30 seconds', "
                 "%(user)s, k.description, k.passed, k.details, NULL, "
@@ -430,15 +430,15 @@ def seed(*, tables: int, entries: int) -> datetime:
             cursor.execute(definition)
         log(f"  {len(secondary)} secondary indexes of the entries rebuilt ({time.perf_counter() - started:.0f} s)")
         cursor.execute(
-            "UPDATE compliance_property p SET chain_length = c.n, "
+            "UPDATE casinos_property p SET chain_length = c.n, "
             "chain_head = lpad(to_hex(p.id), 8, '0') || lpad(to_hex(c.n), 56, '0') "
-            "FROM (SELECT property_id, max(seq) AS n FROM inspections_entry GROUP BY property_id) c "
+            "FROM (SELECT property_id, max(seq) AS n FROM logbook_entry GROUP BY property_id) c "
             "WHERE c.property_id = p.id"
         )
 
         # Each table's latest moments, from its entries, and its approval deadline.
         cursor.execute(
-            "UPDATE compliance_gamingtable t SET last_entry_at = a.last_entry, last_inspection_at = a.inspection, "
+            "UPDATE casinos_gamingtable t SET last_entry_at = a.last_entry, last_inspection_at = a.inspection, "
             "last_adjustment_at = a.adjustment, last_replacement_at = a.replacement, last_opened_at = a.opened, "
             "last_closed_at = a.closed, last_deck_change_at = a.deck_change "
             "FROM (SELECT table_id, max(occurred_at) AS last_entry, "
@@ -448,17 +448,17 @@ def seed(*, tables: int, entries: int) -> datetime:
             "  max(occurred_at) FILTER (WHERE kind = 'open') AS opened, "
             "  max(occurred_at) FILTER (WHERE kind = 'close') AS closed, "
             "  max(occurred_at) FILTER (WHERE kind = 'deck_change') AS deck_change "
-            "  FROM inspections_entry GROUP BY table_id) a WHERE a.table_id = t.id"
+            "  FROM logbook_entry GROUP BY table_id) a WHERE a.table_id = t.id"
         )
         cursor.execute(
-            "UPDATE compliance_gamingtable t SET approval_due_at = CASE c.approval WHEN 'opened' THEN t.last_opened_at "
+            "UPDATE casinos_gamingtable t SET approval_due_at = CASE c.approval WHEN 'opened' THEN t.last_opened_at "
             "ELSE %s + make_interval(mins => c.approval::int) END "
             "FROM seed_tables s JOIN seed_category c USING (category) "
             "WHERE s.table_id = t.id AND c.approval IS NOT NULL",
             [as_of],
         )
 
-    # The deadlines, by the project's own rule (compliance.deadlines.deadlines_set).
+    # The deadlines, by the project's own rule (inspections.logbook.deadlines.deadlines_set).
     columns = [*TABLE_DEADLINES, "next_due"]
     buffer = io.StringIO()
     for table in GamingTable.objects.select_related("property").order_by("pk").iterator(chunk_size=10_000):
@@ -472,7 +472,7 @@ def seed(*, tables: int, entries: int) -> datetime:
         with cursor.cursor.copy("COPY seed_deadlines FROM STDIN") as copy:
             copy.write(buffer.getvalue())
         cursor.execute(
-            "UPDATE compliance_gamingtable t SET "
+            "UPDATE casinos_gamingtable t SET "
             + ", ".join(f"{name} = d.{name}" for name in columns)
             + " FROM seed_deadlines d WHERE d.id = t.id"
         )
@@ -506,7 +506,7 @@ def prepare(url: str, name: str, *, tables: int, entries: int) -> tuple[datetime
     with connection.cursor() as cursor:
         as_of = seeded_as_of(cursor, tables=tables, entries=entries)
         if as_of is None:
-            cursor.execute("SELECT EXISTS (SELECT 1 FROM compliance_gamingtable)")
+            cursor.execute("SELECT EXISTS (SELECT 1 FROM casinos_gamingtable)")
             dirty = cursor.fetchone()[0]
     if as_of is not None:
         log(
@@ -529,13 +529,13 @@ def late_by_kind(as_of: datetime) -> dict[str, int]:
     """How many tables each kind of flag should catch at `as_of`, straight from the columns."""
     from django.db import connection
 
-    from inspections.overdue import DEADLINE_OF
+    from inspections.flags.overdue import DEADLINE_OF
 
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT "
             + ", ".join(f"count(*) FILTER (WHERE {column} <= %s)" for column in DEADLINE_OF.values())
-            + " FROM compliance_gamingtable",
+            + " FROM casinos_gamingtable",
             [as_of] * len(DEADLINE_OF),
         )
         return dict(zip(DEADLINE_OF, cursor.fetchone(), strict=True))
@@ -549,12 +549,12 @@ def flags_clear() -> None:
     from django.db import connection
 
     with connection.cursor() as cursor:
-        cursor.execute("DELETE FROM inspections_complianceexception")
-        cursor.execute("VACUUM inspections_complianceexception")
+        cursor.execute("DELETE FROM flags_complianceexception")
+        cursor.execute("VACUUM flags_complianceexception")
 
 
 def scan(as_of: datetime) -> dict[str, int]:
-    from inspections import overdue
+    from inspections.flags import overdue
 
     return overdue.scan(now=as_of)
 
@@ -600,15 +600,16 @@ def floor() -> int:
 
 def naive(as_of: datetime, limit: int) -> set[tuple[int, str, datetime]]:
     """The scan as one would first write it: for each table, its latest entry of each kind (one
-    query), its state and deadlines derived from them (compliance.deadlines.deadlines_set), and
+    query), its state and deadlines derived from them (inspections.logbook.deadlines.deadlines_set), and
     a flag for each deadline passed; the flags inserted at the end. The approval deadline can't
     be derived from the logbook (it comes from the approvals), so it is taken from the table's
     row, which the naive approach reads anyway: that favours the naive approach, if anything."""
-    from compliance.deadlines import deadlines_set
-    from compliance.models import GamingTable, TableState
+    from compliance.casinos.models import GamingTable, TableState
     from compliance.rulebook import rulebook_for
-    from inspections.models import ComplianceException, Entry, EntryKind
-    from inspections.overdue import DEADLINE_OF
+    from inspections.flags.models import ComplianceException
+    from inspections.flags.overdue import DEADLINE_OF
+    from inspections.logbook.deadlines import deadlines_set
+    from inspections.logbook.models import Entry, EntryKind
 
     raised = []
     for table in GamingTable.objects.select_related("property").order_by("pk")[:limit]:
@@ -713,7 +714,7 @@ def explain(as_of: datetime) -> None:
     each in a transaction rolled back."""
     from django.db import connection, transaction
 
-    from inspections.overdue import _raise_sql, _resolve_sql
+    from inspections.flags.overdue import _raise_sql, _resolve_sql
 
     def show(label: str) -> None:
         for name, (sql, params) in (("resolve (UPDATE)", _resolve_sql(as_of)), ("raise (INSERT)", _raise_sql(as_of))):
@@ -767,8 +768,8 @@ def main() -> int:
     django.setup()
     from django.db import connection
 
-    from compliance.models import GamingTable
-    from inspections.models import ComplianceException
+    from compliance.casinos.models import GamingTable
+    from inspections.flags.models import ComplianceException
 
     version = lock.execute("SHOW server_version").fetchone()[0]
     log(f"PostgreSQL {version}, {os.cpu_count()} CPUs; {rounds} rounds")

@@ -1,8 +1,8 @@
 """The benchmark's data: one property, its tables and people, a long valid logbook and its baseline twin.
 
-Rows are written with bulk_create, not through inspections.services: a service call costs a password
+Rows are written with bulk_create, not through inspections.logbook.services: a service call costs a password
 check (about half a second), and 100,000 of them would take most of a day. The entries still form a
-valid hash chain, computed with inspections.chain exactly as entry_append does, and
+valid hash chain, computed with inspections.logbook.chain exactly as entry_append does, and
 chain_verify checks it afterwards. The append-only triggers refuse only UPDATE and DELETE, so the
 inserts go through; Property and GamingTable are ordinary tables and are updated at the end.
 """
@@ -18,10 +18,11 @@ from django.utils import timezone
 from knox.models import AuthToken
 
 from bench.models import BaselineRow
-from compliance.models import Game, GamingTable, Jurisdiction, Property, Role, TableState, User, WheelType
+from compliance.accounts.models import Role, User
+from compliance.casinos.models import Game, GamingTable, Jurisdiction, Property, TableState, WheelType
 from compliance.rulebook.pa import CHECKLIST, IRREGULARITY_KINDS
-from inspections import chain
-from inspections.models import Entry, EntryKind, Signature, SignatureMeaning
+from inspections.logbook import chain
+from inspections.logbook.models import Entry, EntryKind, Signature, SignatureMeaning
 
 PASSWORD = "bench-logbook-password"
 BATCH = 5000
@@ -165,7 +166,7 @@ def _history(*, tables: list[GamingTable], hot: GamingTable, people: dict[str, U
 
 
 def _table_states(tables: list[GamingTable], events: list[Event], prop: Property) -> None:
-    """Replay the history into each table's precomputed state, as inspections.services would leave it."""
+    """Replay the history into each table's precomputed state, as inspections.logbook.services would leave it."""
     state = {table.pk: {"state": TableState.CLOSED, "inspection_void_reason": ""} for table in tables}
     for event in events:
         row = state[event.table.pk]
@@ -204,7 +205,7 @@ def _table_states(tables: list[GamingTable], events: list[Event], prop: Property
 
 
 def _chain(prop: Property, events: list[Event]) -> tuple[list[Entry], list[list[Signature]]]:
-    """The entries and their signatures, hashed and chained as inspections.services.entry_append does."""
+    """The entries and their signatures, hashed and chained as inspections.logbook.services.entry_append does."""
     entries, signatures = [], []
     prev_hash = chain.GENESIS
     for seq, event in enumerate(events, start=1):

@@ -40,7 +40,7 @@ def main() -> int:
     from django.test import Client
 
     from bench.seed import seed
-    from inspections.models import Entry
+    from inspections.logbook.models import Entry
 
     rows = []
     for size in SIZES:

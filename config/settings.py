@@ -72,8 +72,12 @@ INSTALLED_APPS = [
     "django_htmx",
     "csp",
     "axes",
-    "compliance",
-    "inspections",
+    "compliance.casinos",
+    "compliance.accounts",
+    "compliance.approvals",
+    "inspections.logbook",
+    "inspections.flags",
+    "inspections.reports",
 ]
 
 MIDDLEWARE = [
@@ -88,7 +92,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After authentication and CSRF: an API write's Idempotency-Key is kept per person.
-    "compliance.api.idempotency.IdempotencyKeyMiddleware",
+    "config.api.idempotency.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -126,7 +130,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {"transaction_mode": "IMMEDIATE", "timeout": 20}
     DATABASES["default"]["TEST"] = {"NAME": os.getenv("SQLITE_TEST_NAME", "")}
 
-AUTH_USER_MODEL = "compliance.User"
+AUTH_USER_MODEL = "accounts.User"
 # The logbook's table index carries property_id as a non-key column for PostgreSQL's index-only
 # count; SQLite (make run's default) ignores it, as intended: no need to warn at every command.
 # axes.W002 asks for axes' middleware, which this project does without (see Lockout below).
@@ -152,22 +156,22 @@ AUTH_PASSWORD_VALIDATORS = [
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     # At most 1,024 characters (compliance.rulebook.text.PASSWORD_MAX_LENGTH), as everywhere one is typed.
-    {"NAME": "compliance.validators.PasswordMaximumLength"},
+    {"NAME": "config.validators.PasswordMaximumLength"},
 ]
 LOGIN_URL = "/login/"
 
 # ---- Lockout (django-axes) ----
 # After LOCKOUT_FAILURES wrong passwords for one username from one address, that username is locked
 # there for LOCKOUT_MINUTES: at the sign-in page, the API's token endpoint and every signature
-# (compliance.auth). The name and the address together: by address alone, one guesser would lock
+# (compliance.accounts.auth). The name and the address together: by address alone, one guesser would lock
 # out every tablet behind a casino's shared address; by name alone, anyone anywhere could lock a
 # person out of signing.
-AUTHENTICATION_BACKENDS = ["compliance.auth.LockoutBackend", "django.contrib.auth.backends.ModelBackend"]
+AUTHENTICATION_BACKENDS = ["compliance.accounts.auth.LockoutBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = envint("LOCKOUT_FAILURES", "5")
 AXES_COOLOFF_TIME = timedelta(minutes=envint("LOCKOUT_MINUTES", "15"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "compliance.auth.client_ip"
+AXES_CLIENT_IP_CALLABLE = "compliance.accounts.auth.client_ip"
 # Each entry point answers a lockout itself (the sign-in page, the token endpoint, the signature's
 # refusal that keeps the form), so axes' middleware, which replaces whole responses, is not used.
 # An administrator lifts a lock in the admin (Access attempts) or with `manage.py axes_reset_username`.
@@ -192,7 +196,7 @@ BEHIND_TLS_PROXY = envbool("BEHIND_TLS_PROXY", "false")
 
 
 # The addresses our own proxies connect from. X-Forwarded-For is believed only on a connection from
-# one of them (compliance.auth.client_ip), so a client that reaches gunicorn directly cannot choose
+# one of them (compliance.accounts.auth.client_ip), so a client that reaches gunicorn directly cannot choose
 # the address its failed passwords and throttles are counted against.
 TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES", "")
 if BEHIND_TLS_PROXY and not TRUSTED_PROXIES:
@@ -262,33 +266,36 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "compliance.api.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "config.api.pagination.PageNumberPagination",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "compliance.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "config.api.errors.exception_handler",
     # DRF's parsers with a bound on the body's size and JSON's nesting (API_MAX_BODY_BYTES, below).
     "DEFAULT_PARSER_CLASSES": [
-        "compliance.api.parsers.JSONParser",
-        "compliance.api.parsers.FormParser",
-        "compliance.api.parsers.MultiPartParser",
+        "config.api.parsers.JSONParser",
+        "config.api.parsers.FormParser",
+        "config.api.parsers.MultiPartParser",
     ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Per person when signed in, per address otherwise, and the token endpoint on its own: counted in
     # the database cache below, so no request waits on Redis.
     # An address is the client's as our proxy appended it, never what a client says it is: the
-    # project's throttles count by compliance.auth.client_ip (TRUSTED_PROXIES), not DRF's NUM_PROXIES.
-    "DEFAULT_THROTTLE_CLASSES": ["compliance.auth.AnonRateThrottle", "compliance.auth.UserRateThrottle"],
+    # project's throttles count by compliance.accounts.auth.client_ip (TRUSTED_PROXIES), not DRF's NUM_PROXIES.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "compliance.accounts.auth.AnonRateThrottle",
+        "compliance.accounts.auth.UserRateThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.getenv("API_THROTTLE_ANON", "60/minute"),
         "user": os.getenv("API_THROTTLE_USER", "600/minute"),
         "token": os.getenv("API_THROTTLE_TOKEN", "20/minute"),
-        # The sign-in page (compliance.auth), per address: a shift change behind one address fits.
+        # The sign-in page (compliance.accounts.auth), per address: a shift change behind one address fits.
         "login": os.getenv("SIGN_IN_THROTTLE", "60/minute"),
     },
 }
 # API tokens (django-rest-knox): kept as a SHA-512 hash, never the token itself; each expires after
 # API_TOKEN_HOURS (a shift and a half by default), and all of a person's are revoked when their
-# password changes (compliance.auth). `Authorization: Token <token>`, as before.
+# password changes (compliance.accounts.auth). `Authorization: Token <token>`, as before.
 API_TOKEN_HOURS = envint("API_TOKEN_HOURS", "12")
 if API_TOKEN_HOURS < 1:
     raise ImproperlyConfigured("API_TOKEN_HOURS must be at least 1: API tokens always expire")
@@ -307,12 +314,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
-        "EntryKindEnum": "inspections.models.EntryKind",
+        "EntryKindEnum": "inspections.logbook.models.EntryKind",
         "AdjustmentKindEnum": ["adjustment", "replacement"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "compliance.api.idempotency.schema_idempotency_key",
+        "config.api.idempotency.schema_idempotency_key",
     ],
 }
 
@@ -330,7 +337,7 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # Each queue with an exchange and key of its own: a message for one never lands in the other.
 CELERY_TASK_QUEUES = tuple(Queue(name, Exchange(name), routing_key=name) for name in ("control", "reports"))
 CELERY_TASK_DEFAULT_QUEUE = "control"
-CELERY_TASK_ROUTES = {"inspections.tasks.report_*": {"queue": "reports"}}
+CELERY_TASK_ROUTES = {"inspections.reports.tasks.report_*": {"queue": "reports"}}
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a worker's process killed mid-task: the task goes back to the queue
 # A whole worker killed mid-task (its machine lost): Redis hands the unacknowledged task to another

@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from inspections import demo  # noqa: E402  (plain data: no Django set-up needed)
+from inspections.logbook import demo  # noqa: E402  (plain data: no Django set-up needed)
 
 STOP_TIMEOUT = 10.0
 READY_TIMEOUT = 120.0

@@ -1,11 +1,14 @@
 """Every append-only or frozen table of the project, for tests that must drop and put back the
 triggers (a transactional test's flush deletes every row)."""
 
-from compliance import append_only
-from compliance.models import APPEND_ONLY_TABLES as COMPLIANCE_TABLES
-from inspections.models import APPEND_ONLY_TABLES as LOGBOOK_TABLES
+from django.apps import apps
 
-ALL_TABLES = (*LOGBOOK_TABLES, *COMPLIANCE_TABLES)
+from config import append_only
+
+# Each app's models module names its own append-only tables.
+ALL_TABLES = tuple(
+    table for config in apps.get_app_configs() for table in getattr(config.models_module, "APPEND_ONLY_TABLES", ())
+)
 
 
 def drop(connection) -> None:

@@ -9,8 +9,8 @@ import time_machine
 from django.db import connection
 from django.test import RequestFactory
 
-from compliance.models import Role
-from compliance.signatures import SignatureInput
+from compliance.accounts.models import Role
+from compliance.accounts.signatures import SignatureInput
 from tests import append_only as triggers
 from tests.factories import (
     PASSWORD,

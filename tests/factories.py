@@ -2,7 +2,8 @@
 
 import factory
 
-from compliance.models import Game, GamingTable, Jurisdiction, Property, Role, User, WheelType
+from compliance.accounts.models import Role, User
+from compliance.casinos.models import Game, GamingTable, Jurisdiction, Property, WheelType
 
 PASSWORD = "correct horse battery staple"
 
@@ -74,7 +75,8 @@ def configure_for_opening(
     from datetime import date
     from decimal import Decimal
 
-    from compliance.models import Ball, LayoutSubmission, RulesSubmission, Wheel
+    from compliance.approvals.models import LayoutSubmission, RulesSubmission
+    from compliance.casinos.models import Ball, Wheel
     from compliance.rulebook import pa
 
     physical = "single_zero" if table.wheel_type == WheelType.SINGLE_ZERO else "double_zero"
@@ -116,7 +118,7 @@ def configure_for_opening(
 def rules_submission_version(submission, *, version: int, status: str, created_by: User):
     """A later version of `submission` with the same content, in the given status: what a test of
     filing or deciding needs beside the approved version 1. Made directly, as above."""
-    from compliance.models import RulesSubmission
+    from compliance.approvals.models import RulesSubmission
 
     return RulesSubmission.objects.create(
         property=submission.property,

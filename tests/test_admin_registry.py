@@ -12,31 +12,31 @@ from django.apps import apps
 from django.contrib import admin
 from django.test import RequestFactory
 
-from compliance import services
-from compliance.models import User
+from compliance.accounts.models import User
+from compliance.casinos import services
 
 # The logbook and what is derived from it: visible, never added, changed or deleted by hand.
 READ_ONLY = {
-    "inspections.Entry",
-    "inspections.Signature",
-    "inspections.ComplianceException",
-    "inspections.Report",
-    "inspections.ReportDownload",
-    "compliance.RulesSubmission",
-    "compliance.LayoutSubmission",
-    "compliance.ApprovalSignature",
+    "logbook.Entry",
+    "logbook.Signature",
+    "flags.ComplianceException",
+    "reports.Report",
+    "reports.ReportDownload",
+    "approvals.RulesSubmission",
+    "approvals.LayoutSubmission",
+    "approvals.ApprovalSignature",
     # The answers kept for repeated writes (Idempotency-Key, form tokens): the scan forgets them.
-    "compliance.IdempotencyKey",
+    "accounts.IdempotencyKey",
 }
 # Configuration written through the API's services: (change service, add service or None when a new
 # row is saved as the API's create saves it), and what the service lets a person set.
 SERVICES = {
-    "compliance.Property": ("property_update", None, services.PROPERTY_EDITABLE),
-    "compliance.User": ("person_update", "person_create", services.PERSON_EDITABLE),
-    "compliance.GamingTable": ("table_update", "table_create", services.TABLE_EDITABLE),
+    "casinos.Property": ("property_update", None, services.PROPERTY_EDITABLE),
+    "accounts.User": ("person_update", "person_create", services.PERSON_EDITABLE),
+    "casinos.GamingTable": ("table_update", "table_create", services.TABLE_EDITABLE),
 }
 # Registered once, checked by the rulebook in the form (as the API's create), never changed or deleted.
-INSERT_ONLY = {"compliance.Wheel", "compliance.Ball"}
+INSERT_ONLY = {"casinos.Wheel", "casinos.Ball"}
 # Seen and deleted, never added or changed: the API tokens (kept only as digests), which an
 # administrator revokes by deleting one; a token is made by signing in, never by hand.
 REVOKE_ONLY = {"knox.AuthToken"}
@@ -118,7 +118,7 @@ def test_the_configuration_admin_offers_only_what_its_service_sets_and_deletes_n
     row = model_admin.model.objects.first() or model_admin.model()
     form_fields = set(model_admin.get_form(request, row, change=True).base_fields)
     model_fields = {f.name for f in model_admin.model._meta.get_fields()}
-    own = PERSON_DJANGO_OWN if label == "compliance.User" else set()
+    own = PERSON_DJANGO_OWN if label == "accounts.User" else set()
     assert (form_fields & model_fields) - own <= set(editable), "a derived column is editable"
     assert not model_admin.has_delete_permission(request) and not model_admin.has_delete_permission(request, row)
 

@@ -4,7 +4,7 @@ refuses Django's spellings of the same mistake, which read the server's TIME_ZON
 
 import re
 
-from compliance import clock
+from compliance.casinos import clock
 from tests.servers import ROOT
 
 SERVERS_TODAY = re.compile(
@@ -24,7 +24,7 @@ def test_no_code_takes_today_from_the_servers_time_zone():
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
         if SERVERS_TODAY.search(line)
     ]
-    assert not found, "Use compliance.clock (the property's date):\n" + "\n".join(found)
+    assert not found, "Use compliance.casinos.clock (the property's date):\n" + "\n".join(found)
 
 
 def test_the_propertys_today_is_not_utcs_in_the_new_york_evening():

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from inspections import demo
+from inspections.logbook import demo
 from tests.servers import ROOT, accepts, free_port, wait_until
 
 READY = re.compile(r"logbook running at (http://127\.0\.0\.1:\d+/)")

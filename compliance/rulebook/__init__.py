@@ -5,7 +5,7 @@ No other module of the project holds a citation, a role list or a minimum.
 
 from types import ModuleType
 
-from compliance.models import Jurisdiction
+from compliance.casinos.models import Jurisdiction
 from compliance.rulebook import nj, pa, s4
 from compliance.rulebook.base import RuleViolation, Violation, raise_if_any
 

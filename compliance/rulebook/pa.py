@@ -1,7 +1,7 @@
 """Pennsylvania, 58 Pa. Code Chapter 617a: the inspection and security procedures of § 617a.2.
 
 Every rule here is a small function answering a Violation (with its citation) or None. The
-logbook (inspections.services) calls them under the table's row lock and writes nothing when
+logbook (inspections.logbook.services) calls them under the table's row lock and writes nothing when
 any of them answers.
 """
 
@@ -13,7 +13,8 @@ from decimal import Decimal
 
 from django.utils.dateparse import parse_datetime
 
-from compliance.models import Game, Role, TableState, WheelType
+from compliance.accounts.models import Role
+from compliance.casinos.models import Game, TableState, WheelType
 from compliance.rulebook.base import Violation
 from compliance.rulebook.roles import AMENDER_ROLES, APPROVER_ROLES, FILER_ROLES, FLAG_RESOLVER_ROLES
 from compliance.rulebook.wagers import (
@@ -1436,7 +1437,7 @@ class FlagKind:
     citation: str
 
 
-# Each kind's deadline is a column of the table, kept by the logbook's services (inspections.overdue).
+# Each kind's deadline is a column of the table, kept by the logbook's services (inspections.flags.overdue).
 FLAG_KINDS = (
     FlagKind("opened_uninspected", "Open without a valid inspection", INSPECTION),
     FlagKind("adjusted_after_inspection", "Adjusted after the inspection, still open", ADJUSTMENTS_BEFORE_INSPECTION),

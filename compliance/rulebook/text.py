@@ -1,8 +1,8 @@
-"""The product's policy on typed text, where the regulations are silent (compliance.validators
+"""The product's policy on typed text, where the regulations are silent (config.validators
 applies it). A refusal's code names its citation here; the API's error handler adds it."""
 
 from compliance.rulebook.base import Violation
-from compliance.validators import PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG
+from config.validators import PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG
 
 PRINTABLE_NAMES = "Product policy: names and numbers are printable text on one line"
 PRINTABLE_NOTES = "Product policy: notes are printable text"

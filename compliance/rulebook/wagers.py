@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from compliance.models import WheelType
+from compliance.casinos.models import WheelType
 from compliance.rulebook.base import Violation
 
 SINGLE, DOUBLE, AS_SINGLE = WheelType.SINGLE_ZERO, WheelType.DOUBLE_ZERO, WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO

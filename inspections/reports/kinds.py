@@ -13,23 +13,17 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from compliance.clock import local_date, local_midnight
-from compliance.models import GamingTable, WheelType
+from compliance.casinos.clock import local_date, local_midnight
+from compliance.casinos.models import GamingTable, WheelType
+from compliance.casinos.selectors import layout_approved_for, rules_submission_in_effect
+from compliance.casinos.services import submission_house_edges
 from compliance.rulebook import rulebook_for
-from compliance.selectors import layout_approved_for, rules_submission_in_effect
-from compliance.services import submission_house_edges
-from inspections.api.serializers import REGISTER_FIELDS, register_row
-from inspections.models import (
-    ComplianceException,
-    Entry,
-    EntryKind,
-    Report,
-    ReportKind,
-    SignatureMeaning,
-    amendment_label,
-)
-from inspections.overdue import flag_label, flag_resolution_text
+from inspections.flags.models import ComplianceException
+from inspections.flags.overdue import flag_label, flag_resolution_text
+from inspections.logbook.api.serializers import REGISTER_FIELDS, register_row
+from inspections.logbook.models import Entry, EntryKind, SignatureMeaning, amendment_label
 from inspections.reports import charts
+from inspections.reports.models import Report, ReportKind
 
 
 @dataclass(frozen=True)

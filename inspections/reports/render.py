@@ -13,7 +13,7 @@ there are cores (a Celery group in the background, a local process pool for `ren
    the same rows as an attachment. The file is hashed and only then published.
 
 Nothing here knows whether it runs in a Celery worker or a local process: `plan`, `piece_render`,
-`piece_stamp`, `join` are the steps; inspections.tasks and the command drive them.
+`piece_stamp`, `join` are the steps; inspections.flags.tasks and the command drive them.
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from django.db.models.functions import Least
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from inspections.chain import chain_verify
-from inspections.models import Report, ReportStatus
+from inspections.logbook.chain import chain_verify
 from inspections.reports.csvfile import csv_writer
 from inspections.reports.kinds import kind_of
+from inspections.reports.models import Report, ReportStatus
 
 COVER = -1  # the index of the cover piece
 

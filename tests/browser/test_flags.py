@@ -1,8 +1,8 @@
 """The overdue scan's flags in Chromium: seen on the floor, resolved by the compliance manager."""
 
-from compliance.models import GamingTable
-from inspections import overdue
-from inspections.models import ComplianceException
+from compliance.casinos.models import GamingTable
+from inspections.flags import overdue
+from inspections.flags.models import ComplianceException
 from tests.browser.conftest import login, screenshot
 from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD, configure_for_opening

@@ -2,8 +2,9 @@
 
 import pytest
 
-from compliance.models import GamingTable, Role, TableState
-from inspections.models import Entry
+from compliance.accounts.models import Role
+from compliance.casinos.models import GamingTable, TableState
+from inspections.logbook.models import Entry
 from tests.browser.conftest import login, screenshot
 from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD, RegulatorFactory, UserFactory, configure_for_opening

@@ -5,8 +5,8 @@ from decimal import Decimal
 
 import pytest
 
-from compliance.models import Ball
-from inspections.models import Entry, EntryKind
+from compliance.casinos.models import Ball
+from inspections.logbook.models import Entry, EntryKind
 from tests.browser.conftest import login, screenshot
 from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD, configure_for_opening

@@ -6,7 +6,8 @@ from datetime import timedelta
 from django.utils import timezone
 from pypdf import PdfReader
 
-from inspections.models import Entry, ReportDownload
+from inspections.logbook.models import Entry
+from inspections.reports.models import ReportDownload
 from tests.browser.conftest import login, screenshot
 from tests.factories import PASSWORD, RegulatorFactory
 from tests.inspections.test_overdue_worker import celery_on_redis  # noqa: F401 - a fixture

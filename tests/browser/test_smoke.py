@@ -2,7 +2,7 @@
 
 from playwright.sync_api import expect
 
-from compliance.models import Role, User
+from compliance.accounts.models import Role, User
 from tests.browser.conftest import login, screenshot
 
 

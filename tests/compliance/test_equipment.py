@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from compliance.models import Ball, Wheel
+from compliance.casinos.models import Ball, Wheel
 from compliance.rulebook import pa
 from compliance.rulebook.text import REQUEST_FORM
 from tests.factories import configure_for_opening
@@ -197,7 +197,7 @@ def test_a_ball_replaced_after_an_irregularity_becomes_the_tables_ball(casino, o
 
 
 def test_equipment_changes_only_on_a_closed_table_and_one_table_at_a_time(casino):
-    from compliance.models import GamingTable
+    from compliance.casinos.models import GamingTable
     from tests.factories import GamingTableFactory
 
     client = client_for(casino.compliance)

@@ -3,7 +3,7 @@
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from compliance.models import LayoutSubmission
+from compliance.approvals.models import LayoutSubmission
 from compliance.rulebook.text import REQUEST_FORM
 from tests.compliance.test_rules_submissions import draft
 from tests.factories import GamingTableFactory, RegulatorFactory
@@ -126,10 +126,10 @@ def test_a_layout_of_another_property_is_out_of_reach(casino, other_casino):
 @pytest.mark.parametrize(
     "sql",
     [
-        "UPDATE compliance_layoutsubmission SET features = '[]'",
-        "UPDATE compliance_layoutsubmission SET status = 'pending'",
-        "DELETE FROM compliance_layoutsubmission_tables",
-        "DELETE FROM compliance_layoutsubmission",
+        "UPDATE approvals_layoutsubmission SET features = '[]'",
+        "UPDATE approvals_layoutsubmission SET status = 'pending'",
+        "DELETE FROM approvals_layoutsubmission_tables",
+        "DELETE FROM approvals_layoutsubmission",
     ],
 )
 def test_a_decided_layout_cannot_change_in_the_database(casino, regulator, sql):

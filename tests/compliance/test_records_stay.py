@@ -4,8 +4,9 @@ API, the services and the admin alike."""
 
 import pytest
 
-from compliance import services
-from compliance.models import Property, Role, User
+from compliance.accounts.models import Role, User
+from compliance.casinos import services
+from compliance.casinos.models import Property
 from compliance.rulebook import RuleViolation
 from tests.conftest import sign
 from tests.factories import PropertyFactory, UserFactory, configure_for_opening
@@ -66,7 +67,7 @@ def test_the_admin_refuses_a_new_jurisdiction_for_a_property_with_entries(admin_
     inspect(casino)
     prop = Property.objects.get(pk=casino.property.pk)
     response = admin_client.post(
-        f"/admin/compliance/property/{prop.pk}/change/",
+        f"/admin/casinos/property/{prop.pk}/change/",
         {
             "name": prop.name,
             "licence_number": prop.licence_number,
@@ -194,7 +195,7 @@ def test_the_admin_refuses_to_change_a_signed_persons_credential_or_property(
     inspect(casino)
     person = User.objects.get(pk=casino.floorperson.pk)
     overrides = {"property": other_casino.property.pk} if change == "other_property" else change
-    response = admin_client.post(f"/admin/compliance/user/{person.pk}/change/", person_form(person, **overrides))
+    response = admin_client.post(f"/admin/accounts/user/{person.pk}/change/", person_form(person, **overrides))
     assert response.status_code == 200
     assert citation in response.content.decode()
     after = User.objects.get(pk=person.pk)
@@ -207,7 +208,7 @@ def test_the_admin_changes_a_person_through_the_service(admin_client, casino, mo
     real = services.person_update
     monkeypatch.setattr(services, "person_update", lambda **kw: calls.append(kw) or real(**kw))
     response = admin_client.post(
-        f"/admin/compliance/user/{person.pk}/change/", person_form(person, full_name="Pat Keystone")
+        f"/admin/accounts/user/{person.pk}/change/", person_form(person, full_name="Pat Keystone")
     )
     assert response.status_code == 302, response.content.decode()
     assert calls and calls[0]["changes"] == {"full_name": "Pat Keystone"}
@@ -221,7 +222,7 @@ def test_the_admin_adds_a_person_through_the_service(admin_client, casino, monke
     real = services.person_create
     monkeypatch.setattr(services, "person_create", lambda **kw: calls.append(kw) or real(**kw))
     response = admin_client.post(
-        "/admin/compliance/user/add/",
+        "/admin/accounts/user/add/",
         {
             "username": "newfloor",
             "usable_password": "true",
@@ -286,5 +287,5 @@ def test_a_compliance_manager_adds_staff_to_their_own_property_only(casino, othe
 
 def test_the_admin_deletes_nobody(admin_client, casino):
     person = casino.floorperson
-    assert admin_client.post(f"/admin/compliance/user/{person.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert admin_client.post(f"/admin/accounts/user/{person.pk}/delete/", {"post": "yes"}).status_code == 403
     assert User.objects.filter(pk=person.pk).exists()

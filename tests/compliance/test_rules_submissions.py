@@ -5,9 +5,9 @@ from datetime import timedelta
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from compliance.clock import property_today
-from compliance.models import ApprovalSignature, RulesSubmission
-from compliance.selectors import rules_submission_in_effect
+from compliance.approvals.models import ApprovalSignature, RulesSubmission
+from compliance.casinos.clock import property_today
+from compliance.casinos.selectors import rules_submission_in_effect
 from tests.factories import RegulatorFactory
 from tests.inspections.test_api import assert_refused, client_for, signature
 
@@ -194,8 +194,8 @@ def test_unknown_wagers_and_wheels_are_a_clear_400_and_nothing_is_saved(casino):
 @pytest.mark.parametrize(
     "sql",
     [
-        "UPDATE compliance_approvalsignature SET credential_number = 'forged'",
-        "DELETE FROM compliance_approvalsignature",
+        "UPDATE approvals_approvalsignature SET credential_number = 'forged'",
+        "DELETE FROM approvals_approvalsignature",
     ],
 )
 def test_approval_signatures_are_append_only_in_the_database(casino, sql):
@@ -213,9 +213,9 @@ def test_approval_signatures_are_append_only_in_the_database(casino, sql):
 @pytest.mark.parametrize(
     "sql",
     [
-        "UPDATE compliance_rulessubmission SET options = '{}'",
-        "UPDATE compliance_rulessubmission SET status = 'draft'",
-        "DELETE FROM compliance_rulessubmission",
+        "UPDATE approvals_rulessubmission SET options = '{}'",
+        "UPDATE approvals_rulessubmission SET status = 'draft'",
+        "DELETE FROM approvals_rulessubmission",
     ],
 )
 def test_a_decided_submission_cannot_change_in_the_database(casino, regulator, sql):
@@ -237,7 +237,7 @@ def test_a_decided_submission_cannot_change_in_the_database(casino, regulator, s
 def test_a_draft_still_changes_in_the_database(casino):
     draft(client_for(casino.compliance), casino.property)
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE compliance_rulessubmission SET options = '{}'")
+        cursor.execute("UPDATE approvals_rulessubmission SET options = '{}'")
     assert RulesSubmission.objects.get().options == {}
 
 

@@ -1,16 +1,18 @@
-"""A table's and a property's changes: one service each (compliance.services), locked, by the rules,
+"""A table's and a property's changes: one service each (compliance.casinos.services), locked, by the rules,
 writing only what changes; a table's configuration changes only while it is closed."""
 
 from decimal import Decimal
 
 import pytest
 
-from compliance import services
-from compliance.api.views import GamingTableViewSet, PropertyViewSet, RulesSubmissionViewSet
-from compliance.models import GamingTable, Property, RulesSubmission, TableState, User, Wheel
+from compliance.accounts.models import User
+from compliance.approvals.models import RulesSubmission
+from compliance.casinos import services
+from compliance.casinos.api.views import GamingTableViewSet, PropertyViewSet, RulesSubmissionViewSet
+from compliance.casinos.models import GamingTable, Property, TableState, Wheel
 from compliance.rulebook import RuleViolation, pa
-from inspections.chain import chain_verify
-from inspections.models import Entry
+from inspections.logbook.chain import chain_verify
+from inspections.logbook.models import Entry
 from tests.conftest import sign
 from tests.factories import GamingTableFactory, configure_for_opening
 from tests.inspections.test_api import assert_refused, client_for, signature

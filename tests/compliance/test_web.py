@@ -5,7 +5,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.utils import timezone
 
-from compliance.models import LayoutSubmission, RulesSubmission
+from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from tests.factories import PASSWORD, GamingTableFactory, RegulatorFactory, UserFactory
 
 # A Pennsylvania double-zero submission with every standard wager at its minimum odds.

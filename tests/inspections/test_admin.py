@@ -8,8 +8,8 @@ from django.db.models import DateTimeField
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from compliance.models import Role, User
-from inspections.models import Entry
+from compliance.accounts.models import Role, User
+from inspections.logbook.models import Entry
 from tests.inspections.test_services import inspect
 
 
@@ -23,15 +23,15 @@ def admin_client_logged_in(client, db):
 @pytest.mark.parametrize(
     "path",
     [
-        "/admin/compliance/property/",
-        "/admin/compliance/user/",
-        "/admin/compliance/gamingtable/",
-        "/admin/inspections/entry/",
-        "/admin/inspections/signature/",
-        "/admin/compliance/wheel/",
-        "/admin/compliance/ball/",
-        "/admin/compliance/rulessubmission/",
-        "/admin/compliance/layoutsubmission/",
+        "/admin/casinos/property/",
+        "/admin/accounts/user/",
+        "/admin/casinos/gamingtable/",
+        "/admin/logbook/entry/",
+        "/admin/logbook/signature/",
+        "/admin/casinos/wheel/",
+        "/admin/casinos/ball/",
+        "/admin/approvals/rulessubmission/",
+        "/admin/approvals/layoutsubmission/",
         "/admin/django_celery_beat/periodictask/",
     ],
 )
@@ -42,15 +42,13 @@ def test_every_model_is_listed(admin_client_logged_in, casino, path):
 
 def test_the_logbook_is_read_only_in_the_admin(admin_client_logged_in, casino):
     entry = inspect(casino)
-    page = admin_client_logged_in.get(f"/admin/inspections/entry/{entry.pk}/change/")
+    page = admin_client_logged_in.get(f"/admin/logbook/entry/{entry.pk}/change/")
     assert page.status_code == 200
     assert b'name="_save"' not in page.content
     assert casino.floorperson.credential_number.encode() in page.content
-    assert admin_client_logged_in.get("/admin/inspections/entry/add/").status_code == 403
-    assert (
-        admin_client_logged_in.post(f"/admin/inspections/entry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
-    )
-    assert b'name="action"' not in admin_client_logged_in.get("/admin/inspections/entry/").content
+    assert admin_client_logged_in.get("/admin/logbook/entry/add/").status_code == 403
+    assert admin_client_logged_in.post(f"/admin/logbook/entry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert b'name="action"' not in admin_client_logged_in.get("/admin/logbook/entry/").content
     assert Entry.objects.filter(pk=entry.pk).exists()
 
 
@@ -64,17 +62,17 @@ def test_createsuperuser_noinput_gives_the_admin_role(db, monkeypatch):
 
 
 def test_the_admin_refuses_a_non_compliant_ball_with_its_citation(admin_client_logged_in, casino):
-    from compliance.models import Ball
+    from compliance.casinos.models import Ball
 
     response = admin_client_logged_in.post(
-        "/admin/compliance/ball/add/",
+        "/admin/casinos/ball/add/",
         {"property": casino.property.pk, "serial": "B-9", "material": "metallic", "diameter_inches": "0.8125"},
     )
     assert response.status_code == 200
     assert "58 Pa. Code § 617a.1(a)" in response.content.decode()
     assert not Ball.objects.filter(serial="B-9").exists()
     response = admin_client_logged_in.post(
-        "/admin/compliance/ball/add/",
+        "/admin/casinos/ball/add/",
         {"property": casino.property.pk, "serial": "B-9", "material": "non_metallic", "diameter_inches": "0.8125"},
     )
     assert response.status_code == 302
@@ -83,9 +81,9 @@ def test_the_admin_refuses_a_non_compliant_ball_with_its_citation(admin_client_l
 
 def test_registered_equipment_is_never_rewritten_or_deleted_in_the_admin(admin_client_logged_in, casino):
     wheel = casino.table.wheel
-    assert admin_client_logged_in.get(f"/admin/compliance/wheel/{wheel.pk}/change/").status_code == 200
+    assert admin_client_logged_in.get(f"/admin/casinos/wheel/{wheel.pk}/change/").status_code == 200
     response = admin_client_logged_in.post(
-        f"/admin/compliance/wheel/{wheel.pk}/change/",
+        f"/admin/casinos/wheel/{wheel.pk}/change/",
         {
             "property": casino.property.pk,
             "serial": "X",
@@ -95,9 +93,7 @@ def test_registered_equipment_is_never_rewritten_or_deleted_in_the_admin(admin_c
         },
     )
     assert response.status_code == 403
-    assert (
-        admin_client_logged_in.post(f"/admin/compliance/wheel/{wheel.pk}/delete/", {"post": "yes"}).status_code == 403
-    )
+    assert admin_client_logged_in.post(f"/admin/casinos/wheel/{wheel.pk}/delete/", {"post": "yes"}).status_code == 403
     wheel.refresh_from_db()
     assert wheel.serial == f"W-{casino.table.number}"
 
@@ -135,7 +131,7 @@ def table_form(table, **overrides) -> dict:
 
 
 def derived_columns(table) -> dict:
-    from compliance.models import TABLE_DEADLINES
+    from compliance.casinos.models import TABLE_DEADLINES
 
     table.refresh_from_db()
     names = ["state", "inspection_void_reason", "last_closed_at", "last_opened_at", "next_due", *TABLE_DEADLINES]
@@ -151,9 +147,9 @@ def test_derived_columns_posted_to_the_admin_change_nothing(admin_client_logged_
     table = casino.table
     before = derived_columns(table)
     assert before["cover_due_at"] is not None
-    page = admin_client_logged_in.get(f"/admin/compliance/gamingtable/{table.pk}/change/")
+    page = admin_client_logged_in.get(f"/admin/casinos/gamingtable/{table.pk}/change/")
     assert b'name="cover_due_at' not in page.content and b'name="state"' not in page.content
-    response = admin_client_logged_in.post(f"/admin/compliance/gamingtable/{table.pk}/change/", table_form(table))
+    response = admin_client_logged_in.post(f"/admin/casinos/gamingtable/{table.pk}/change/", table_form(table))
     assert response.status_code == 302, response.content.decode()
     after = derived_columns(table)
     assert after == before
@@ -165,7 +161,7 @@ def test_the_admin_refuses_to_renumber_a_table_with_entries(admin_client_logged_
     table = casino.table
     table.refresh_from_db()
     response = admin_client_logged_in.post(
-        f"/admin/compliance/gamingtable/{table.pk}/change/", table_form(table, number="R-10")
+        f"/admin/casinos/gamingtable/{table.pk}/change/", table_form(table, number="R-10")
     )
     assert response.status_code == 200
     page = response.content.decode()
@@ -175,14 +171,14 @@ def test_the_admin_refuses_to_renumber_a_table_with_entries(admin_client_logged_
 
 
 def test_the_admin_refuses_to_move_a_table_with_entries(admin_client_logged_in, casino, other_casino):
-    from compliance.models import GamingTable
+    from compliance.casinos.models import GamingTable
 
     inspect(casino)
     GamingTable.objects.filter(pk=other_casino.table.pk).update(number="R-99")
     table = casino.table
     table.refresh_from_db()
     response = admin_client_logged_in.post(
-        f"/admin/compliance/gamingtable/{table.pk}/change/",
+        f"/admin/casinos/gamingtable/{table.pk}/change/",
         table_form(table, property=other_casino.property.pk, wheel="", ball=""),
     )
     assert response.status_code == 200
@@ -206,7 +202,7 @@ def test_the_admin_refuses_to_change_an_open_tables_equipment_or_wheel_type(
 ):
     from decimal import Decimal
 
-    from compliance.models import Ball, Wheel
+    from compliance.casinos.models import Ball, Wheel
     from compliance.rulebook import pa
     from tests.inspections.test_services import event
 
@@ -227,7 +223,7 @@ def test_the_admin_refuses_to_change_an_open_tables_equipment_or_wheel_type(
     before = {name: getattr(table, name) for name in ("wheel_id", "ball_id", "wheel_type", "state")}
     value = {"wheel": spare_wheel.pk, "ball": spare_ball.pk, "wheel_type": "double_zero_as_single_zero"}[change]
     response = admin_client_logged_in.post(
-        f"/admin/compliance/gamingtable/{table.pk}/change/", table_form(table, **{change: value})
+        f"/admin/casinos/gamingtable/{table.pk}/change/", table_form(table, **{change: value})
     )
     assert response.status_code == 200
     assert citation in response.content.decode()
@@ -236,14 +232,14 @@ def test_the_admin_refuses_to_change_an_open_tables_equipment_or_wheel_type(
 
 
 def test_the_admin_adds_a_table_by_the_apis_rules(admin_client_logged_in, casino):
-    from compliance.models import GamingTable
+    from compliance.casinos.models import GamingTable
 
     form = {"property": casino.property.pk, "number": "R-20", "game": "roulette", "wheel_type": ""}
-    response = admin_client_logged_in.post("/admin/compliance/gamingtable/add/", form)
+    response = admin_client_logged_in.post("/admin/casinos/gamingtable/add/", form)
     assert response.status_code == 200
     assert "58 Pa. Code § 617a.1(c), (d)" in response.content.decode()
     assert not GamingTable.objects.filter(number="R-20").exists()
-    response = admin_client_logged_in.post("/admin/compliance/gamingtable/add/", {**form, "wheel_type": "single_zero"})
+    response = admin_client_logged_in.post("/admin/casinos/gamingtable/add/", {**form, "wheel_type": "single_zero"})
     assert response.status_code == 302
     table = GamingTable.objects.get(number="R-20")
     assert table.state == "closed" and table.property == casino.property
@@ -252,7 +248,7 @@ def test_the_admin_adds_a_table_by_the_apis_rules(admin_client_logged_in, casino
 def test_the_admin_policy_change_moves_the_deadlines(admin_client_logged_in, casino):
     from datetime import timedelta
 
-    from compliance.models import Property
+    from compliance.casinos.models import Property
     from tests.inspections.test_services import event
 
     inspect(casino)
@@ -263,7 +259,7 @@ def test_the_admin_policy_change_moves_the_deadlines(admin_client_logged_in, cas
     prop = casino.property
     prop.refresh_from_db()
     response = admin_client_logged_in.post(
-        f"/admin/compliance/property/{prop.pk}/change/",
+        f"/admin/casinos/property/{prop.pk}/change/",
         {
             "name": prop.name,
             "licence_number": prop.licence_number,
@@ -285,12 +281,12 @@ def test_every_date_time_column_of_the_admin_is_shown_in_the_records_property_zo
     """Each list of ours shows its date-times through a column that names the property's zone."""
     from django.contrib import admin as site_admin
 
-    from compliance.admin_zones import PropertyZoneAdmin
+    from compliance.casinos.admin_zones import PropertyZoneAdmin
 
     ours = {
         model: model_admin
         for model, model_admin in site_admin.site._registry.items()
-        if model._meta.app_label in ("compliance", "inspections")
+        if model.__module__.startswith(("compliance.", "inspections."))
     }
     request = rf.get("/admin/")
     for model, model_admin in ours.items():
@@ -308,9 +304,9 @@ def test_every_date_time_column_of_the_admin_is_shown_in_the_records_property_zo
 
 @pytest.mark.any_hour
 def test_the_admin_shows_an_entry_and_its_flag_at_the_propertys_time(admin_client_logged_in, casino):
-    from compliance.models import GamingTable
-    from inspections import overdue
-    from inspections.models import ComplianceException
+    from compliance.casinos.models import GamingTable
+    from inspections.flags import overdue
+    from inspections.flags.models import ComplianceException
     from tests.inspections.test_services import event
 
     entry = inspect(casino)
@@ -323,13 +319,13 @@ def test_the_admin_shows_an_entry_and_its_flag_at_the_propertys_time(admin_clien
     def local(moment) -> str:
         return f"{timezone.localtime(moment, zone):%Y-%m-%d %H:%M} EST"
 
-    listed = admin_client_logged_in.get("/admin/inspections/entry/").content.decode()
+    listed = admin_client_logged_in.get("/admin/logbook/entry/").content.decode()
     assert local(entry.occurred_at) in listed
-    flags = admin_client_logged_in.get("/admin/inspections/complianceexception/").content.decode()
+    flags = admin_client_logged_in.get("/admin/flags/complianceexception/").content.decode()
     assert local(flag.due_at) in flags and local(flag.detected_at) in flags
-    signatures = admin_client_logged_in.get("/admin/inspections/signature/").content.decode()
+    signatures = admin_client_logged_in.get("/admin/logbook/signature/").content.decode()
     assert local(entry.signatures.get().signed_at) in signatures
-    page = admin_client_logged_in.get(f"/admin/inspections/entry/{entry.pk}/change/").content.decode()
+    page = admin_client_logged_in.get(f"/admin/logbook/entry/{entry.pk}/change/").content.decode()
     assert "times in America/New_York (EST)" in page
     assert date_format(timezone.localtime(entry.occurred_at, zone), "DATETIME_FORMAT") in page  # and its inline's
 
@@ -358,7 +354,7 @@ def test_the_table_page_says_why_its_inspection_no_longer_counts_in_words(admin_
 
     unlocked(casino)
     amend(casino, inspect(casino), kind="entered_in_error")
-    page = admin_client_logged_in.get(f"/admin/compliance/gamingtable/{casino.table.pk}/change/").content.decode()
+    page = admin_client_logged_in.get(f"/admin/casinos/gamingtable/{casino.table.pk}/change/").content.decode()
     assert "The inspection was marked entered in error" in page
     assert "entered_in_error" not in page
 
@@ -375,9 +371,9 @@ def property_form(page) -> dict:
 
 
 def test_the_property_page_takes_one_address_a_line_or_separated_by_commas(admin_client_logged_in, casino):
-    from compliance.models import Property
+    from compliance.casinos.models import Property
 
-    url = f"/admin/compliance/property/{casino.property.pk}/change/"
+    url = f"/admin/casinos/property/{casino.property.pk}/change/"
     data = property_form(admin_client_logged_in.get(url))
     typed = "floor@casino.example\r\nsecurity@casino.example, night@casino.example\r\n"
     response = admin_client_logged_in.post(url, {**data, "notify_emails": typed})

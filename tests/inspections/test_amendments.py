@@ -7,10 +7,13 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from compliance.models import TableState
-from inspections import overdue, services
-from inspections.models import ComplianceException, Entry, Report
+from compliance.casinos.models import TableState
+from inspections.flags import overdue
+from inspections.flags.models import ComplianceException
+from inspections.logbook import services
+from inspections.logbook.models import Entry
 from inspections.reports.kinds import KINDS_BY_CODE
+from inspections.reports.models import Report
 from tests.conftest import sign
 from tests.factories import PASSWORD, GamingTableFactory
 from tests.inspections.test_api import assert_refused, client_for, signature

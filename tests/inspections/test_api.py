@@ -5,9 +5,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from compliance.models import Role, TableState
+from compliance.accounts.models import Role
+from compliance.casinos.models import TableState
 from compliance.rulebook.text import REQUEST_FORM
-from inspections.models import Entry, Signature
+from inspections.logbook.models import Entry, Signature
 from tests.factories import PASSWORD, UserFactory
 from tests.inspections.test_services import ALL_PASS, event, inspect
 

@@ -4,11 +4,11 @@ import threading
 
 from django.db import connection
 
-from compliance.models import TableState
+from compliance.casinos.models import TableState
 from compliance.rulebook import RuleViolation
-from inspections import services
-from inspections.chain import chain_verify
-from inspections.models import Entry
+from inspections.logbook import services
+from inspections.logbook.chain import chain_verify
+from inspections.logbook.models import Entry
 from tests.conftest import sign
 from tests.factories import GamingTableFactory
 from tests.inspections.test_services import ALL_PASS, inspect

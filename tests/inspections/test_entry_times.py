@@ -14,8 +14,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from compliance.rulebook.pa import ENTRY_TIME_PLAUSIBLE, INSPECTION_LOG
-from inspections import services
-from inspections.models import Entry, EntryKind, Signature
+from inspections.logbook import services
+from inspections.logbook.models import Entry, EntryKind, Signature
 from tests.api_schema import WRITE_METHODS, operations
 from tests.conftest import sign
 from tests.factories import GamingTableFactory

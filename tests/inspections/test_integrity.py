@@ -6,9 +6,9 @@ import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
 
-from compliance.models import Property
-from inspections import chain
-from inspections.models import Entry, Signature
+from compliance.casinos.models import Property
+from inspections.logbook import chain
+from inspections.logbook.models import Entry, Signature
 from tests import append_only as triggers
 from tests.inspections.test_services import adjust, event, inspect
 
@@ -26,10 +26,10 @@ def history(casino):
 @pytest.mark.parametrize(
     "sql",
     [
-        "UPDATE inspections_entry SET description = 'changed'",
-        "DELETE FROM inspections_entry",
-        "UPDATE inspections_signature SET credential_number = 'forged'",
-        "DELETE FROM inspections_signature",
+        "UPDATE logbook_entry SET description = 'changed'",
+        "DELETE FROM logbook_entry",
+        "UPDATE logbook_signature SET credential_number = 'forged'",
+        "DELETE FROM logbook_signature",
     ],
 )
 def test_raw_sql_cannot_change_or_delete_entries(history, sql):
@@ -44,7 +44,7 @@ def test_raw_sql_cannot_change_or_delete_entries(history, sql):
 def test_truncate_is_refused_on_postgresql(committed_db, history):
     # Committed first: PostgreSQL refuses TRUNCATE in the transaction that inserted the rows anyway.
     with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("TRUNCATE inspections_signature")
+        cursor.execute("TRUNCATE logbook_signature")
 
 
 def test_the_orm_cannot_update_entries_either(history):
@@ -74,7 +74,7 @@ def tamper(sql: str, *params) -> None:
 
 def test_a_changed_row_is_named(history):
     third = Entry.objects.get(property=history.property, seq=3)
-    tamper("UPDATE inspections_entry SET description = %s WHERE id = %s", "Table closed early", third.pk)
+    tamper("UPDATE logbook_entry SET description = %s WHERE id = %s", "Table closed early", third.pk)
     report = chain.chain_verify(property_id=history.property.pk)
     assert (report.broken_seq, report.broken_entry_id) == (3, third.pk)
 
@@ -82,7 +82,7 @@ def test_a_changed_row_is_named(history):
 def test_a_moved_signature_is_named(history):
     second = Entry.objects.get(property=history.property, seq=2)
     fifth_signature = Signature.objects.filter(entry__seq=5, entry__property=history.property).first()
-    tamper("UPDATE inspections_signature SET entry_id = %s WHERE id = %s", second.pk, fifth_signature.pk)
+    tamper("UPDATE logbook_signature SET entry_id = %s WHERE id = %s", second.pk, fifth_signature.pk)
     report = chain.chain_verify(property_id=history.property.pk)
     assert report.broken_seq == 2
     assert "signature" in report.reason
@@ -90,8 +90,8 @@ def test_a_moved_signature_is_named(history):
 
 def test_a_deleted_row_is_named(history):
     fourth = Entry.objects.get(property=history.property, seq=4)
-    tamper("DELETE FROM inspections_signature WHERE entry_id = %s", fourth.pk)
-    tamper("DELETE FROM inspections_entry WHERE id = %s", fourth.pk)
+    tamper("DELETE FROM logbook_signature WHERE entry_id = %s", fourth.pk)
+    tamper("DELETE FROM logbook_entry WHERE id = %s", fourth.pk)
     report = chain.chain_verify(property_id=history.property.pk)
     assert report.broken_seq == 4
     assert "missing" in report.reason
@@ -99,8 +99,8 @@ def test_a_deleted_row_is_named(history):
 
 def test_a_deleted_last_row_is_named(history):
     last = Entry.objects.get(property=history.property, seq=5)
-    tamper("DELETE FROM inspections_signature WHERE entry_id = %s", last.pk)
-    tamper("DELETE FROM inspections_entry WHERE id = %s", last.pk)
+    tamper("DELETE FROM logbook_signature WHERE entry_id = %s", last.pk)
+    tamper("DELETE FROM logbook_entry WHERE id = %s", last.pk)
     assert chain.chain_verify(property_id=history.property.pk).broken_seq == 5
 
 
@@ -108,8 +108,8 @@ def test_verify_logbook_command_exits_1_naming_the_entry(history, capsys):
     call_command("verify_logbook", property=history.property.pk)
     assert "intact, 5 entries" in capsys.readouterr().out
     third = Entry.objects.get(property=history.property, seq=3)
-    tamper("UPDATE inspections_entry SET occurred_at = occurred_at WHERE id = %s", third.pk)
-    tamper("UPDATE inspections_entry SET table_number = %s WHERE id = %s", "R-99", third.pk)
+    tamper("UPDATE logbook_entry SET occurred_at = occurred_at WHERE id = %s", third.pk)
+    tamper("UPDATE logbook_entry SET table_number = %s WHERE id = %s", "R-99", third.pk)
     with pytest.raises(SystemExit) as exited:
         call_command("verify_logbook")
     assert exited.value.code == 1

@@ -16,14 +16,15 @@ from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 from kombu.exceptions import OperationalError
 
-from compliance import services as approvals
-from compliance.clock import property_today
-from compliance.deadlines import deadlines_set
-from compliance.models import GamingTable, Property, TableState
-from inspections import overdue, services
-from inspections.models import ComplianceException
-from inspections.tasks import scan_overdue
-from inspections.tasks import send_digests as send_digests_task
+from compliance.casinos import services as approvals
+from compliance.casinos.clock import property_today
+from compliance.casinos.models import GamingTable, Property, TableState
+from inspections.flags import overdue
+from inspections.flags.models import ComplianceException
+from inspections.flags.tasks import scan_overdue
+from inspections.flags.tasks import send_digests as send_digests_task
+from inspections.logbook import services
+from inspections.logbook.deadlines import deadlines_set
 from tests.conftest import celery_connected_to, sign
 from tests.factories import PASSWORD, GamingTableFactory, PropertyFactory, RegulatorFactory
 from tests.inspections.test_concurrency import run_at_once
@@ -266,7 +267,7 @@ def test_the_digest_goes_out_at_seven_in_each_propertys_own_zone_never_in_the_ev
     """Beat asks every hour on the hour (UTC); each property gets its digest from its own 07:00 hour
     (a failed one is tried again until 11:00): not at 20:00 on the evening it was set up, not at
     07:00 UTC (02:00 in New York)."""
-    digest = PeriodicTask.objects.get(task="inspections.tasks.send_digests").crontab
+    digest = PeriodicTask.objects.get(task="inspections.flags.tasks.send_digests").crontab
     assert (digest.minute, digest.hour) == ("0", "*")  # a tick in every hour of every zone
     Property.objects.filter(pk=casino.property.pk).update(notify_emails=["keystone@example.com"])
     PropertyFactory(name="Pacific Casino", time_zone="America/Los_Angeles", notify_emails=["pacific@example.com"])
@@ -294,9 +295,9 @@ def test_the_digest_goes_out_at_seven_in_each_propertys_own_zone_never_in_the_ev
 
 
 def test_the_beat_schedule_exists_after_migrate(db):
-    scan = PeriodicTask.objects.get(task="inspections.tasks.scan_overdue")
+    scan = PeriodicTask.objects.get(task="inspections.flags.tasks.scan_overdue")
     assert scan.enabled and (scan.interval.every, scan.interval.period) == (1, "minutes")
-    assert PeriodicTask.objects.filter(task="inspections.tasks.send_digests", enabled=True).exists()
+    assert PeriodicTask.objects.filter(task="inspections.flags.tasks.send_digests", enabled=True).exists()
 
 
 def test_the_command_runs_the_scan(opened, capsys):

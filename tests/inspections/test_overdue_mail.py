@@ -10,9 +10,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from aiosmtpd.controller import Controller
 
-from compliance.models import Property
-from inspections import overdue
-from inspections.models import ComplianceException
+from compliance.casinos.models import Property
+from inspections.flags import overdue
+from inspections.flags.models import ComplianceException
 from tests.factories import GamingTableFactory
 from tests.servers import free_port
 

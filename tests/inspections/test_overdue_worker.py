@@ -11,11 +11,13 @@ from pathlib import Path
 import pytest
 from celery.contrib.testing.worker import start_worker
 
-from compliance.models import Property, Role
+from compliance.accounts.models import Role
+from compliance.casinos.models import Property
 from config.celery import app as celery_app
-from inspections.models import ComplianceException, Report, ReportStatus
-from inspections.reports import report_enqueue
-from inspections.tasks import scan_overdue
+from inspections.flags.models import ComplianceException
+from inspections.flags.tasks import scan_overdue
+from inspections.reports.models import Report, ReportStatus
+from inspections.reports.requests import report_enqueue
 from scripts import run
 from tests.conftest import celery_connected_to, database_url_for_tests
 from tests.factories import UserFactory

@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 from django.utils.html import escape
 
-from compliance.clock import property_today
+from compliance.casinos.clock import property_today
 from compliance.rulebook.reports import DATES_POLICY
-from inspections.models import Report
+from inspections.reports.models import Report
 from tests.inspections.test_api import client_for
 from tests.inspections.test_report_limits import BODY, form
 

@@ -7,9 +7,9 @@ from datetime import date, timedelta
 
 import pytest
 
-from compliance.models import Role
-from inspections.models import Report, ReportStatus
-from inspections.reports import report_request
+from compliance.accounts.models import Role
+from inspections.reports.models import Report, ReportStatus
+from inspections.reports.requests import report_request
 from tests.conftest import celery_connected_to
 from tests.factories import RegulatorFactory, UserFactory
 from tests.inspections.test_api import client_for

@@ -13,11 +13,13 @@ from django.db import connection
 from django.utils import timezone
 from pypdf import PdfReader
 
-from compliance.clock import property_today
-from compliance.models import Role
-from inspections import services
-from inspections.models import ComplianceException, Entry, Report, ReportDownload
+from compliance.accounts.models import Role
+from compliance.casinos.clock import property_today
+from inspections.flags.models import ComplianceException
+from inspections.logbook import services
+from inspections.logbook.models import Entry
 from inspections.reports import render
+from inspections.reports.models import Report, ReportDownload
 from tests import append_only as triggers
 from tests.conftest import sign
 from tests.factories import RegulatorFactory, UserFactory
@@ -216,7 +218,7 @@ def test_the_register_gives_the_part_the_failed_items_and_the_notes_in_the_pdf_a
 def test_the_api_the_csv_and_the_pdf_carry_the_same_register_fields(committed_db, media, casino, settings):
     """One list of the register's fields: each is in every API row, and is a column of the CSV and
     the PDF, holding the same value in words for the same entries."""
-    from inspections.api.serializers import REGISTER_FIELDS
+    from inspections.logbook.api.serializers import REGISTER_FIELDS
     from inspections.reports.kinds import KINDS, REGISTER_COLUMNS
 
     settings.REPORT_CHUNK_ROWS = 400
@@ -290,7 +292,7 @@ def test_the_api_the_csv_and_the_pdf_carry_the_same_register_fields(committed_db
 def test_a_tampered_chain_is_reported_broken_on_the_cover(committed_db, media, history):
     with connection.cursor() as cursor:
         triggers.drop(connection)
-        cursor.execute("UPDATE inspections_entry SET description = 'nothing happened' WHERE kind = 'adjustment'")
+        cursor.execute("UPDATE logbook_entry SET description = 'nothing happened' WHERE kind = 'adjustment'")
         triggers.install(connection)
     report = render.generate_locally(requested(history).pk)
     assert report.chain_intact is False
@@ -398,7 +400,7 @@ def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_
 ):
     """A wheel left uncovered, cured by its covering; an adjustment after the inspection, resolved
     by the compliance manager's signed note. Entries are dated in the last three hours."""
-    from inspections import overdue
+    from inspections.flags import overdue
     from inspections.reports.kinds import _duration
 
     start = timezone.now() - timedelta(hours=3)
@@ -471,7 +473,7 @@ def test_a_table_history_holds_only_its_tables_entries(committed_db, media, hist
 def test_a_report_asked_for_with_redis_down_is_sent_when_it_is_back(
     casino, media, redis_url, django_capture_on_commit_callbacks
 ):
-    from inspections.reports import reports_requeue
+    from inspections.reports.requests import reports_requeue
     from tests.conftest import celery_connected_to
 
     body = {"kind": "inspection_register", "property": casino.property.pk, "from": "2026-11-01", "to": "2026-11-02"}

@@ -6,9 +6,10 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from inspections.chain import chain_verify
-from inspections.models import Entry, Report, ReportKind
+from inspections.logbook.chain import chain_verify
+from inspections.logbook.models import Entry
 from inspections.reports import render
+from inspections.reports.models import Report, ReportKind
 from tests import append_only as triggers
 from tests.inspections.test_api import client_for
 from tests.inspections.test_reports import history, media, pdf_pages, requested  # noqa: F401 - fixtures
@@ -47,7 +48,7 @@ def test_a_broken_chain_names_its_first_broken_entry_everywhere(committed_db, me
     adjustment = Entry.objects.get(kind="adjustment")
     with connection.cursor() as cursor:
         triggers.drop(connection)
-        cursor.execute("UPDATE inspections_entry SET description = 'nothing happened' WHERE id = %s", [adjustment.pk])
+        cursor.execute("UPDATE logbook_entry SET description = 'nothing happened' WHERE id = %s", [adjustment.pk])
         triggers.install(connection)
     reason = chain_verify(property_id=history.property.pk).reason
     assert reason

@@ -11,12 +11,17 @@ import pytest
 from django.db import connection
 from pypdf import PdfReader
 
-from compliance.models import GamingTable, LayoutSubmission, User
+from compliance.accounts.models import User
+from compliance.approvals.models import LayoutSubmission
+from compliance.casinos.models import GamingTable
 from compliance.rulebook import pa
-from inspections import overdue, services
-from inspections.models import ComplianceException, Entry, Report, ReportKind
+from inspections.flags import overdue
+from inspections.flags.models import ComplianceException
+from inspections.logbook import services
+from inspections.logbook.models import Entry
 from inspections.reports import render
 from inspections.reports.csvfile import csv_cell
+from inspections.reports.models import Report, ReportKind
 from tests import append_only as triggers
 from tests.conftest import sign
 from tests.inspections.test_reports import media, requested  # noqa: F401 - a fixture

@@ -8,10 +8,11 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.management import call_command
 from django.test import RequestFactory, override_settings
 
-from compliance.models import GamingTable, Property, Role, TableState, User, WheelType
-from inspections import demo
-from inspections.chain import chain_verify
-from inspections.models import Entry, EntryKind, Signature
+from compliance.accounts.models import Role, User
+from compliance.casinos.models import GamingTable, Property, TableState, WheelType
+from inspections.logbook import demo
+from inspections.logbook.chain import chain_verify
+from inspections.logbook.models import Entry, EntryKind, Signature
 
 
 class QuickPBKDF2(PBKDF2PasswordHasher):

@@ -6,10 +6,11 @@ from types import SimpleNamespace
 import pytest
 from django.utils import timezone
 
-from compliance.models import Role, TableState, WheelType
+from compliance.accounts.models import Role
+from compliance.casinos.models import TableState, WheelType
 from compliance.rulebook import RuleViolation
-from inspections import services
-from inspections.models import Entry, Signature
+from inspections.logbook import services
+from inspections.logbook.models import Entry, Signature
 from tests.conftest import bare_casino_staff, sign
 from tests.factories import ROULETTE_LAYOUT, GamingTableFactory, UserFactory, configure_for_opening
 
@@ -475,7 +476,7 @@ def test_a_deck_change_puts_six_or_eight_decks_or_a_shufflers_batches(casino, de
 
 
 def test_a_touchdown_layout_opens_only_on_an_electronic_double_zero_table(casino):
-    from compliance.models import LayoutSubmission
+    from compliance.approvals.models import LayoutSubmission
 
     touchdown = LayoutSubmission.objects.create(
         property=casino.property,
@@ -493,7 +494,7 @@ def test_a_touchdown_layout_opens_only_on_an_electronic_double_zero_table(casino
 
 
 def test_a_casino_war_table_opens_with_its_approved_layout_and_rules(casino):
-    from compliance.models import LayoutSubmission, RulesSubmission
+    from compliance.approvals.models import LayoutSubmission, RulesSubmission
 
     war = GamingTableFactory(
         property=casino.property, game="casino_war", wheel_type=None, has_external_movable_parts=False
@@ -523,7 +524,7 @@ def test_a_casino_war_table_opens_with_its_approved_layout_and_rules(casino):
 
 
 def test_opening_needs_the_layout_areas_of_the_options_now_in_effect(casino):
-    from compliance.models import RulesSubmission
+    from compliance.approvals.models import RulesSubmission
 
     RulesSubmission.objects.create(
         property=casino.property,

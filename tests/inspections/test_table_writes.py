@@ -11,10 +11,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from compliance.models import Ball, GamingTable
+from compliance.casinos.models import Ball, GamingTable
 from compliance.rulebook import RuleViolation, pa
-from inspections import services
-from inspections.models import Entry
+from inspections.logbook import services
+from inspections.logbook.models import Entry
 from tests.conftest import sign
 from tests.factories import GamingTableFactory, configure_for_opening
 from tests.inspections.test_concurrency import run_at_once
@@ -29,7 +29,7 @@ def table_updates(queries) -> list[set[str]]:
     found = []
     for query in queries:
         sql = query["sql"]
-        match = re.match(r'UPDATE "compliance_gamingtable" SET (.*) WHERE', sql, re.S)
+        match = re.match(r'UPDATE "casinos_gamingtable" SET (.*) WHERE', sql, re.S)
         if match:
             found.append(set(re.findall(r'"(\w+)" = ', match.group(1))))
     return found

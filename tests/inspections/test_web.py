@@ -6,8 +6,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.utils import timezone
 
-from compliance.models import TableState
-from inspections.models import Entry
+from compliance.casinos.models import TableState
+from inspections.logbook.models import Entry
 from tests.factories import PASSWORD
 from tests.inspections.test_services import ALL_PASS
 

@@ -6,8 +6,8 @@ from decimal import Decimal
 import pytest
 import time_machine
 
-from compliance.models import Ball, Game, GamingTable, TableState
-from inspections.models import Entry, EntryKind
+from compliance.casinos.models import Ball, Game, GamingTable, TableState
+from inspections.logbook.models import Entry, EntryKind
 from tests.factories import PASSWORD, GamingTableFactory
 from tests.inspections.test_services import event, inspect
 from tests.inspections.test_web import signed

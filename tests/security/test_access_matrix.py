@@ -14,8 +14,12 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from compliance.models import Ball, Role, RulesSubmission, Wheel
-from inspections.models import ComplianceException, Entry, Report
+from compliance.accounts.models import Role
+from compliance.approvals.models import RulesSubmission
+from compliance.casinos.models import Ball, Wheel
+from inspections.flags.models import ComplianceException
+from inspections.logbook.models import Entry
+from inspections.reports.models import Report
 from tests.conftest import bare_casino_staff, staff_of
 from tests.factories import (
     GamingTableFactory,

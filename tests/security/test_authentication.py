@@ -1,24 +1,21 @@
 """Authentication: Argon2 hashes, revocable API tokens, sessions that end when idle."""
 
 import hashlib
-import importlib
 import json
 from datetime import datetime, timedelta
 from io import StringIO
-from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 from django.core.management import CommandError, call_command
-from django.db import connection
 from django.test import Client
 from django.utils import timezone
 from knox.models import AuthToken
 from rest_framework.test import APIClient
 
-from compliance.models import User
-from inspections import demo
+from compliance.accounts.models import User
+from inspections.logbook import demo
 from tests.factories import PASSWORD
 
 
@@ -205,15 +202,3 @@ def test_an_ended_session_takes_a_refreshing_page_to_the_sign_in_form(client, ca
     response = client.get("/floor/", headers={"X-Auto-Refresh": "1", "HX-Request": "true"})
     assert response.status_code == 200
     assert response["HX-Redirect"].startswith("/login/?next=/floor/")
-
-
-def test_the_old_plain_text_tokens_are_deleted_by_the_migration(db):
-    """Tokens made before django-rest-knox sat in the database as they are sent: none survives."""
-    migration = importlib.import_module("compliance.migrations.0012_plaintext_api_tokens_removed")
-    with connection.cursor() as cursor:
-        cursor.execute('CREATE TABLE "authtoken_token" ("key" varchar(40) PRIMARY KEY, "user_id" bigint)')
-        cursor.execute("INSERT INTO authtoken_token VALUES ('0123456789abcdef0123456789abcdef01234567', 1)")
-    migration.plaintext_tokens_delete(None, SimpleNamespace(connection=connection))
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT COUNT(*) FROM authtoken_token")
-        assert cursor.fetchone()[0] == 0

@@ -75,12 +75,12 @@ def test_a_restored_backup_with_a_changed_row_is_named(history, restored):
     with psycopg.connect(restored.replace("postgres://", "postgresql://"), autocommit=True) as conn:
         for sql in _drop_sql():  # as an attacker with the database's owner rights would
             conn.execute(sql)
-        conn.execute("UPDATE inspections_entry SET description = 'nothing was adjusted' WHERE kind = 'adjustment'")
+        conn.execute("UPDATE logbook_entry SET description = 'nothing was adjusted' WHERE kind = 'adjustment'")
     result = verify(restored)
     assert result.returncode == 1 and "#3" in result.stderr, result.stdout + result.stderr
 
 
 def _drop_sql() -> list[str]:
-    from compliance import append_only
+    from config import append_only
 
     return append_only.drop_statements("postgresql", triggers.ALL_TABLES)

@@ -11,9 +11,9 @@ from json import dumps, loads
 import pytest
 from django.conf import settings
 
-from compliance.models import GamingTable, TableState
-from inspections.chain import chain_verify
-from inspections.models import Entry
+from compliance.casinos.models import GamingTable, TableState
+from inspections.logbook.chain import chain_verify
+from inspections.logbook.models import Entry
 from tests.conftest import database_url_for_tests
 from tests.factories import PASSWORD, GamingTableFactory, configure_for_opening
 from tests.inspections.test_services import ALL_PASS

@@ -19,12 +19,14 @@ from django.test import Client
 from pypdf import PdfReader
 from rest_framework.test import APIClient
 
-from compliance.api.errors import DATABASE_UNAVAILABLE
-from compliance.clock import local_date
-from compliance.models import GamingTable, Property, TableState
-from inspections.chain import chain_verify
-from inspections.models import ComplianceException, Entry, Report, ReportStatus, Signature
-from inspections.reports import report_enqueue, report_request
+from compliance.casinos.clock import local_date
+from compliance.casinos.models import GamingTable, Property, TableState
+from config.api.errors import DATABASE_UNAVAILABLE
+from inspections.flags.models import ComplianceException
+from inspections.logbook.chain import chain_verify
+from inspections.logbook.models import Entry, Signature
+from inspections.reports.models import Report, ReportStatus
+from inspections.reports.requests import report_enqueue, report_request
 from tests.conftest import celery_connected_to, database_url_for_tests
 from tests.factories import PASSWORD
 from tests.inspections.test_api import signature
@@ -264,12 +266,11 @@ def test_redis_stopped_while_the_floor_keeps_logging_then_everything_catches_up(
 ):
     from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
-    # The scan every 2 s instead of every minute (the schedule is data, editable in the admin; an
+    # The scan and the reports' resend every 2 s instead of every minute (the schedule is data, editable in the admin; an
     # earlier transactional test's flush may have emptied it).
     every_2s, _ = IntervalSchedule.objects.get_or_create(every=2, period=IntervalSchedule.SECONDS)
-    PeriodicTask.objects.update_or_create(
-        task="inspections.tasks.scan_overdue", defaults={"name": "overdue scan (test)", "interval": every_2s}
-    )
+    for task in ("inspections.flags.tasks.scan_overdue", "inspections.reports.tasks.reports_requeue"):
+        PeriodicTask.objects.update_or_create(task=task, defaults={"name": f"{task} (test)", "interval": every_2s})
     Property.objects.filter(pk=casino.property.pk).update(cover_grace_minutes=0)
     start_celery("worker")
     start_celery("beat")

@@ -13,11 +13,12 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
-from compliance import forms as compliance_forms
-from compliance.forms import OneTimeTokenForm, SignatureFields
-from inspections import forms as inspections_forms
-from inspections.forms import SignedForm
-from inspections.models import ComplianceException, Entry
+from compliance.approvals import forms as compliance_forms
+from compliance.approvals.forms import OneTimeTokenForm, SignatureFields
+from inspections.flags.models import ComplianceException
+from inspections.logbook import forms as inspections_forms
+from inspections.logbook.forms import SignedForm
+from inspections.logbook.models import Entry
 from tests.compliance.test_layouts import BASIC
 from tests.compliance.test_rules_submissions import STANDARD
 from tests.compliance.test_web import STANDARD as WEB_STANDARD

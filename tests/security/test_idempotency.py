@@ -15,10 +15,11 @@ from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from compliance.idempotency import keys_purge
-from compliance.models import IdempotencyKey
+from compliance.accounts.idempotency import keys_purge
+from compliance.accounts.models import IdempotencyKey
 from compliance.rulebook import pa
-from inspections.models import ComplianceException, Entry
+from inspections.flags.models import ComplianceException
+from inspections.logbook.models import Entry
 from tests.compliance.test_layouts import BASIC
 from tests.compliance.test_rules_submissions import STANDARD
 from tests.factories import PASSWORD, GamingTableFactory, UserFactory
@@ -42,7 +43,8 @@ def write_endpoints() -> set[tuple[str, str]]:
 def row_counts() -> dict[str, int]:
     """How many rows each of the project's tables holds (the keys' own table aside)."""
     models = itertools.chain.from_iterable(
-        apps.get_app_config(label).get_models() for label in ("compliance", "inspections", "knox")
+        apps.get_app_config(label).get_models()
+        for label in ("casinos", "accounts", "approvals", "logbook", "flags", "reports", "knox")
     )
     return {model._meta.label: model.objects.count() for model in models if model is not IdempotencyKey}
 
@@ -446,9 +448,9 @@ def test_the_admin_shows_the_kept_answers_and_makes_none(client, casino):
         == 201
     )
     client.force_login(UserFactory(role="admin", property=None, is_staff=True, is_superuser=True))
-    page = client.get("/admin/compliance/idempotencykey/")
+    page = client.get("/admin/accounts/idempotencykey/")
     assert page.status_code == 200 and "/api/inspections/" in page.content.decode()
-    assert client.get("/admin/compliance/idempotencykey/add/").status_code == 403
+    assert client.get("/admin/accounts/idempotencykey/add/").status_code == 403
 
 
 def test_a_browser_write_without_its_csrf_token_is_refused_as_before(casino):

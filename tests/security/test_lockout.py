@@ -14,9 +14,9 @@ from knox.models import AuthToken
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
-from compliance.auth import client_ip
-from compliance.models import User
-from inspections.models import Entry, Signature
+from compliance.accounts.auth import client_ip
+from compliance.accounts.models import User
+from inspections.logbook.models import Entry, Signature
 from tests.factories import PASSWORD
 from tests.inspections.test_api import assert_refused, signature
 from tests.inspections.test_services import ALL_PASS

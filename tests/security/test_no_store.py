@@ -11,7 +11,7 @@ from django.core.files.base import ContentFile
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from inspections.models import Report
+from inspections.reports.models import Report
 from tests.factories import PASSWORD, RegulatorFactory
 from tests.inspections.test_reports import requested
 

@@ -17,7 +17,7 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from compliance.rulebook.text import LENGTH_LIMITS
-from compliance.validators import PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG
+from config.validators import PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG
 from tests.api_schema import WRITE_METHODS, body_with, operations
 from tests.factories import PASSWORD, UserFactory
 from tests.security.test_typed_text import errors_by_field, send, world  # noqa: F401 (a fixture)
@@ -68,7 +68,7 @@ def test_every_api_password_beyond_the_limit_is_refused(world, operation, hashes
 
 
 def _form_classes() -> list[type[forms.Form]]:
-    for module in ("compliance.forms", "inspections.forms", "compliance.auth"):
+    for module in ("compliance.approvals.forms", "inspections.logbook.forms", "compliance.accounts.auth"):
         importlib.import_module(module)
     found, stack = [], list(forms.BaseForm.__subclasses__())
     while stack:
@@ -136,7 +136,7 @@ def test_a_signature_refuses_it_before_hashing_and_without_counting(casino, hash
 
 
 def test_a_signature_page_refuses_it_with_a_form_error(client, casino, hashes):
-    from inspections.models import Entry
+    from inspections.logbook.models import Entry
 
     client.force_login(casino.floorperson)
     response = client.post(
@@ -158,7 +158,7 @@ def test_a_signature_page_refuses_it_with_a_form_error(client, casino, hashes):
 
 def test_the_signature_service_refuses_it_whoever_calls(casino, hashes):
     from compliance.rulebook import RuleViolation
-    from inspections.services import inspection_record
+    from inspections.logbook.services import inspection_record
     from tests.conftest import sign
     from tests.inspections.test_api import ALL_PASS
 

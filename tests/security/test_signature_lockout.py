@@ -16,13 +16,14 @@ from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from compliance import forms as compliance_forms
-from compliance.models import ApprovalSignature, LayoutSubmission, RulesSubmission
+from compliance.accounts.signatures import SignatureInput, Unattended, signer_authenticate
+from compliance.approvals import forms as compliance_forms
+from compliance.approvals.models import ApprovalSignature, LayoutSubmission, RulesSubmission
 from compliance.rulebook import RuleViolation
-from compliance.signatures import SignatureInput, Unattended, signer_authenticate
-from inspections import forms as inspections_forms  # noqa: F401  (its forms are SignatureFields too)
-from inspections import services
-from inspections.models import ComplianceException, Entry
+from inspections.flags.models import ComplianceException
+from inspections.logbook import forms as inspections_forms  # noqa: F401  (its forms are SignatureFields too)
+from inspections.logbook import services
+from inspections.logbook.models import Entry
 from tests.conftest import sign
 from tests.factories import PASSWORD, RegulatorFactory, rules_submission_version
 from tests.inspections.test_services import ALL_PASS

@@ -15,8 +15,9 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
-from compliance.models import LayoutSubmission, RulesSubmission
-from inspections.models import ComplianceException, Entry
+from compliance.approvals.models import LayoutSubmission, RulesSubmission
+from inspections.flags.models import ComplianceException
+from inspections.logbook.models import Entry
 from tests.factories import (
     PASSWORD,
     GamingTableFactory,

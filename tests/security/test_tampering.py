@@ -3,14 +3,14 @@
 import pytest
 from django.db import DatabaseError, connection, transaction
 
-from compliance.models import APPEND_ONLY_TABLES as APPROVAL_TABLES
-from inspections.models import APPEND_ONLY_TABLES as LOGBOOK_TABLES
-from inspections.models import Report, ReportDownload
+from compliance.approvals.models import APPEND_ONLY_TABLES as APPROVAL_TABLES
+from inspections.logbook.models import APPEND_ONLY_TABLES as LOGBOOK_TABLES
+from inspections.reports.models import Report, ReportDownload
 
 
 @pytest.fixture
 def one_row_each(casino):
-    from compliance import services as approvals
+    from compliance.casinos import services as approvals
     from tests.conftest import sign
     from tests.factories import ROULETTE_LAYOUT, RegulatorFactory
     from tests.inspections.test_services import inspect

@@ -1,5 +1,5 @@
 """Typed names and numbers are printable text on one line, notes printable text of a bounded
-length (product policy, compliance.validators), on every model field and every API write.
+length (product policy, config.validators), on every model field and every API write.
 
 A table number with a line break in it once broke the flag mail's subject; 2.4 MB notes were
 accepted into logbook entries that can never be deleted."""
@@ -14,7 +14,8 @@ from django.db import models
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from compliance.models import LayoutSubmission, Role, RulesSubmission
+from compliance.accounts.models import Role
+from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from compliance.rulebook.text import (
     CITATIONS,
     LENGTH_LIMITS,
@@ -23,13 +24,13 @@ from compliance.rulebook.text import (
     REQUEST_FORM,
     SAME_CAUSE,
 )
-from compliance.validators import NOTE_MAX_LENGTH
-from inspections.models import ComplianceException
+from config.validators import NOTE_MAX_LENGTH
+from inspections.flags.models import ComplianceException
 from tests.api_schema import WRITE_METHODS, body_with, operations
 from tests.factories import RegulatorFactory, UserFactory
 from tests.inspections.test_api import client_for
 
-PROJECT_APPS = ("compliance", "inspections")
+PROJECT_APPS = ("casinos", "accounts", "approvals", "logbook", "flags", "reports")
 # Refused everywhere: C0 controls, DEL, C1 controls.
 CONTROL = ["\x00", "\x07", "\x1b", "\x7f", "\x85", "\x9b"]
 # Refused in a name or number, allowed in a note.
@@ -208,7 +209,7 @@ def test_a_correction_carries_printable_text_only(casino):
 
 
 def test_notes_of_two_and_a_half_megabytes_are_refused_and_nothing_is_written(casino):
-    from inspections.models import Entry
+    from inspections.logbook.models import Entry
     from tests.inspections.test_api import ALL_PASS, signature
 
     response = client_for(casino.floorperson).post(

@@ -1,0 +1,179 @@
+"""A write is made once: a repeat of it is answered with what was recorded the first time.
+
+Two doors use it: the API's Idempotency-Key header (draft-ietf-httpapi-idempotency-key-header,
+config.api.idempotency) and the one-time token of every signed form (a double tap on a slow
+tablet). The key's row is inserted first, in the same transaction as the write it guards, so a
+second request with the same key waits on the first one's row and then reads its answer: two
+entries can never come of one key, even at the same instant.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TypeVar
+
+from django.conf import settings
+from django.contrib import messages
+from django.db import IntegrityError, transaction
+from django.shortcuts import redirect
+from django.utils import timezone
+
+from compliance.accounts.models import IdempotencyKey, User
+from compliance.rulebook import RuleViolation
+
+T = TypeVar("T")
+
+# What a key may be: printable ASCII, as a structured-field string may hold (RFC 8941 § 3.3.3).
+KEY_MAX_LENGTH = 255
+
+
+def key_valid(key: str) -> bool:
+    return 0 < len(key) <= KEY_MAX_LENGTH and all(" " <= ch <= "~" for ch in key)
+
+
+def fingerprint(*, method: str, path: str, body: bytes) -> str:
+    """SHA-256 of what was asked: a key reused for something else is told apart from a repeat."""
+    digest = hashlib.sha256()
+    for part in (method.encode(), b"\n", path.encode(), b"\n", body):
+        digest.update(part)
+    return digest.hexdigest()
+
+
+def keys_expired_before(now=None):
+    return (now or timezone.now()) - timedelta(hours=settings.IDEMPOTENCY_KEY_HOURS)
+
+
+@dataclass
+class Claim:
+    """The key's row, locked until the transaction ends: `fresh` when this request is the first."""
+
+    row: IdempotencyKey
+    fresh: bool
+    fingerprint: str
+
+    @property
+    def same_request(self) -> bool:
+        return self.row.fingerprint == self.fingerprint
+
+
+def key_claim(*, user: User, key: str, method: str, path: str, fingerprint: str) -> Claim:
+    """Insert the key's row, or lock the one already there. Call inside a transaction.
+
+    On PostgreSQL, an insert that collides with a key another transaction has just inserted waits
+    until that transaction ends: the second tap of a double tap waits for the first one's answer.
+    A key older than IDEMPOTENCY_KEY_HOURS is forgotten and the request made anew.
+    """
+    for _attempt in range(3):
+        now = timezone.now()
+        try:
+            with transaction.atomic():
+                row = IdempotencyKey.objects.create(
+                    user=user, key=key, method=method, path=path[:500], fingerprint=fingerprint, created_at=now
+                )
+            return Claim(row=row, fresh=True, fingerprint=fingerprint)
+        except IntegrityError:
+            pass
+        row = IdempotencyKey.objects.select_for_update().filter(user=user, key=key).first()
+        if row is None:  # forgotten between the two statements: try again
+            continue
+        if row.created_at < keys_expired_before(now) or row.response_status is None:
+            # Expired, or left by a request that answered nothing to replay: this one starts anew.
+            row.delete()
+            continue
+        return Claim(row=row, fresh=False, fingerprint=fingerprint)
+    raise IntegrityError(f"Idempotency key {key!r} could not be claimed.")
+
+
+def key_forget(claim: Claim) -> None:
+    """The write was refused: the key is free again, so the corrected request may use it."""
+    IdempotencyKey.objects.filter(pk=claim.row.pk).delete()
+
+
+def keys_purge(*, now=None) -> int:
+    """Delete the keys past their lifetime (the overdue scan's beat calls it)."""
+    deleted, _ = IdempotencyKey.objects.filter(created_at__lt=keys_expired_before(now)).delete()
+    return deleted
+
+
+# ---- Signed forms: a one-time token in each form shown ----
+
+FORM_KEY_PREFIX = "form:"  # a form's token and an API client's key never share a row
+
+
+def form_token_new() -> str:
+    return secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True)
+class AlreadyRecorded:
+    """The form was sent before with this token: what it recorded, and the page that shows it."""
+
+    recorded: str
+    location: str
+
+
+def _form_key(token: str) -> str:
+    return FORM_KEY_PREFIX + token
+
+
+def form_write_once(
+    *, request, token: str, write: Callable[[], T], recorded: Callable[[T], tuple[str, str]]
+) -> T | AlreadyRecorded:
+    """Call `write` once per form token, in one transaction with the token's row.
+
+    `recorded(result)` says what was recorded ("#12: Inspection at table R-01") and where it is
+    shown; a second submission of the same form gets that instead of a second entry, even when
+    both arrive at once (the second waits on the first's row). A refusal (RuleViolation) frees the
+    token so the corrected form can be sent again, and keeps what the refusal itself recorded (a
+    wrong password counted for the lockout).
+    """
+    if not token or not key_valid(token):
+        return write()  # a form from before tokens: recorded as always
+    refusal = None
+    with transaction.atomic():
+        claim = key_claim(user=request.user, key=_form_key(token), method="POST", path=request.path, fingerprint="form")
+        if not claim.fresh:
+            return AlreadyRecorded(claim.row.recorded, claim.row.response_headers.get("Location", "/"))
+        try:
+            result = write()
+        except RuleViolation as caught:
+            refusal = caught
+            key_forget(claim)
+        else:
+            text, location = recorded(result)
+            claim.row.response_status = 303
+            claim.row.recorded = text[:300]
+            claim.row.response_headers = {"Location": location}
+            claim.row.save(update_fields=["response_status", "recorded", "response_headers"])
+    if refusal is not None:
+        raise refusal
+    return result
+
+
+def form_already_recorded(request) -> AlreadyRecorded | None:
+    """Before a page checks the state a first submission changed (a filed submission is no longer
+    a draft): whether this POST repeats a form already recorded."""
+    token = request.POST.get("form_token", "") if request.method == "POST" else ""
+    if not token or not key_valid(token) or not request.user.is_authenticated:
+        return None
+    row = (
+        IdempotencyKey.objects.filter(
+            user=request.user,
+            key=_form_key(token),
+            response_status__isnull=False,
+            created_at__gte=keys_expired_before(),
+        )
+        .only("recorded", "response_headers")
+        .first()
+    )
+    return AlreadyRecorded(row.recorded, row.response_headers.get("Location", "/")) if row else None
+
+
+def already_recorded_redirect(request, repeat: AlreadyRecorded):
+    """The page of what was recorded, saying so: the form was sent twice and recorded once."""
+    messages.info(request, f"Already recorded as {repeat.recorded}. The form was sent twice; it is recorded once.")
+    return redirect(repeat.location)

@@ -1,0 +1,113 @@
+"""People: one role each, a Board-issued credential number, a property (regulators: a jurisdiction);
+and the writes a person has already made, so that a repeat is answered instead of done twice."""
+
+from __future__ import annotations
+
+import builtins
+
+from django.contrib.auth.models import AbstractUser, UserManager
+from django.contrib.auth.password_validation import validate_password
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from compliance.casinos.models import Jurisdiction, Property
+from config.validators import printable_line
+
+
+class Role(models.TextChoices):
+    SECURITY = "security", "Security officer"
+    FLOORPERSON = "floorperson", "Floorperson"
+    MAINTENANCE = "maintenance", "Table game maintenance member"
+    COMPLIANCE = "compliance", "Compliance manager"
+    REGULATOR = "regulator", "Regulator (Board agent)"
+    ADMIN = "admin", "Administrator"
+
+
+class PersonManager(UserManager):
+    # Not in migrations: they create no one, so they need none of this code.
+    use_in_migrations = False
+
+    def create_superuser(self, username, email=None, password=None, **extra_fields):
+        # `createsuperuser --noinput` gives the administrator role and a placeholder credential.
+        extra_fields.setdefault("role", Role.ADMIN)
+        extra_fields.setdefault("credential_number", f"ADMIN-{username}")
+        if password is not None:
+            # `--noinput` skips Django's password validation: the administrator's password is the
+            # one most worth guessing, so it meets the same policy as everyone's.
+            validate_password(password, self.model(username=username, email=email or ""))
+        return super().create_superuser(username, email, password, **extra_fields)
+
+
+class User(AbstractUser):
+    """A person: one role, a Board-issued credential number, a property (regulators: a jurisdiction)."""
+
+    # AbstractUser's own name fields, with the product's rule on typed names added.
+    username = models.CharField(
+        "username",
+        max_length=150,
+        unique=True,
+        help_text="Required. 150 characters or fewer. Letters, digits and @/./+/-/_ only.",
+        validators=[UnicodeUsernameValidator(), printable_line],
+        error_messages={"unique": "A user with that username already exists."},
+    )
+    first_name = models.CharField("first name", max_length=150, blank=True, validators=[printable_line])
+    last_name = models.CharField("last name", max_length=150, blank=True, validators=[printable_line])
+    email = models.EmailField("email address", blank=True, validators=[printable_line])
+    full_name = models.CharField(max_length=200, blank=True, validators=[printable_line])
+    role = models.CharField(max_length=20, choices=Role.choices)
+    credential_number = models.CharField(
+        max_length=50,
+        unique=True,
+        help_text="Board-issued credential number, printed with every signature.",
+        validators=[printable_line],
+    )
+    property = models.ForeignKey(Property, null=True, blank=True, on_delete=models.PROTECT, related_name="people")
+    jurisdiction = models.CharField(
+        max_length=2, choices=Jurisdiction.choices, blank=True, help_text="Regulators only."
+    )
+
+    objects = PersonManager()
+    REQUIRED_FIELDS = ["email"]
+
+    class Meta:
+        ordering = ["username"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    @builtins.property  # `property` is a field here
+    def display_name(self) -> str:
+        return self.full_name or self.get_full_name() or self.username
+
+    def clean(self) -> None:
+        if self.role == Role.REGULATOR:
+            if self.property_id or not self.jurisdiction:
+                raise ValidationError("A regulator has a jurisdiction and no property.")
+        elif self.role != Role.ADMIN and not self.property_id:
+            raise ValidationError("Property staff belong to a property.")
+
+
+class IdempotencyKey(models.Model):
+    """A write already answered: the Idempotency-Key of an API request (draft-ietf-httpapi-idempotency-key-header)
+    or the one-time token of a signed form, with what was answered, so a repeat gets that answer again
+    instead of a second entry. Written in the same transaction as the write it guards."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255, validators=[printable_line])
+    method = models.CharField(max_length=10, validators=[printable_line])
+    path = models.CharField(max_length=500, validators=[printable_line])
+    fingerprint = models.CharField(max_length=64, validators=[printable_line], help_text="SHA-256 of the request body.")
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_body = models.BinaryField(blank=True, default=b"")
+    response_headers = models.JSONField(default=dict, blank=True)
+    # For a form: what was recorded, in words ("Inspection, table R-01, entry #12").
+    recorded = models.CharField(max_length=300, blank=True, validators=[printable_line])
+    created_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_unique_per_user")]
+        indexes = [models.Index(fields=["created_at"], name="idempotency_key_created")]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} ({self.key})"

@@ -1,0 +1,79 @@
+"""Electronic signatures (DESIGN.md §4): the signer re-enters their password at the moment of signing,
+and what is stored is bound to a SHA-256 of a canonical form of what was signed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from django.contrib.auth import authenticate
+from django.contrib.auth.backends import ModelBackend
+from django.http import HttpRequest
+
+from compliance.accounts.auth import is_locked_out, lockout_minutes
+from compliance.accounts.models import User
+from compliance.rulebook import RuleViolation, raise_if_any, rulebook_for
+from compliance.rulebook.text import password_within_limit
+
+
+class Unattended:
+    """Stands in for the request when a command signs on the server itself (seed_demo): nobody typed
+    the password, so there is no guesser to lock out and no address to count against. Named
+    explicitly by the caller; never the default."""
+
+    def __init__(self, command: str):
+        self.command = command
+
+    def __repr__(self) -> str:
+        return f"Unattended({self.command!r})"
+
+
+@dataclass(frozen=True)
+class SignatureInput:
+    """A signature as typed on the screen: a username and that person's password, and the request
+    that brought them, which every wrong password is counted against (the lockout). There is no
+    default: a caller without a request (a management command) says so with `Unattended`."""
+
+    username: str
+    password: str
+    request: HttpRequest | Unattended = field(compare=False, repr=False)
+
+    def __post_init__(self):
+        # A forgotten request would sign without the lockout: refuse to build such a signature.
+        if not isinstance(self.request, HttpRequest | Unattended):
+            raise TypeError(f"A signature needs the HttpRequest that brought it (or Unattended), not {self.request!r}")
+
+
+def canonical(value) -> bytes:
+    """One byte string per value: sorted keys, no spaces, UTF-8."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def content_digest(value) -> str:
+    return hashlib.sha256(canonical(value)).hexdigest()
+
+
+def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: str, in_logbook: bool) -> User:
+    """The named person re-authenticates now; a wrong password, or a name locked after too many,
+    refuses the request, naming the field and the rule that asks for the signature: the inspection
+    log's for an entry of the logbook (`in_logbook`), the product's policy for anything else signed."""
+    # Whatever brought it: a password beyond the limit is never hashed (nor counted as a failure).
+    raise_if_any([password_within_limit(password=signature.password, field=field)])
+    if isinstance(signature.request, Unattended):
+        # On the server, by a command: the password is checked, nothing is counted.
+        user = ModelBackend().authenticate(None, username=signature.username, password=signature.password)
+    else:
+        # The one path a typed signature takes: axes counts it, and refuses a locked name even with
+        # the right password (compliance.accounts.auth.LockoutBackend).
+        user = authenticate(signature.request, username=signature.username, password=signature.password)
+    if user is None:
+        rules = rulebook_for(jurisdiction)
+        if is_locked_out(signature.request):
+            refusal = rules.signature_locked_out(
+                field=field, username=signature.username, minutes=lockout_minutes(), in_logbook=in_logbook
+            )
+        else:
+            refusal = rules.signature_invalid(field=field, username=signature.username, in_logbook=in_logbook)
+        raise RuleViolation([refusal])
+    return user

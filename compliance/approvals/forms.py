@@ -1,0 +1,239 @@
+"""The compliance manager's and the regulator's forms: what is typed, turned into what the services take."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.core.exceptions import ValidationError
+
+from compliance.accounts.idempotency import form_token_new
+from compliance.accounts.signatures import SignatureInput
+from compliance.casinos.models import WheelType
+from compliance.rulebook import RuleViolation
+from compliance.rulebook.wagers import Paytable
+from config.validators import NOTE_MAX_LENGTH, password_form_field, printable_line, printable_text
+
+ODDS = re.compile(r"^\s*(\d{1,6})\s*(?:(?:to|:|/)\s*(\d{1,6}))?\s*$", re.IGNORECASE)
+
+
+class OddsField(forms.CharField):
+    """Payout odds typed as "35 to 1" (or "35"), kept as [35, 1]; blank means the wager is not offered."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if not value:
+            return None
+        match = ODDS.match(value)
+        if not match:
+            raise ValidationError("Write the odds as “35 to 1”.")
+        odds = [int(match[1]), int(match[2] or 1)]
+        if 0 in odds:
+            raise ValidationError("Odds are two whole numbers above zero, as in “35 to 1”.")
+        return odds
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple) and len(value) == 2:
+            return f"{value[0]} to {value[1]}"
+        return value
+
+
+class PayoutListField(forms.CharField):
+    """A side wager's payouts typed as "1000, 500, 250", kept as a list of whole numbers."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if not value:
+            return None
+        try:
+            return [int(part) for part in re.split(r"[\s,;]+", value.strip()) if part]
+        except ValueError:
+            raise ValidationError("Write whole numbers separated by commas, e.g. “1000, 500, 250”.") from None
+
+    def prepare_value(self, value):
+        if isinstance(value, list):
+            return ", ".join(str(v) for v in value)
+        return value
+
+
+def note_field(label: str, *, required: bool = True, rows: int = 2) -> forms.CharField:
+    """A note, description or reason typed on a form: printable text, line breaks kept, bounded as
+    the model's note fields are."""
+    return forms.CharField(
+        label=label,
+        required=required,
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+        widget=forms.Textarea(attrs={"rows": rows}),
+    )
+
+
+def option_label(name: str) -> str:
+    return name.replace("_", " ").capitalize().replace("B2b", "B2B")
+
+
+class OneTimeTokenForm(forms.Form):
+    """A form that records something carries a one-time token: the same form sent twice (a double
+    tap, a slow tablet sending again) is recorded once (compliance.accounts.idempotency.form_write_once)."""
+
+    form_token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # A new token each time the form is shown; a refused form shown again keeps the one it was sent with.
+        self.fields["form_token"].initial = form_token_new()
+
+    def token(self) -> str:
+        return self.cleaned_data.get("form_token", "")
+
+
+class SignatureFields(OneTimeTokenForm):
+    """The signer's own username and password, typed again now (the person at the tablet by default).
+    The request goes with the signature: wrong passwords are counted against its address."""
+
+    username = forms.CharField(label="Signed by (username)", max_length=150, validators=[printable_line])
+    password = password_form_field(label="Password")
+
+    def __init__(self, *args, request, **kwargs):
+        kwargs["initial"] = {"username": request.user.username, **kwargs.get("initial", {})}
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def signature(self) -> SignatureInput:
+        return self.signature_from("username", "password")
+
+    def signature_from(self, username_field: str, password_field: str) -> SignatureInput:
+        return SignatureInput(
+            username=self.cleaned_data[username_field],
+            password=self.cleaned_data[password_field],
+            request=self.request,
+        )
+
+    def show(self, refusal: RuleViolation) -> None:
+        """Each violation next to its field (the signature's beside the password), with its citation."""
+        for violation in refusal.violations:
+            field = {"signature": "password"}.get(violation.field, violation.field)
+            citation = f" ({violation.citation})" if violation.citation else ""
+            self.add_error(field if field in self.fields else None, f"{violation.message}{citation}")
+
+
+class FileForm(SignatureFields):
+    pass
+
+
+class DecisionForm(SignatureFields):
+    decision = forms.ChoiceField(
+        label="Decision", choices=[("approved", "Approve"), ("rejected", "Reject")], widget=forms.RadioSelect
+    )
+    reference = forms.CharField(label="The Board's reference", max_length=100, validators=[printable_line])
+    note = note_field("Note", required=False)
+
+    field_order = ["decision", "reference", "note", "username", "password"]
+
+
+class RulesSubmissionForm(OneTimeTokenForm):
+    """A Roulette Rules Submission as the jurisdiction's text lists it: wheel types, each wager's
+    odds and each option, one field apiece (Big Six and Casino War submissions are made in the API)."""
+
+    effective_from = forms.DateField(label="Effective from", widget=forms.DateInput(attrs={"type": "date"}))
+    wheel_types = forms.MultipleChoiceField(
+        label="Wheel types", choices=WheelType.choices, widget=forms.CheckboxSelectMultiple, required=False
+    )
+
+    def __init__(self, *args, game_rules, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.game_rules = game_rules
+        self.option_values: dict[str, dict[str, object]] = {}
+        for code, wager in game_rules.WAGERS.items():
+            self.fields[f"odds_{code}"] = OddsField(
+                label=wager.label,
+                required=False,
+                help_text=f"at least {wager.minimum[0]} to {wager.minimum[1]}",
+                widget=forms.TextInput(attrs={"placeholder": "not offered", "inputmode": "text"}),
+            )
+        for name, rule in game_rules.OPTIONS.items():
+            if isinstance(rule, Paytable) and rule.include_all:
+                self.fields[f"option_{name}"] = PayoutListField(
+                    label=option_label(name), required=False, help_text=rule.citation
+                )
+                continue
+            choices = rule.choices if isinstance(rule, Paytable) else rule[0]
+            citation = rule.citation if isinstance(rule, Paytable) else rule[1]
+            # The form's values are strings; the submission keeps the text's own (True, "A", 2).
+            self.option_values[name] = {_choice_key(choice): choice for choice in choices}
+            self.fields[f"option_{name}"] = forms.ChoiceField(
+                label=option_label(name),
+                required=False,
+                choices=[("", "— (not in this submission)")] + [(_choice_key(c), _choice_label(c)) for c in choices],
+                help_text=citation,
+            )
+
+    @classmethod
+    def initial_from(cls, submission) -> dict:
+        initial = {"effective_from": submission.effective_from, "wheel_types": submission.wheel_types}
+        initial |= {f"odds_{code}": odds for code, odds in submission.payout_odds.items()}
+        initial |= {
+            f"option_{name}": value if isinstance(value, list) else _choice_key(value)
+            for name, value in submission.options.items()
+        }
+        return initial
+
+    def wager_fields(self):
+        return [self[name] for name in self.fields if name.startswith("odds_")]
+
+    def option_fields(self):
+        return [self[name] for name in self.fields if name.startswith("option_")]
+
+    def content(self) -> dict:
+        """What the services take: wheel types, payout odds and options, leaving out what is blank."""
+        data = self.cleaned_data
+        payout_odds = {
+            name.removeprefix("odds_"): data[name]
+            for name in self.fields
+            if name.startswith("odds_") and data.get(name)
+        }
+        options = {}
+        for name in self.fields:
+            if name.startswith("option_") and data.get(name) not in (None, ""):
+                option = name.removeprefix("option_")
+                value = data[name]
+                options[option] = self.option_values[option][value] if option in self.option_values else value
+        return {"wheel_types": list(data["wheel_types"]), "payout_odds": payout_odds, "options": options}
+
+    def field_for(self, violation_field: str | None) -> str | None:
+        """The form field a violation's API field ("payout_odds.straight", "options.x") is shown at."""
+        head, _, rest = (violation_field or "").partition(".")
+        name = {"payout_odds": f"odds_{rest}", "options": f"option_{rest}"}.get(head, head)
+        return name if name in self.fields else None
+
+
+def _choice_key(choice) -> str:
+    if isinstance(choice, bool):
+        return "yes" if choice else "no"
+    return str(choice)
+
+
+def _choice_label(choice) -> str:
+    if isinstance(choice, bool):
+        return "Offered" if choice else "Not offered"
+    return str(choice)
+
+
+class LayoutForm(OneTimeTokenForm):
+    name = forms.CharField(label="Name of the layout", max_length=200, validators=[printable_line])
+    features = forms.MultipleChoiceField(label="What the layout shows", widget=forms.CheckboxSelectMultiple)
+    tables = forms.ModelMultipleChoiceField(
+        label="Tables it is used on", queryset=None, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, features, tables, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["features"].choices = [(f, option_label(f)) for f in sorted(features)]
+        self.fields["tables"].queryset = tables
+        self.fields["tables"].label_from_instance = lambda table: f"{table.number} ({table.get_game_display()})"
+
+    def show(self, refusal: RuleViolation) -> None:
+        for violation in refusal.violations:
+            field = (violation.field or "").split(".")[0]
+            citation = f" ({violation.citation})" if violation.citation else ""
+            self.add_error(field if field in self.fields else None, f"{violation.message}{citation}")

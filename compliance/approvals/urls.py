@@ -1,0 +1,13 @@
+from django.urls import path
+
+from compliance.approvals import web
+
+urlpatterns = [
+    path("manage/", web.manage, name="manage"),
+    path("manage/rules/new/", web.rules_new, name="rules-new"),
+    path("manage/properties/<int:property_pk>/rules/check/", web.rules_check, name="rules-check"),
+    path("manage/layouts/new/", web.layout_new, name="layout-new"),
+    path("rules-submissions/<int:pk>/", web.rules_submission, name="rules-submission"),
+    path("layouts/<int:pk>/", web.layout, name="layout"),
+    path("approvals/", web.approvals, name="approvals"),
+]

@@ -1,0 +1,362 @@
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import UserChangeForm
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.http import HttpResponseRedirect
+from knox import admin as knox_admin  # noqa: F401  (registers knox's page first: it is replaced below)
+from knox.models import AuthToken
+
+from compliance.accounts.models import IdempotencyKey, User
+from compliance.approvals.models import ApprovalSignature, LayoutSubmission, RulesSubmission
+from compliance.casinos import services
+from compliance.casinos.admin_zones import PropertyZoneAdmin
+from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, InspectionVoid, Property, Wheel
+from compliance.rulebook import RuleViolation, rulebook_for
+from config.validators import printable_line
+
+NOTIFY_EMAILS_MAX = 50  # as the API's PropertySerializer
+
+
+class ServiceAdmin(admin.ModelAdmin):
+    """An admin whose saves go through the service the API uses (save_model), under its lock and rules.
+
+    A refusal the form could not foresee (another write came first) is shown as a message and
+    nothing is saved: the admin's own transaction is rolled back.
+    """
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except RuleViolation as refusal:
+            for violation in refusal.violations:
+                messages.error(request, f"{violation.message} ({violation.citation})")
+            return HttpResponseRedirect(request.get_full_path())
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # The API deletes none of these; a row with a history is protected by its logbook anyway.
+        return False
+
+    @staticmethod
+    def changes(form, editable) -> dict:
+        return {name: form.cleaned_data[name] for name in form.changed_data if name in editable}
+
+
+class EmailListField(forms.CharField):
+    """A list of addresses typed one a line or separated by commas, shown one a line; each checked."""
+
+    widget = forms.Textarea(attrs={"rows": 4})
+
+    def prepare_value(self, value):
+        if isinstance(value, list | tuple):
+            return "\n".join(value)
+        return value
+
+    def to_python(self, value) -> list[str]:
+        text = super().to_python(value) or ""
+        return [part.strip() for line in text.splitlines() for part in line.split(",") if part.strip()]
+
+    def validate(self, value):
+        if self.required and not value:
+            raise ValidationError(self.error_messages["required"], code="required")
+
+    def run_validators(self, value):
+        errors = []
+        for address in value:
+            try:
+                validate_email(address)
+                printable_line(address)
+            except ValidationError:
+                errors.append(ValidationError(f"“{address}” is not an email address.", code="invalid"))
+        if len(value) > NOTIFY_EMAILS_MAX:
+            errors.append(ValidationError(f"At most {NOTIFY_EMAILS_MAX} addresses.", code="max_length"))
+        if errors:
+            raise ValidationError(errors)
+
+
+class PropertyForm(forms.ModelForm):
+    notify_emails = EmailListField(
+        required=False,
+        label="Notify emails",
+        help_text="The security supervisors' addresses, one a line or separated by commas: each new flag is "
+        "mailed to them, and each morning a digest.",
+    )
+
+
+@admin.register(Property)
+class PropertyAdmin(ServiceAdmin):
+    form = PropertyForm
+    list_display = [
+        "name",
+        "licence_number",
+        "jurisdiction",
+        "time_zone",
+        "cover_grace_minutes",
+        "max_inspection_interval_hours",
+        "chain_length",
+    ]
+    list_filter = ["jurisdiction"]
+    search_fields = ["name", "licence_number"]
+    readonly_fields = ["chain_length", "chain_head"]
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            super().save_model(request, obj, form, change)  # a new property has no tables yet
+            return
+        # The overdue policy moves the tables' deadlines with it, as through the API.
+        services.property_update(
+            property_id=obj.pk, actor=request.user, changes=self.changes(form, services.PROPERTY_EDITABLE)
+        )
+
+
+class PersonChangeForm(UserChangeForm):
+    """Shows beside its field what a signed person keeps, as the service refuses it (person_violations)."""
+
+    def clean(self):
+        data = super().clean()
+        if self.errors or self.instance.pk is None:
+            return data
+        changes = {name: data[name] for name in self.changed_data if name in services.PERSON_EDITABLE}
+        for violation in services.person_violations(person=self.instance, changes=changes):
+            field = violation.field if violation.field in self.fields else None
+            self.add_error(field, f"{violation.message} ({violation.citation})")
+        return data
+
+
+@admin.register(User)
+class PersonAdmin(PropertyZoneAdmin, ServiceAdmin, UserAdmin):
+    """People are written by person_create and person_update, as through the API; a password is
+    changed by Django's own form; nobody is deleted (their signatures name them: deactivate instead)."""
+
+    form = PersonChangeForm
+    list_display = ["username", "full_name", "role", "credential_number", "property", "jurisdiction", "is_active"]
+    list_filter = ["role", "property", "jurisdiction", "is_active"]
+    search_fields = ["username", "full_name", "credential_number", "email"]
+    readonly_fields = ["last_login", "date_joined"]
+    fieldsets = [
+        *UserAdmin.fieldsets,
+        ("Role and credential", {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction"]}),
+    ]
+    add_fieldsets = [
+        *UserAdmin.add_fieldsets,
+        ("Role and credential", {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction"]}),
+    ]
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            changes = self.changes(form, services.PERSON_EDITABLE)
+            services.person_update(person_id=obj.pk, actor=request.user, changes=changes)
+            return
+        fields = {name: form.cleaned_data[name] for name in services.PERSON_EDITABLE if name in form.cleaned_data}
+        usable = form.cleaned_data.get("usable_password", True) not in (False, "false")
+        password = form.cleaned_data.get("password1") if usable else None
+        created = services.person_create(actor=request.user, password=password, **fields)
+        obj.pk = created.pk
+        obj._state.adding = False
+        obj.refresh_from_db()
+
+
+class GamingTableForm(forms.ModelForm):
+    """Shows beside its field every rule a change breaks, as the API refuses it (table_violations)."""
+
+    def clean(self):
+        data = super().clean()
+        if self.errors or not data.get("property"):
+            return data
+        changes = {name: data[name] for name in services.TABLE_EDITABLE if name in data}
+        if self.instance.pk is not None:
+            changes = {name: value for name, value in changes.items() if name in self.changed_data}
+        # self.instance is still the row as read: the form's values are put on it after clean().
+        found = services.table_violations(table=self.instance if self.instance.pk else None, changes=changes)
+        for violation in found:
+            field = violation.field if violation.field in self.fields else None
+            self.add_error(field, f"{violation.message} ({violation.citation})")
+        return data
+
+
+@admin.register(GamingTable)
+class GamingTableAdmin(PropertyZoneAdmin, ServiceAdmin):
+    form = GamingTableForm
+    list_display = [
+        "number",
+        "property",
+        "game",
+        "wheel_type",
+        "has_external_movable_parts",
+        "electronic",
+        "state",
+        "next_due",
+    ]
+    list_filter = ["property", "game", "wheel_type", "state", "has_external_movable_parts", "electronic"]
+    search_fields = ["number", "property__name"]
+    # The state, its times and the overdue scan's deadlines follow the logbook: only its services
+    # move them, so none is a field of the form (a posted value is ignored).
+    exclude = ["inspection_void_reason"]  # shown in words (inspection_void), never its code
+    readonly_fields = [
+        "state",
+        "inspection_void",
+        "last_entry_at",
+        "last_inspection_at",
+        "last_adjustment_at",
+        "last_replacement_at",
+        "last_opened_at",
+        "last_closed_at",
+        "last_deck_change_at",
+        "next_due",
+        *TABLE_DEADLINES,
+    ]
+
+    @admin.display(description="Why the inspection no longer counts")
+    def inspection_void(self, table) -> str:
+        """The reason in words, never its internal code."""
+        reason = table.inspection_void_reason
+        return InspectionVoid(reason).label if reason in InspectionVoid.values else reason or "-"
+
+    def save_model(self, request, obj, form, change):
+        changes = self.changes(form, services.TABLE_EDITABLE)
+        if change:
+            services.table_update(table_id=obj.pk, actor=request.user, changes=changes)
+            return
+        fields = {name: form.cleaned_data[name] for name in services.TABLE_EDITABLE if name in form.cleaned_data}
+        created = services.table_create(actor=request.user, **fields)
+        # The admin goes on with the object it built (its message, its history): make it the row.
+        obj.pk = created.pk
+        obj._state.adding = False
+        obj.refresh_from_db()
+
+
+class EquipmentForm(forms.ModelForm):
+    """The admin registers equipment under the same rule as the API (§ 617a.1(a)–(d))."""
+
+    def clean(self):
+        data = super().clean()
+        if self.errors or not data.get("property"):
+            return data
+        rules = rulebook_for(data["property"].jurisdiction)
+        if self._meta.model is Wheel:
+            found = rules.check_wheel(
+                wheel_type=data["wheel_type"],
+                diameter_inches=data["diameter_inches"],
+                number_order=data["number_order"] or [],
+            )
+        else:
+            found = rules.check_ball(material=data["material"], diameter_inches=data["diameter_inches"])
+        for violation in found:
+            field = (violation.field or "").split(".")[0] or None
+            self.add_error(field, f"{violation.message} ({violation.citation})")
+        return data
+
+
+class RegisteredEquipmentAdmin(PropertyZoneAdmin, admin.ModelAdmin):
+    """Registered once, by the rule; never rewritten or deleted (its history is in the logbook)."""
+
+    form = EquipmentForm
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return obj is None and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Wheel)
+class WheelAdmin(RegisteredEquipmentAdmin):
+    list_display = ["serial", "property", "wheel_type", "diameter_inches", "registered_at"]
+    list_filter = ["property", "wheel_type"]
+    search_fields = ["serial"]
+
+
+@admin.register(Ball)
+class BallAdmin(RegisteredEquipmentAdmin):
+    list_display = ["serial", "property", "material", "diameter_inches", "registered_at"]
+    list_filter = ["property", "material"]
+    search_fields = ["serial"]
+
+
+class ApprovalSignatureInline(admin.TabularInline):
+    model = ApprovalSignature
+    fields = ["action", "reference", "signer_name", "credential_number", "signed_at", "content_hash"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(RulesSubmission)
+class RulesSubmissionAdmin(PropertyZoneAdmin, admin.ModelAdmin):
+    """Read-only: drafts, filing and decisions go through the API's checks and signatures."""
+
+    list_display = ["property", "game", "version", "effective_from", "status", "decision_reference"]
+    list_filter = ["property", "game", "status"]
+    search_fields = ["property__name", "decision_reference", "content_hash"]
+    inlines = [ApprovalSignatureInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(LayoutSubmission)
+class LayoutSubmissionAdmin(RulesSubmissionAdmin):
+    list_display = ["name", "property", "game", "status", "decision_reference", "created_at"]
+    list_filter = ["property", "game", "status"]
+    search_fields = ["name", "property__name", "decision_reference", "content_hash"]
+
+
+@admin.register(IdempotencyKey)
+class IdempotencyKeyAdmin(PropertyZoneAdmin, admin.ModelAdmin):
+    """The answers kept for repeated writes (Idempotency-Key, form tokens): seen, never made or edited
+    here; their times in the sender's property's zone (a regulator's, the server's)."""
+
+    property_path = "user__property"
+
+    list_display = ["created_at", "user", "method", "path", "response_status", "recorded"]
+    list_filter = ["method", "response_status"]
+    search_fields = ["key", "path", "user__username"]
+    exclude = ["response_body"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # the minutely scan forgets them after IDEMPOTENCY_KEY_HOURS
+
+
+# knox's own page offers "Add" (a token made by hand, shown once in a message): an administrator sees
+# the tokens and revokes one by deleting it, never makes one.
+admin.site.unregister(AuthToken)
+
+
+@admin.register(AuthToken)
+class AuthTokenAdmin(admin.ModelAdmin):
+    list_display = ["token_key", "user", "created", "expiry"]
+    search_fields = ["token_key", "user__username"]
+    list_select_related = ["user"]
+    fields = ["token_key", "user", "created", "expiry"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return super().has_delete_permission(request, obj)  # revoking: Django's own permission

@@ -1,0 +1,200 @@
+"""The casino's inventory: properties, their gaming tables and the wheels and balls on them."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.core.validators import MaxValueValidator
+from django.db import models
+
+from config.validators import printable_line, validate_time_zone
+
+
+class Jurisdiction(models.TextChoices):
+    PA = "PA", "Pennsylvania (58 Pa. Code)"
+    NJ = "NJ", "New Jersey (N.J.A.C. 19:47)"
+    S4 = "S4", "Section 4 rules"
+
+
+class Game(models.TextChoices):
+    ROULETTE = "roulette", "Roulette"
+    BIG_SIX = "big_six", "Big Six"
+    CASINO_WAR = "casino_war", "Casino War"
+
+
+class WheelType(models.TextChoices):
+    SINGLE_ZERO = "single_zero", "Single zero"
+    DOUBLE_ZERO = "double_zero", "Double zero"
+    DOUBLE_ZERO_AS_SINGLE_ZERO = "double_zero_as_single_zero", "Double zero used as single zero"
+
+
+class TableState(models.TextChoices):
+    CLOSED = "closed", "Closed, wheel not yet covered"
+    LOCKED = "locked", "Closed, wheel covered and locked"
+    UNLOCKED = "unlocked", "Unlocked"
+    INSPECTED = "inspected", "Inspected, ready to open"
+    OPEN = "open", "Open for play"
+
+
+class Property(models.Model):
+    """A certificate holder's casino."""
+
+    name = models.CharField(max_length=200, validators=[printable_line])
+    licence_number = models.CharField(max_length=50, unique=True, validators=[printable_line])
+    jurisdiction = models.CharField(max_length=2, choices=Jurisdiction.choices)
+    time_zone = models.CharField(
+        max_length=64, default="America/New_York", validators=[printable_line, validate_time_zone]
+    )
+    # Bounded (a week, a year): a deadline millennia away overflowed the calendar, a 500 at the next entry.
+    cover_grace_minutes = models.PositiveIntegerField(
+        default=15,
+        help_text="How long after closing a wheel may stay uncovered (§ 617a.2(f)).",
+        validators=[MaxValueValidator(7 * 24 * 60)],
+    )
+    max_inspection_interval_hours = models.PositiveIntegerField(
+        default=24,
+        help_text="How long an open table may go without a fresh inspection.",
+        validators=[MaxValueValidator(366 * 24)],
+    )
+    notify_emails = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="The security supervisors' addresses: each new flag is mailed to them, and each morning a digest.",
+    )
+    digest_sent_on = models.DateField(null=True, blank=True, editable=False)
+    # The head of the property's logbook hash chain, moved by every append (inspections.logbook.chain):
+    # verification compares it with the entries, so a deleted last entry shows too.
+    chain_length = models.PositiveBigIntegerField(default=0, editable=False)
+    chain_head = models.CharField(max_length=64, default="0" * 64, editable=False, validators=[printable_line])
+
+    class Meta:
+        verbose_name_plural = "properties"
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def zone(self) -> zoneinfo.ZoneInfo:
+        return zoneinfo.ZoneInfo(self.time_zone)
+
+
+class InspectionVoid(models.TextChoices):
+    """Why a table's inspection no longer lets it open (GamingTable.inspection_void_reason), in words."""
+
+    NONE = "", "-"
+    ADJUSTMENT = "adjustment", "Wheel adjusted after the inspection"
+    REPLACEMENT = "replacement", "A movable part replaced after the inspection"
+    CONFIGURATION = "configuration", "Configuration changed after the inspection"
+    FAILED = "failed", "The inspection failed an item"
+    ENTERED_IN_ERROR = "entered_in_error", "The inspection was marked entered in error"
+    DUPLICATE = "duplicate", "The inspection was marked a duplicate of one that no longer counts"
+
+
+class BallMaterial(models.TextChoices):
+    NON_METALLIC = "non_metallic", "Non-metallic"
+    METALLIC = "metallic", "Metallic"
+
+
+class Wheel(models.Model):
+    """A registered Roulette wheel, checked against § 617a.1(b)–(d) when registered."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="wheels")
+    serial = models.CharField(max_length=50, validators=[printable_line])
+    # A physical wheel is single-zero or double-zero; "used as single-zero" is the table's choice.
+    wheel_type = models.CharField(
+        max_length=40, choices=[(WheelType.SINGLE_ZERO, "Single zero"), (WheelType.DOUBLE_ZERO, "Double zero")]
+    )
+    diameter_inches = models.DecimalField(max_digits=5, decimal_places=2)
+    number_order = models.JSONField(help_text="The numbers read clockwise from 0, as entered at registration.")
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["property", "serial"]
+        constraints = [models.UniqueConstraint(fields=["property", "serial"], name="wheel_serial_unique_per_property")]
+
+    def __str__(self) -> str:
+        return f"Wheel {self.serial}"
+
+
+class Ball(models.Model):
+    """A registered Roulette ball, checked against § 617a.1(a) when registered."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="balls")
+    serial = models.CharField(max_length=50, validators=[printable_line])
+    material = models.CharField(max_length=20, choices=BallMaterial.choices)
+    diameter_inches = models.DecimalField(max_digits=5, decimal_places=4)
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["property", "serial"]
+        constraints = [models.UniqueConstraint(fields=["property", "serial"], name="ball_serial_unique_per_property")]
+
+    def __str__(self) -> str:
+        return f"Ball {self.serial}"
+
+
+# The overdue scan's deadline columns of a table (below), one per kind of flag.
+TABLE_DEADLINES = (
+    "uninspected_since",
+    "adjusted_since",
+    "replaced_since",
+    "cover_due_at",
+    "inspection_due_at",
+    "decks_due_at",
+    "approval_due_at",
+)
+
+
+class GamingTable(models.Model):
+    """A table and the precomputed state its logbook entries lead to.
+
+    The state columns are written only by inspections.logbook.services, in the same transaction as the
+    entry that changes them, so a reader (or the overdue scan) never walks the history.
+    """
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="tables")
+    number = models.CharField(max_length=20, validators=[printable_line])
+    game = models.CharField(max_length=20, choices=Game.choices, default=Game.ROULETTE)
+    wheel_type = models.CharField(max_length=40, choices=WheelType.choices, null=True, blank=True)
+    has_external_movable_parts = models.BooleanField(default=False)
+    electronic = models.BooleanField(default=False, help_text="A fully automated electronic table game.")
+    wheel = models.ForeignKey(Wheel, null=True, blank=True, on_delete=models.PROTECT, related_name="tables")
+    ball = models.ForeignKey(Ball, null=True, blank=True, on_delete=models.PROTECT, related_name="tables")
+
+    state = models.CharField(max_length=20, choices=TableState.choices, default=TableState.CLOSED)
+    # Why the table may not open although it is not locked: "" (never inspected since it was
+    # closed), "adjustment", "replacement", "configuration" (changed while closed: the product's
+    # policy, compliance.casinos.services.table_update) or "failed" (the latest inspection failed).
+    inspection_void_reason = models.CharField(max_length=20, blank=True, validators=[printable_line])
+    last_entry_at = models.DateTimeField(null=True, blank=True)
+    last_inspection_at = models.DateTimeField(null=True, blank=True)
+    last_adjustment_at = models.DateTimeField(null=True, blank=True)
+    last_replacement_at = models.DateTimeField(null=True, blank=True)
+    last_opened_at = models.DateTimeField(null=True, blank=True)
+    last_closed_at = models.DateTimeField(null=True, blank=True)
+    last_deck_change_at = models.DateTimeField(null=True, blank=True)
+    # The earliest of the deadlines below, shown on the floor as "due".
+    next_due = models.DateTimeField(null=True, blank=True, db_index=True)
+    # The overdue scan's deadlines (DESIGN.md §6): each is the moment a kind of flag is due, or
+    # null while nothing is pending. A problem that is one at once (an adjustment on an open
+    # table) is "due" when it happened. Kept by inspections.flags.overdue with every entry.
+    uninspected_since = models.DateTimeField(null=True, blank=True)
+    adjusted_since = models.DateTimeField(null=True, blank=True)
+    replaced_since = models.DateTimeField(null=True, blank=True)
+    cover_due_at = models.DateTimeField(null=True, blank=True)
+    inspection_due_at = models.DateTimeField(null=True, blank=True)
+    decks_due_at = models.DateTimeField(null=True, blank=True)
+    approval_due_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["property", "number"]
+        constraints = [models.UniqueConstraint(fields=["property", "number"], name="table_number_unique_per_property")]
+        # One small index per deadline, of the tables where it is set: the scan reads only those.
+        indexes = [
+            models.Index(fields=[name], condition=models.Q(**{f"{name}__isnull": False}), name=f"table_{name}")
+            for name in TABLE_DEADLINES
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"

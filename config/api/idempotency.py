@@ -1,0 +1,154 @@
+"""The Idempotency-Key request header on every API write (draft-ietf-httpapi-idempotency-key-header).
+
+A client (a tablet on a slow network, a casino system retrying) sends `Idempotency-Key: "<unique>"`
+with a POST or PATCH. The first request is carried out and its answer kept for
+IDEMPOTENCY_KEY_HOURS; a repeat with the same key and the same body gets that answer again (same
+status, same body, and `Idempotent-Replayed: true`) and writes nothing; the same key with another
+body is refused with 422. The key's row is written in the same transaction as the request's own
+writes, so two copies arriving together make one entry: the second waits for the first.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
+from django.db import transaction
+from django.http import HttpResponse, JsonResponse
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+
+from compliance.accounts.idempotency import fingerprint, key_claim, key_forget, key_valid
+from config.api.errors import _body
+
+HEADER = "Idempotency-Key"
+REPLAYED = "Idempotent-Replayed"
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+DRAFT = "draft-ietf-httpapi-idempotency-key-header, Error Scenarios"
+# The headers a replay gives again with the body.
+KEPT_HEADERS = ("Content-Type", "Location")
+
+
+def _error(status: int, code: str, message: str) -> JsonResponse:
+    return JsonResponse(_body([{"code": code, "message": message, "citation": DRAFT, "field": None}]), status=status)
+
+
+def _key(request) -> str | None:
+    """The header's value; the draft makes it a structured-field string, so its quotes are dropped."""
+    value = request.headers.get(HEADER)
+    if value is None:
+        return None
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        value = value[1:-1]
+    return value
+
+
+def _api_user(request):
+    """Who the API will take the request to be from (token or session), or None: then the view
+    itself answers 401 or 403 and there is nothing to keep."""
+    drf_request = Request(request, authenticators=[cls() for cls in api_settings.DEFAULT_AUTHENTICATION_CLASSES])
+    # DRF writes the user it finds onto the request; the view finds it again by itself, so the
+    # request is left as it came (a refused CSRF check must not sign its session user out).
+    had_user, session_user = "user" in request.__dict__, request.__dict__.get("user")
+    try:
+        user = drf_request.user
+    except Exception:  # a bad token, a missing CSRF token: the view refuses it in its own words
+        user = None
+    finally:
+        if had_user:
+            request.user = session_user
+        else:
+            request.__dict__.pop("user", None)
+    return user if user is not None and user.is_authenticated else None
+
+
+def _replay(row) -> HttpResponse:
+    response = HttpResponse(bytes(row.response_body), status=row.response_status)
+    for name, value in row.response_headers.items():
+        response[name] = value
+    response[REPLAYED] = "true"
+    return response
+
+
+class IdempotencyKeyMiddleware:
+    """Every write under /api/ that carries an Idempotency-Key is made at most once per key and person."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        key = _key(request)
+        if key is None or request.method not in WRITE_METHODS or not request.path.startswith("/api/"):
+            return self.get_response(request)
+        user = _api_user(request)
+        if user is None:
+            return self.get_response(request)
+        if not key_valid(key):
+            return _error(
+                400,
+                "idempotency_key_invalid",
+                "The Idempotency-Key must be 1 to 255 printable characters (a UUID is a good choice).",
+            )
+        try:
+            declared = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            declared = 0
+        if declared > settings.API_MAX_BODY_BYTES:
+            return self.get_response(request)  # refused by the API's parser (413) before it is read
+        try:
+            body = request.body
+        except RequestDataTooBig:
+            return self.get_response(request)
+        request_fingerprint = fingerprint(method=request.method, path=request.path, body=body)
+        with transaction.atomic():
+            claim = key_claim(
+                user=user, key=key, method=request.method, path=request.path, fingerprint=request_fingerprint
+            )
+            if not claim.fresh:
+                if not claim.same_request:
+                    return _error(
+                        422,
+                        "idempotency_key_reused",
+                        "This Idempotency-Key was already used for a different request. Use a new key for a new entry.",
+                    )
+                return _replay(claim.row)
+            response = self.get_response(request)
+            if response.status_code >= 500:
+                # Nothing half-done stays: the whole request is undone, the key with it.
+                transaction.set_rollback(True)
+            elif 200 <= response.status_code < 300 and not response.streaming:
+                claim.row.response_status = response.status_code
+                claim.row.response_body = response.content
+                claim.row.response_headers = {
+                    name: response[name] for name in KEPT_HEADERS if response.has_header(name)
+                }
+                claim.row.save(update_fields=["response_status", "response_body", "response_headers"])
+            else:
+                # Refused (a rule, a wrong password): nothing was written, so the key is free for
+                # the corrected request. What a refusal did record (a failed sign-in) stays.
+                key_forget(claim)
+        return response
+
+
+def schema_idempotency_key(result, generator, request, public):
+    """drf-spectacular hook: every write documents the Idempotency-Key header and its 422."""
+    for operations in result.get("paths", {}).values():
+        for method, operation in operations.items():
+            if method.upper() not in WRITE_METHODS:
+                continue
+            operation.setdefault("parameters", []).append(
+                {
+                    "in": "header",
+                    "name": HEADER,
+                    "required": False,
+                    "schema": {"type": "string", "maxLength": 255},
+                    "description": "A unique key of this request (e.g. a UUID), to send it again safely: a repeat "
+                    "with the same key and body gets the first answer again (with `Idempotent-Replayed: true`) and "
+                    "records nothing new; the same key with another body is refused with 422. Kept for "
+                    "IDEMPOTENCY_KEY_HOURS (24 by default). draft-ietf-httpapi-idempotency-key-header.",
+                }
+            )
+            operation.setdefault("responses", {}).setdefault(
+                "422", {"description": "The Idempotency-Key was already used for a different request."}
+            )
+    return result

@@ -1,0 +1,50 @@
+from rest_framework import permissions
+
+from compliance.casinos.selectors import is_administrator
+from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES, REPORT_ROLES
+
+
+class ReadOrLogbookWriter(permissions.IsAuthenticated):
+    """Anyone signed in reads (scoped by the selectors); floor staff and compliance write entries."""
+
+    message = "Only the property's security, floor, maintenance and compliance staff write to the logbook."
+
+    def has_permission(self, request, view) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return request.user.role in LOGBOOK_WRITER_ROLES
+
+
+class ReadOrConfigure(permissions.IsAuthenticated):
+    """Configuration (properties, people, tables) is changed by administrators and compliance managers."""
+
+    message = "Only an administrator or the property's compliance manager changes this."
+
+    def has_permission(self, request, view) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return is_administrator(request.user) or request.user.role == "compliance"
+
+
+class ReadOrAdministrator(permissions.IsAuthenticated):
+    message = "Only an administrator creates properties."
+
+    def has_permission(self, request, view) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        if request.method in permissions.SAFE_METHODS or request.method == "PATCH":
+            return True
+        return is_administrator(request.user)
+
+
+class ReportRoles(permissions.IsAuthenticated):
+    """Reports are asked for and downloaded by compliance managers and regulators."""
+
+    message = "Reports are for the property's compliance manager and the regulators of its jurisdiction."
+
+    def has_permission(self, request, view) -> bool:
+        return super().has_permission(request, view) and request.user.role in REPORT_ROLES

@@ -1,0 +1,91 @@
+"""Flags: what the overdue scan found late or wrong at a table, and how each was resolved."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from compliance.casinos.models import GamingTable, Property
+from config.validators import note_validators, printable_line
+from inspections.logbook.models import Entry
+
+
+class FlagStatus(models.TextChoices):
+    OPEN = "open", "Open"
+    RESOLVED = "resolved", "Resolved"
+
+
+class FlagResolution(models.TextChoices):
+    """How a flag was resolved (blank while open, and on flags resolved before this was recorded)."""
+
+    CURED = "cured", "Cured by a logbook entry"
+    CLEARED = "cleared", "Cured without a logbook entry (an approval, a policy or a configuration change)"
+    MANAGER = "manager", "Resolved by a compliance manager's signed note"
+
+
+class ComplianceException(models.Model):
+    """A flag the overdue scan raised: a table late or wrong, with the rule and the deadline it missed.
+
+    At most one open flag per table and kind, and never two for the same missed deadline (both
+    are unique constraints, so concurrent scans cannot duplicate one). It resolves itself when the
+    problem is cured or by a compliance manager's signed note; `resolution` says which, and a cure
+    by a logbook entry names that entry (`cured_by_entry`), recorded in the entry's own
+    transaction: the entry that moved the deadline the table had missed.
+    """
+
+    # No index of their own: flag_property_status and one_flag_per_missed_deadline lead with them
+    # (fewer indexes to write when a scan raises many flags at once).
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="flags", db_index=False)
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="flags", db_index=False)
+    kind = models.CharField(max_length=40, validators=[printable_line])
+    citation = models.CharField(max_length=200, validators=[printable_line])
+    due_at = models.DateTimeField(help_text="The deadline missed (for a problem at once: when it happened).")
+    detected_at = models.DateTimeField()
+    status = models.CharField(max_length=10, choices=FlagStatus.choices, default=FlagStatus.OPEN)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # Defaults in the database too: the scan inserts flags with one SQL statement.
+    resolver_name = models.CharField(max_length=200, blank=True, db_default="", validators=[printable_line])
+    resolver_credential = models.CharField(max_length=50, blank=True, db_default="", validators=[printable_line])
+    resolution_note = models.TextField(blank=True, db_default="", validators=note_validators())
+    resolution = models.CharField(max_length=10, choices=FlagResolution.choices, blank=True, db_default="")
+    cured_by_entry = models.ForeignKey(
+        Entry,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="cured_flags",
+        db_index=False,  # read from the flag only; no entry is ever deleted
+        help_text="The logbook entry that moved the missed deadline, so cured the flag.",
+    )
+    notified_at = models.DateTimeField(null=True, blank=True, help_text="When the supervisors were mailed.")
+
+    class Meta:
+        ordering = ["-detected_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "kind"], condition=models.Q(status="open"), name="one_open_flag_per_table_kind"
+            ),
+            models.UniqueConstraint(fields=["table", "kind", "due_at"], name="one_flag_per_missed_deadline"),
+            # Each way of resolving carries its own evidence, and only it: an entry for a cure, a
+            # signer for a manager's resolution, neither for a cure without an entry. Blank: open,
+            # or resolved before the resolution was recorded.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(resolution="cured", cured_by_entry__isnull=False, resolved_by__isnull=True)
+                    | models.Q(resolution="manager", resolved_by__isnull=False, cured_by_entry__isnull=True)
+                    | models.Q(resolution__in=["cleared", ""], resolved_by__isnull=True, cured_by_entry__isnull=True)
+                )
+                & (models.Q(status="resolved") | models.Q(resolution="")),
+                name="flag_resolution_evidence",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["property", "status"], name="flag_property_status"),
+            models.Index(fields=["notified_at"], condition=models.Q(notified_at__isnull=True), name="flag_unnotified"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on table {self.table_id} ({self.status})"

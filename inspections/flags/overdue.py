@@ -1,0 +1,327 @@
+"""Overdue detection (DESIGN.md §6): the scan, and the mail it sends.
+
+Every kind of flag has a deadline column on the table (compliance.casinos.models.TABLE_DEADLINES), set or
+cleared by inspections.logbook.deadlines in the same transaction as the entry that changes it. The scan never walks the logbook:
+one statement resolves the flags whose problem is cured, one raises a flag for every deadline
+passed, each reading only the tables whose deadline is set (a partial index per column). The
+unique constraints of ComplianceException make two scans at once raise each flag once.
+
+A logbook entry that moves a deadline the table had missed cures its flag itself, in the entry's
+transaction, and the flag names it (`flags_cure`): what a regulator can check against the
+logbook, not an inference. The scan resolves only what moved without an entry (an approval, a
+change of policy or of the table's configuration), and says so.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+import socket
+import unicodedata
+from datetime import datetime
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from compliance.accounts.signatures import SignatureInput, signer_authenticate
+from compliance.casinos.models import GamingTable, Property
+from compliance.rulebook import LOGBOOK_PROCEDURE, raise_if_any, rulebook_for
+from inspections.flags.models import ComplianceException, FlagResolution, FlagStatus
+from inspections.logbook.models import Entry, EntryKind
+
+log = logging.getLogger(__name__)
+
+# Each kind of flag and the table column holding its deadline.
+DEADLINE_OF = {
+    "opened_uninspected": "uninspected_since",
+    "adjusted_after_inspection": "adjusted_since",
+    "replaced_without_inspection": "replaced_since",
+    "not_covered": "cover_due_at",
+    "inspection_stale": "inspection_due_at",
+    "decks_stale": "decks_due_at",
+    "not_approved": "approval_due_at",
+}
+
+
+def flags_cure(*, entry: Entry, missed: dict[str, datetime]) -> int:
+    """The entry moved these deadline columns of its table away from the deadlines they held
+    (column → that deadline): the open flags of those deadlines are cured by it, and name it.
+
+    Called by the logbook's services with the table locked, in the entry's transaction; the scan
+    takes the same locks before it raises a flag (`_lock_sql`), so a flag is never raised for a
+    deadline an entry is moving at that moment and left to look cured "without an entry".
+    """
+    wanted = Q()
+    for kind, column in DEADLINE_OF.items():
+        if missed.get(column) is not None:
+            wanted |= Q(kind=kind, due_at=missed[column])
+    if not wanted:
+        return 0
+    return ComplianceException.objects.filter(wanted, table_id=entry.table_id, status=FlagStatus.OPEN).update(
+        status=FlagStatus.RESOLVED,
+        resolved_at=entry.recorded_at,
+        resolution=FlagResolution.CURED,
+        cured_by_entry=entry,
+    )
+
+
+def flag_resolution_text(flag: ComplianceException, zone) -> str:
+    """How a flag was resolved, in words (the flags report, the flags page and the API say the same).
+
+    `flag` comes with its `cured_by_entry` joined when many are listed.
+    """
+    if flag.status != FlagStatus.RESOLVED:
+        return "Open"
+    if flag.resolution == FlagResolution.MANAGER or flag.resolved_by_id:
+        return f"Resolved by {flag.resolver_name} (credential {flag.resolver_credential}): {flag.resolution_note}"
+    if flag.resolution == FlagResolution.CURED:
+        cure = flag.cured_by_entry
+        occurred = timezone.localtime(cure.occurred_at, zone)
+        return f"Cured by entry #{cure.seq}: {EntryKind(cure.kind).label}, {occurred:%Y-%m-%d %H:%M}"
+    if flag.resolution == FlagResolution.CLEARED:
+        return "Cured without a logbook entry: the deadline no longer stood (an approval, a policy or a configuration change)"
+    return "Cured (resolved by the scan before the curing entry was recorded on flags)"
+
+
+def _groups() -> list[tuple[object, list[str] | None]]:
+    """The procedure modules and their jurisdictions (None: every jurisdiction, no filter needed)."""
+    by_module: dict[object, list[str]] = {}
+    for jurisdiction, module in LOGBOOK_PROCEDURE.items():
+        by_module.setdefault(module, []).append(jurisdiction)
+    if len(by_module) == 1:
+        return [(next(iter(by_module)), None)]
+    return list(by_module.items())
+
+
+# The statements below are built from the models' table names and the fixed DEADLINE_OF columns
+# only; every value (kinds, citations, times, jurisdictions) is a parameter.
+
+
+def _raise_sql(now: datetime) -> tuple[str, list]:
+    """One INSERT … SELECT … UNION ALL … for every kind; ON CONFLICT DO NOTHING keeps one flag."""
+    flag, table, prop = ComplianceException._meta.db_table, GamingTable._meta.db_table, Property._meta.db_table
+    selects, params = [], []
+    for module, jurisdictions in _groups():
+        for kind in module.FLAG_KINDS:
+            column = DEADLINE_OF[kind.code]
+            where = f"t.{column} <= %s"
+            # In the order of the placeholders: kind, citation, detected_at, then the WHERE's.
+            params += [kind.code, kind.citation, now, now]
+            if jurisdictions:
+                marks = ", ".join(["%s"] * len(jurisdictions))
+                where += f" AND t.property_id IN (SELECT id FROM {prop} WHERE jurisdiction IN ({marks}))"  # noqa: S608
+                params += jurisdictions
+            selects.append(
+                f"SELECT t.property_id, t.id, %s, %s, t.{column}, %s, 'open' FROM {table} t WHERE {where}"  # noqa: S608
+            )
+    sql = (
+        f"INSERT INTO {flag} (property_id, table_id, kind, citation, due_at, detected_at, status) "
+        + " UNION ALL ".join(selects)
+        + " ON CONFLICT DO NOTHING"
+    )
+    return sql, params
+
+
+def _lock_sql(now: datetime) -> tuple[str, list]:
+    """Lock (in the logbook's order, one table at a time by id) every table the raise below would
+    flag: a deadline passed and no flag yet for it. An entry moving one of them waits for the scan,
+    or the scan for the entry, so the scan never raises a flag from a deadline an entry has just
+    moved, and the entry always sees the flag. Tables already flagged for their missed deadline are
+    left alone: the raise skips them (ON CONFLICT), and locking them again each minute cost the
+    scan's second pass three times the rest of it."""
+    flag, table = ComplianceException._meta.db_table, GamingTable._meta.db_table
+    late, params = [], []
+    for kind, column in DEADLINE_OF.items():
+        late.append(
+            f"(t.{column} <= %s AND NOT EXISTS (SELECT 1 FROM {flag} f "  # noqa: S608
+            f"WHERE f.table_id = t.id AND f.kind = %s AND f.due_at = t.{column}))"
+        )
+        params += [now, kind]
+    return f"SELECT t.id FROM {table} t WHERE {' OR '.join(late)} ORDER BY t.id FOR UPDATE OF t", params  # noqa: S608
+
+
+def _resolve_sql(now: datetime) -> tuple[str, list]:
+    """One UPDATE: an open flag whose table no longer has that deadline passed is cured without an
+    entry (an entry that moves a deadline cures its flag itself: flags_cure)."""
+    flag, table = ComplianceException._meta.db_table, GamingTable._meta.db_table
+    cases = " ".join(f"WHEN '{kind}' THEN t.{column}" for kind, column in DEADLINE_OF.items())
+    sql = (
+        f"UPDATE {flag} SET status = 'resolved', resolved_at = %s, resolution = '{FlagResolution.CLEARED.value}' "  # noqa: S608
+        f"WHERE status = 'open' AND NOT EXISTS (SELECT 1 FROM {table} t WHERE t.id = {flag}.table_id "
+        f"AND (CASE {flag}.kind {cases} END) = {flag}.due_at AND {flag}.due_at <= %s)"
+    )
+    return sql, [now, now]
+
+
+def scan(now: datetime | None = None) -> dict[str, int]:
+    """Resolve what is cured, raise what is late; returns how many flags each step touched."""
+    # As the database stores datetimes (on SQLite a UTC text that compares as the ORM's do).
+    now = connection.ops.adapt_datetimefield_value(now or timezone.now())
+    with transaction.atomic(), connection.cursor() as cursor:
+        if connection.features.has_select_for_update:  # SQLite has one writer at a time anyway
+            cursor.execute(*_lock_sql(now))
+        cursor.execute(*_resolve_sql(now))
+        resolved = cursor.rowcount
+        cursor.execute(*_raise_sql(now))
+        raised = cursor.rowcount
+    return {"resolved": resolved, "raised": raised}
+
+
+def flag_resolve(*, flag_id: int, note: str, signature: SignatureInput) -> ComplianceException:
+    """A compliance manager resolves an open flag with a signed note (the problem may persist: a
+    flag resolved by hand is not raised again for the same missed deadline)."""
+    jurisdiction = ComplianceException.objects.values_list("property__jurisdiction", flat=True).get(pk=flag_id)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=False)
+    with transaction.atomic():
+        flag = ComplianceException.objects.select_for_update(of=("self",)).get(pk=flag_id)
+        raise_if_any(rulebook_for(jurisdiction).may_resolve_flag(flag, signer=signer, note=note))
+        flag.status = FlagStatus.RESOLVED
+        flag.resolved_at = timezone.now()
+        flag.resolved_by = signer
+        flag.resolver_name = signer.display_name
+        flag.resolver_credential = signer.credential_number
+        flag.resolution_note = note
+        flag.resolution = FlagResolution.MANAGER
+        flag.save()
+    return flag
+
+
+# How many new flags one scan mails at most; the rest wait for the next scan, a minute later.
+NOTIFY_BATCH = 500
+# The SMTP server itself is unreachable (not one message refused): every other mail would wait for
+# the same timeout, so this scan stops mailing and the next one tries again.
+SERVER_UNREACHABLE = (
+    smtplib.SMTPConnectError,
+    smtplib.SMTPServerDisconnected,
+    ConnectionError,
+    TimeoutError,
+    socket.gaierror,
+)
+
+
+def notify_new_flags(now: datetime | None = None) -> int:
+    """Mail each new flag to its property's security supervisors, one flag at a time, and mark it
+    notified only once its mail went out; returns how many were marked.
+
+    A mail that fails (the server refuses a recipient, a header is malformed…) is logged and leaves
+    its flag unmarked, to be tried again at the next scan: it never stops another flag's mail. A
+    worker lost between the mail and the commit mails that flag once more at the next scan: a
+    repeated mail rather than a lost one.
+    """
+    now = now or timezone.now()
+    waiting = list(
+        ComplianceException.objects.filter(notified_at__isnull=True)
+        .order_by("detected_at", "pk")
+        .values_list("pk", flat=True)[:NOTIFY_BATCH]
+    )
+    notified = 0
+    for flag_id in waiting:
+        try:
+            notified += _notify_one(flag_id=flag_id, now=now)
+        except DatabaseError:
+            raise  # the task retries the whole scan
+        except SERVER_UNREACHABLE as error:
+            log.error("flag mail: the mail server cannot be reached (%s); the next scan tries again", error)
+            break
+        except Exception:
+            log.exception("flag %s: its mail to the supervisors failed; the next scan tries again", flag_id)
+    return notified
+
+
+def _notify_one(*, flag_id: int, now: datetime) -> int:
+    """One flag's mail, sent while its row is locked, and the flag marked in the same transaction:
+    two workers never mail it at once, and a failed mail rolls the mark back."""
+    with transaction.atomic():
+        flag = (
+            ComplianceException.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(pk=flag_id, notified_at__isnull=True)
+            .select_related("property", "table")
+            .first()
+        )
+        if flag is None:
+            return 0  # another worker holds it, or has mailed it already
+        if flag.property.notify_emails:
+            send_mail(
+                subject=one_line(f"[{flag.property.name}] Table {flag.table.number}: {flag_label(flag)}"),
+                message=_flag_text(flag),
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                recipient_list=flag.property.notify_emails,
+            )
+        ComplianceException.objects.filter(pk=flag.pk).update(notified_at=now)
+    return 1
+
+
+def one_line(text: str) -> str:
+    """`text` without control characters or line breaks (each becomes a space): a name or table
+    number that holds one can never break a mail header or add one of its own."""
+    return "".join(" " if unicodedata.category(char) in ("Cc", "Zl", "Zp") else char for char in text)
+
+
+def flag_label(flag: ComplianceException) -> str:
+    kinds = rulebook_for(flag.property.jurisdiction).FLAG_KINDS_BY_CODE
+    return kinds[flag.kind].label if flag.kind in kinds else flag.kind
+
+
+def _flag_text(flag: ComplianceException) -> str:
+    zone = flag.property.zone
+    due = timezone.localtime(flag.due_at, zone).strftime("%Y-%m-%d %H:%M %Z")
+    detected = timezone.localtime(flag.detected_at, zone).strftime("%Y-%m-%d %H:%M %Z")
+    return (
+        f"Table {one_line(flag.table.number)}: {flag_label(flag)} ({flag.citation}).\n"
+        f"Deadline missed: {due}. Detected: {detected}.\n"
+        f"The flag resolves itself when the problem is cured, or a compliance manager resolves it with a signed note."
+    )
+
+
+DIGEST_HOUR = 7  # local time at the property: the morning digest of what is still open
+# The last local hour a digest that could not go out at 07:00 (the mail server refused it, beat
+# was down) is still sent in: a morning's digest, never an evening's.
+DIGEST_LAST_HOUR = 11
+
+
+def send_digests(now: datetime | None = None) -> int:
+    """Each property's morning digest of its open flags, once a local day, from its 07:00 hour.
+
+    Beat asks every hour on the hour (UTC); each property answers by its own clock, so New York
+    gets its digest at 07:00 EST/EDT and Los Angeles three hours later. A digest that failed is
+    tried again each hour until 11:00 local, and never later: "at or after 07:00" sent the first
+    digest at whatever evening hour the property was set up.
+    """
+    now = now or timezone.now()
+    sent = 0
+    for prop in Property.objects.exclude(notify_emails=[]):
+        local = timezone.localtime(now, prop.zone)
+        if not DIGEST_HOUR <= local.hour <= DIGEST_LAST_HOUR or prop.digest_sent_on == local.date():
+            continue
+        # Claim the day first: two beat ticks or workers never send the same digest twice.
+        claimed = (
+            Property.objects.filter(pk=prop.pk).exclude(digest_sent_on=local.date()).update(digest_sent_on=local.date())
+        )
+        if not claimed:
+            continue
+        flags = list(
+            ComplianceException.objects.filter(property=prop, status=FlagStatus.OPEN)
+            .select_related("property", "table")
+            .order_by("due_at")
+        )
+        body = "\n\n".join(_flag_text(flag) for flag in flags) or "No open flags."
+        try:
+            send_mail(
+                subject=one_line(f"[{prop.name}] {len(flags)} open flag(s) on {local.date().isoformat()}"),
+                message=body,
+                from_email=settings.DEFAULT_FROM_EMAIL,
+                recipient_list=prop.notify_emails,
+            )
+        except DatabaseError:
+            raise
+        except Exception:
+            # One property's digest failing stops no other's; the day is given back, so the next
+            # hourly check sends it.
+            log.exception("property %s: its morning digest failed; the next hourly check tries again", prop.pk)
+            Property.objects.filter(pk=prop.pk, digest_sent_on=local.date()).update(digest_sent_on=prop.digest_sent_on)
+            continue
+        sent += 1
+    return sent

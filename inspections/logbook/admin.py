@@ -1,0 +1,85 @@
+"""The logbook in the admin: everything visible, nothing editable or deletable (DESIGN.md §2, §5)."""
+
+from django.contrib import admin
+
+from compliance.casinos.admin_zones import PropertyZoneAdmin
+from inspections.flags.models import ComplianceException
+from inspections.logbook.models import Entry, Signature
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class SignatureInline(admin.TabularInline):
+    model = Signature
+    fields = ["signer_name", "credential_number", "meaning", "signed_at", "content_hash"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Entry)
+class EntryAdmin(PropertyZoneAdmin, ReadOnlyAdmin):
+    list_display = ["seq", "property", "table_number", "kind", "occurred_at", "description", "passed"]
+    list_filter = ["property", "kind", "passed", "occurred_at"]
+    search_fields = [
+        "table_number",
+        "description",
+        "entry_hash",
+        "signatures__signer_name",
+        "signatures__credential_number",
+    ]
+    date_hierarchy = "occurred_at"
+    list_select_related = ["property"]
+    inlines = [SignatureInline]
+    actions = None
+
+
+@admin.register(Signature)
+class SignatureAdmin(PropertyZoneAdmin, ReadOnlyAdmin):
+    property_path = "entry__property"
+    list_display = ["signer_name", "credential_number", "meaning", "signed_at", "entry"]
+    list_filter = ["meaning", "signed_at"]
+    search_fields = ["signer_name", "credential_number", "content_hash"]
+    list_select_related = ["entry__property"]
+    actions = None
+
+
+@admin.register(ComplianceException)
+class ComplianceExceptionAdmin(PropertyZoneAdmin, ReadOnlyAdmin):
+    """The overdue scan's flags: raised and resolved by the scan, or resolved by hand (signed) in the
+    API or the compliance manager's pages, never edited here."""
+
+    list_display = [
+        "id",
+        "property",
+        "table",
+        "kind",
+        "citation",
+        "due_at",
+        "detected_at",
+        "status",
+        "resolved_at",
+        "resolution",
+    ]
+    list_filter = ["status", "resolution", "kind", "property"]
+    search_fields = ["table__number", "citation", "resolution_note"]
+    date_hierarchy = "detected_at"
+    list_select_related = ["property", "table"]

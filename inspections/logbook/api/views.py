@@ -1,0 +1,250 @@
+"""Thin views: parse, call the one service, shape the answer."""
+
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+
+from compliance.casinos.api.serializers import GamingTableSerializer
+from compliance.casinos.api.views import GamingTableViewSet as ConfiguredTableViewSet
+from config.api.filters import IdFilter, UtcDateTimeFilter
+from config.api.permissions import ReadOrConfigure, ReadOrLogbookWriter, ReportRoles
+from inspections.flags import overdue
+from inspections.flags.models import ComplianceException
+from inspections.logbook import services
+from inspections.logbook.api import serializers as s
+from inspections.logbook.models import Entry, EntryKind
+from inspections.logbook.selectors import ADJUSTMENT_KINDS, flags_visible_to, logbook_rows, reports_visible_to
+from inspections.reports import requests as reports
+
+
+class EntryFilter(filters.FilterSet):
+    property = IdFilter(field_name="property_id")
+    table = IdFilter(field_name="table_id")
+
+    class Meta:
+        model = Entry
+        fields = ["property", "table"]
+
+
+# `from` and `to` are Python keywords, so they are added by name.
+EntryFilter.base_filters["from"] = UtcDateTimeFilter(field_name="occurred_at", lookup_expr="gte")
+EntryFilter.base_filters["to"] = UtcDateTimeFilter(field_name="occurred_at", lookup_expr="lte")
+
+
+class LogbookViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """The § 617a.2(e) inspection log register: one row per entry, in time order."""
+
+    serializer_class = s.LogbookRowSerializer
+    filterset_class = EntryFilter
+    permission_classes = [IsAuthenticated]
+
+    def get_queryset(self):
+        return logbook_rows(viewer=self.request.user)
+
+
+class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+    """A kind of entry: listed from the logbook, created by its service."""
+
+    kinds: tuple[str, ...] = ()
+    filterset_class = EntryFilter
+    permission_classes = [ReadOrLogbookWriter]
+
+    def get_queryset(self):
+        return logbook_rows(viewer=self.request.user, kinds=self.kinds)
+
+    def record(self, data: dict, user) -> Entry:
+        raise NotImplementedError
+
+    def perform_create(self, serializer):
+        serializer.instance = self.record(serializer.validated_data, self.request.user)
+
+
+class InspectionViewSet(EntryViewSet):
+    serializer_class = s.InspectionSerializer
+    kinds = (EntryKind.INSPECTION,)
+
+    def record(self, data, user):
+        return services.inspection_record(
+            table_id=data["table"].pk,
+            items=data["details"]["items"],
+            notes=data["details"].get("notes", ""),
+            performed_at=data.get("occurred_at"),
+            signature=data["signature"],
+            recorded_by=user,
+        )
+
+
+class AdjustmentViewSet(EntryViewSet):
+    serializer_class = s.AdjustmentSerializer
+    kinds = ADJUSTMENT_KINDS
+
+    def record(self, data, user):
+        return services.adjustment_record(
+            table_id=data["table"].pk,
+            kind=data["kind"],
+            part=data["details"]["part"],
+            description=data["description"],
+            performed_at=data.get("occurred_at"),
+            performer=data["performer"],
+            witness=data["witness"],
+            recorded_by=user,
+        )
+
+
+class IrregularityViewSet(EntryViewSet):
+    serializer_class = s.IrregularitySerializer
+    kinds = (EntryKind.IRREGULARITY,)
+
+    def record(self, data, user):
+        return services.irregularity_record(
+            table_id=data["table"].pk,
+            kind=data["details"]["irregularity"],
+            ball_replaced=data["details"].get("ball_replaced", False),
+            new_ball=data["details"].get("new_ball"),
+            notes=data["details"].get("notes", ""),
+            at=data.get("occurred_at"),
+            signature=data["signature"],
+            recorded_by=user,
+        )
+
+
+class DeckChangeViewSet(EntryViewSet):
+    serializer_class = s.DeckChangeSerializer
+    kinds = (EntryKind.DECK_CHANGE,)
+
+    def record(self, data, user):
+        return services.deck_change_record(
+            table_id=data["table"].pk,
+            decks=data["details"]["decks"],
+            at=data.get("occurred_at"),
+            signature=data["signature"],
+            recorded_by=user,
+        )
+
+
+class AmendmentViewSet(EntryViewSet):
+    serializer_class = s.AmendmentSerializer
+    kinds = (EntryKind.AMENDMENT,)
+
+    def record(self, data, user):
+        return services.amendment_record(
+            entry_id=data["amends"].pk,
+            reason=data["details"]["reason"],
+            correction=data["details"].get("correction") or {},
+            amendment_kind=data["details"].get("amendment_kind", "correction"),
+            duplicate_of=data["details"].get("duplicate_of"),
+            signature=data["signature"],
+            recorded_by=user,
+        )
+
+
+class TableEventResponseSerializer(s.serializers.Serializer):
+    entry = s.EntrySerializer()
+    table = GamingTableSerializer()
+
+
+class GamingTableViewSet(ConfiguredTableViewSet):
+    """Tables, with the logbook events that move their state."""
+
+    def get_permissions(self):
+        if self.action in EntryKind.values:
+            return [ReadOrLogbookWriter()]
+        return [ReadOrConfigure()]
+
+    def _event(self, request, kind: str) -> Response:
+        table = self.get_object()
+        serializer = s.TableEventSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        entry = services.table_event_record(
+            table_id=table.pk,
+            kind=kind,
+            at=serializer.validated_data.get("at"),
+            signature=serializer.validated_data["signature"],
+            recorded_by=request.user,
+        )
+        table.refresh_from_db()
+        body = {
+            "entry": s.EntrySerializer(entry, context=self.get_serializer_context()).data,
+            "table": GamingTableSerializer(table, context=self.get_serializer_context()).data,
+        }
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.TableEventSerializer, responses={201: TableEventResponseSerializer})
+    @action(detail=True, methods=["post"])
+    def unlock(self, request, pk=None):
+        """Unlock and remove the wheel cover."""
+        return self._event(request, EntryKind.UNLOCK)
+
+    @extend_schema(request=s.TableEventSerializer, responses={201: TableEventResponseSerializer})
+    @action(detail=True, methods=["post"])
+    def open(self, request, pk=None):
+        """Open for play: refused unless a passing inspection followed the last closing, adjustment and replacement (§ 617a.2(a), (c), (d))."""
+        return self._event(request, EntryKind.OPEN)
+
+    @extend_schema(request=s.TableEventSerializer, responses={201: TableEventResponseSerializer})
+    @action(detail=True, methods=["post"])
+    def close(self, request, pk=None):
+        """Close the table (the wheel must then be covered and locked, § 617a.2(f))."""
+        return self._event(request, EntryKind.CLOSE)
+
+    @extend_schema(request=s.TableEventSerializer, responses={201: TableEventResponseSerializer})
+    @action(detail=True, methods=["post"])
+    def cover(self, request, pk=None):
+        """Cover the entire wheel and securely lock the cover (§ 617a.2(f))."""
+        return self._event(request, EntryKind.COVER)
+
+
+class FlagFilter(filters.FilterSet):
+    property = IdFilter(field_name="property_id")
+    table = IdFilter(field_name="table_id")
+
+    class Meta:
+        model = ComplianceException
+        fields = ["property", "table", "status", "kind"]
+
+
+class ComplianceExceptionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """The overdue scan's flags (DESIGN.md §6), newest first; a compliance manager resolves one by hand."""
+
+    serializer_class = s.ComplianceExceptionSerializer
+    permission_classes = [IsAuthenticated]
+    filterset_class = FlagFilter
+
+    def get_queryset(self):
+        return flags_visible_to(self.request.user).order_by("-detected_at", "-id")
+
+    @extend_schema(request=s.FlagResolveSerializer, responses={200: s.ComplianceExceptionSerializer})
+    @action(detail=True, methods=["post"])
+    def resolve(self, request, pk=None):
+        """Resolve an open flag with a signed note (the property's compliance manager)."""
+        flag = self.get_object()
+        serializer = s.FlagResolveSerializer(data=request.data, context=self.get_serializer_context())
+        serializer.is_valid(raise_exception=True)
+        flag = overdue.flag_resolve(flag_id=flag.pk, **serializer.validated_data)
+        return Response(s.ComplianceExceptionSerializer(flag).data)
+
+
+class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+    """Audit reports: asked for here, generated in the background (watch `status` and `progress`),
+    downloaded when done; every download is logged. A request is refused with HTTP 429 (product
+    policy, in the error format) while its person or property already has its limit of reports
+    waiting or being generated, and with HTTP 400 when its period is longer than the limit."""
+
+    serializer_class = s.ReportSerializer
+    permission_classes = [ReportRoles]
+    filterset_fields = ["property", "kind", "status", "format"]
+
+    def get_queryset(self):
+        return reports_visible_to(self.request.user).prefetch_related("tables")
+
+    def perform_create(self, serializer):
+        serializer.instance = reports.report_request(requested_by=self.request.user, **serializer.validated_data)
+
+    @extend_schema(responses={(200, "application/octet-stream"): bytes})
+    @action(detail=True, methods=["get"])
+    def download(self, request, pk=None):
+        """The file, once done (PDF or CSV); the download is logged with the file's SHA-256."""
+        return reports.report_download(report=self.get_object(), user=request.user)

@@ -1,0 +1,124 @@
+"""A table's deadlines: when each kind of flag of the overdue scan falls due (DESIGN.md §6).
+
+They are derived from the table's state and kept with it — by the logbook's services with every
+entry, by the approval services when what is in effect changes, and when the property's policy
+changes — so the scan (inspections.flags.overdue) compares columns with the clock and nothing else.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from compliance.approvals.models import RulesSubmission, SubmissionStatus
+from compliance.casinos.clock import local_date, local_midnight
+from compliance.casinos.models import TABLE_DEADLINES, Game, GamingTable, Property, TableState
+from compliance.casinos.selectors import layout_approved_for, rules_submission_in_effect
+from compliance.rulebook import rulebook_for
+
+# The columns deadlines_set writes: what a caller saves after it (and nothing else of the row).
+DEADLINE_FIELDS = [*TABLE_DEADLINES, "next_due"]
+
+
+def _after(moment: datetime | None, since: datetime | None) -> bool:
+    return moment is not None and (since is None or moment > since)
+
+
+def deadlines_set(table: GamingTable) -> None:
+    """Set the table's deadlines from its state (called with the table locked, before saving it).
+
+    `approval_due_at` is set where the configuration is checked: at opening, and when an
+    approval changes what is in effect (compliance.casinos.services).
+    """
+    policy = table.property
+    is_open = table.state == TableState.OPEN
+    roulette_open = is_open and table.game == Game.ROULETTE  # § 617a.2 is the Roulette wheel's
+    table.cover_due_at = (
+        table.last_closed_at + timedelta(minutes=policy.cover_grace_minutes)
+        if table.state == TableState.CLOSED and table.last_closed_at
+        else None
+    )
+    table.inspection_due_at = (
+        table.last_inspection_at + timedelta(hours=policy.max_inspection_interval_hours)
+        if roulette_open and table.last_inspection_at
+        else None
+    )
+    # § 617a.2(a): open on no inspection since the last closing, or on one that failed.
+    # An inspection amended away (entered in error, a duplicate that no longer counts) is none.
+    valid = (
+        table.inspection_void_reason not in ("failed", "entered_in_error", "duplicate")
+        and table.last_inspection_at is not None
+        and not _after(table.last_closed_at, table.last_inspection_at)
+    )
+    table.uninspected_since = None
+    if roulette_open and not valid:
+        failed = table.inspection_void_reason == "failed"
+        table.uninspected_since = table.last_inspection_at if failed else table.last_opened_at
+    # § 617a.2(c), (d): an adjustment or replacement after the inspection, the table still open.
+    table.adjusted_since = (
+        table.last_adjustment_at
+        if roulette_open and _after(table.last_adjustment_at, table.last_inspection_at)
+        else None
+    )
+    table.replaced_since = (
+        table.last_replacement_at
+        if roulette_open and _after(table.last_replacement_at, table.last_inspection_at)
+        else None
+    )
+    # § 651a.3(d): the decks in use are changed at least once every 24 hours.
+    table.decks_due_at = None
+    if is_open and table.game == Game.CASINO_WAR:
+        since = table.last_deck_change_at or table.last_opened_at
+        hours = rulebook_for(policy.jurisdiction).CASINO_WAR_DECK_CHANGE_HOURS
+        table.decks_due_at = since + timedelta(hours=hours) if since else None
+    if not is_open:
+        table.approval_due_at = None
+    dues = [getattr(table, name) for name in ("cover_due_at", "inspection_due_at", "decks_due_at", "approval_due_at")]
+    table.next_due = min((due for due in dues if due), default=None)
+
+
+def configuration_due(table: GamingTable, *, now: datetime) -> datetime | None:
+    """When the table stops having an approved layout and Rules Submission in effect that allow it
+    (the opening gate's rule), from what is approved today: now, the local midnight a later
+    approved version takes effect, or never (None)."""
+    rules = rulebook_for(table.property.jurisdiction)
+    zone = table.property.zone
+    today = local_date(now, zone)
+    layout = layout_approved_for(table_id=table.pk)
+    in_effect = rules_submission_in_effect(property_id=table.property_id, game=table.game, on=today)
+    if rules.configuration_ready(table=table, layout=layout, rules_submission=in_effect):
+        return now
+    later = RulesSubmission.objects.filter(
+        property_id=table.property_id, game=table.game, status=SubmissionStatus.APPROVED, effective_from__gt=today
+    ).order_by("effective_from", "-version")
+    seen = set()
+    for version in later:  # the newest version of each later date is the one in effect from then
+        if version.effective_from in seen:
+            continue
+        seen.add(version.effective_from)
+        if rules.configuration_ready(table=table, layout=layout, rules_submission=version):
+            return local_midnight(version.effective_from, zone)
+    return None
+
+
+def open_tables_recheck(*, property_id: int, game: str | None = None) -> None:
+    """After an approval: the open tables' approval deadline, from what is now approved."""
+    now = timezone.now()
+    with transaction.atomic():
+        tables = GamingTable.objects.select_for_update(of=("self",)).select_related("property")
+        tables = tables.filter(property_id=property_id, state=TableState.OPEN)
+        for table in tables.filter(game=game) if game else tables:
+            table.approval_due_at = configuration_due(table, now=now)
+            deadlines_set(table)
+            table.save(update_fields=["approval_due_at", "next_due"])
+
+
+def policy_apply(prop: Property) -> None:
+    """The property's grace period or inspection interval changed: its tables' deadlines move."""
+    with transaction.atomic():
+        for table in GamingTable.objects.select_for_update(of=("self",)).filter(property=prop).order_by("pk"):
+            table.property = prop
+            deadlines_set(table)
+            table.save(update_fields=DEADLINE_FIELDS)

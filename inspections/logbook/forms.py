@@ -1,0 +1,313 @@
+"""The floor's one-screen forms: what is typed, and where a refusal's words go back."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils import timezone
+from django.utils.text import capfirst
+
+from compliance.accounts.signatures import SignatureInput
+from compliance.approvals.forms import OneTimeTokenForm, SignatureFields, note_field
+from compliance.casinos.models import Ball
+from compliance.rulebook import RuleViolation
+from config.validators import password_form_field, printable_line
+from inspections.reports.models import ReportKind
+from inspections.reports.requests import report_problems
+
+
+class SignedForm(SignatureFields):
+    """Every form ends with a signature: the signer's username (the person at the tablet by default)
+    and their password, typed again now."""
+
+    # Where a violation's `field` is shown on this form.
+    FIELD_FOR = {"signature": "password", "table": None}
+
+    def show(self, refusal: RuleViolation) -> None:
+        """Each violation next to its field, in words and with its citation; the typed values stay."""
+        for violation in refusal.violations:
+            field = violation.field
+            target = self.FIELD_FOR.get(field, field) if field else None
+            if target and target.startswith("items."):
+                target = target.removeprefix("items.")
+            if target not in self.fields:
+                target = None
+            citation = f" ({violation.citation})" if violation.citation else ""
+            self.add_error(target, f"{violation.message}{citation}")
+
+
+class TableEventForm(SignedForm):
+    """Nothing to fill in but the signature: the cursor starts in the password field."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["password"].widget.attrs["autofocus"] = True
+
+
+class InspectionForm(SignedForm):
+    notes = note_field("Notes", required=False)
+
+    def __init__(self, *args, checklist=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.checklist = checklist
+        items = {}
+        for item in checklist:
+            items[item.code] = forms.ChoiceField(
+                label=item.label,
+                choices=[("pass", "Pass"), ("fail", "Fail")],
+                widget=forms.RadioSelect,
+                help_text=item.citation,
+            )
+        # The checklist first, then notes and the signature.
+        self.fields = {**items, "notes": self.fields.pop("notes"), **self.fields}
+
+    def items(self) -> dict[str, bool]:
+        return {item.code: self.cleaned_data[item.code] == "pass" for item in self.checklist}
+
+
+class AdjustmentForm(SignedForm):
+    kind = forms.ChoiceField(
+        label="What was done", choices=[("adjustment", "Adjustment"), ("replacement", "Replacement")]
+    )
+    part = forms.CharField(label="Part", max_length=200, validators=[printable_line])
+    description = note_field("Description")
+    witness_username = forms.CharField(label="Security witness (username)", max_length=150, validators=[printable_line])
+    witness_password = password_form_field(label="Witness's password")
+
+    FIELD_FOR = {"performer": "password", "witness": "witness_password", "table": None}
+    # What was done, then the performer's signature, then the witness's.
+    field_order = ["kind", "part", "description", "username", "password", "witness_username", "witness_password"]
+
+    def witness(self) -> SignatureInput:
+        return self.signature_from("witness_username", "witness_password")
+
+
+class IrregularityForm(SignedForm):
+    """A "no spin": its reason (the rulebook's list for the table's jurisdiction), the ball, notes."""
+
+    kind = forms.ChoiceField(label="Reason for the no spin", widget=forms.RadioSelect(attrs={"class": "stacked"}))
+    ball_replaced = forms.BooleanField(label="Ball replaced", required=False)
+    new_ball = forms.ModelChoiceField(
+        label="New ball",
+        queryset=Ball.objects.none(),
+        required=False,
+        empty_label="None named",
+        help_text="The registered ball put in play; it becomes the table's ball.",
+    )
+    notes = note_field("Notes", required=False)
+
+    field_order = ["kind", "ball_replaced", "new_ball", "notes", "username", "password"]
+    FIELD_FOR = {"signature": "password", "table": None, "at": None, "ball": "new_ball"}
+
+    def __init__(self, *args, kinds=(), balls=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [(code, capfirst(label)) for code, label in kinds]
+        if balls is not None:
+            self.fields["new_ball"].queryset = balls
+        self.fields["new_ball"].label_from_instance = lambda ball: (
+            f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
+        )
+
+    def clean(self):
+        data = super().clean()
+        # As the API reads it: a new ball is named only with a replacement.
+        if data.get("new_ball") and not data.get("ball_replaced"):
+            self.add_error("new_ball", "A new ball is named only when the ball was replaced.")
+        return data
+
+
+class AmendmentForm(SignedForm):
+    """Why, and what: corrected values of the fields the amended entry has (services.CORRECTABLE),
+    or the entry marked entered in error, or a duplicate of an earlier entry (its number)."""
+
+    reason = note_field("Reason for the amendment")
+    amendment_kind = forms.ChoiceField(
+        label="What the amendment says",
+        choices=[
+            ("correction", "Correct what is below"),
+            ("entered_in_error", "Entered in error: it should not be in the logbook"),
+            ("duplicate", "A duplicate of an earlier entry"),
+        ],
+        initial="correction",
+        required=False,  # a correction unless another is chosen
+        widget=forms.RadioSelect(attrs={"class": "stacked"}),
+    )
+    duplicate_of = forms.IntegerField(
+        label="Duplicate of entry #",
+        required=False,
+        min_value=1,
+        max_value=2**31 - 1,
+        help_text="The number of the earlier entry of this table it repeats.",
+    )
+    corrected_time = forms.DateTimeField(
+        label="Corrected time",
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    corrected_kind = forms.ChoiceField(label="Corrected kind", required=False)
+    corrected_part = forms.CharField(
+        label="Corrected part", required=False, max_length=200, validators=[printable_line]
+    )
+    corrected_decks = forms.IntegerField(label="Corrected number of decks", required=False, min_value=1, max_value=16)
+    corrected_notes = note_field("Corrected notes", required=False)
+    corrected_description = note_field("Corrected description", required=False)
+
+    field_order = [
+        "reason",
+        "amendment_kind",
+        "duplicate_of",
+        "corrected_time",
+        "corrected_kind",
+        "corrected_part",
+        "corrected_decks",
+        "corrected_notes",
+        "corrected_description",
+        "username",
+        "password",
+    ]
+    FIELD_FOR = {
+        "signature": "password",
+        "table": None,
+        "entry": None,
+        "correction": None,
+        "duplicate_of": "duplicate_of",
+        "correction.at": "corrected_time",
+        "correction.performed_at": "corrected_time",
+        "correction.notes": "corrected_notes",
+        "correction.description": "corrected_description",
+        "correction.kind": "corrected_kind",
+        "correction.part": "corrected_part",
+        "correction.decks": "corrected_decks",
+    }
+    # The names an entry's time has in a correction (inspections and adjustments: "performed_at").
+    TIMES = ("performed_at", "at")
+    TEXTS = ("notes", "description", "part")
+    UNCHANGED = ("", "— unchanged —")
+
+    @classmethod
+    def offered_for(cls, correctable: frozenset[str]) -> bool:
+        """Every entry may be amended here: at least marked entered in error or a duplicate."""
+        return True
+
+    def __init__(
+        self, *args, correctable: frozenset[str], zone, entry_kind: str = "", kinds=(), checklist=(), **kwargs
+    ):
+        super().__init__(*args, **kwargs)
+        self.zone = zone
+        self.time_name = next((name for name in self.TIMES if name in correctable), None)
+        if self.time_name is None:
+            del self.fields["corrected_time"]
+        else:
+            self.fields["corrected_time"].help_text = f"In the property's time ({zone.key}); empty if it was right."
+        for name in self.TEXTS:
+            if name not in correctable:
+                del self.fields[f"corrected_{name}"]
+        if "decks" not in correctable:
+            del self.fields["corrected_decks"]
+        if "kind" in correctable and kinds:
+            self.fields["corrected_kind"].choices = [
+                self.UNCHANGED,
+                *((code, capfirst(label)) for code, label in kinds),
+            ]
+        else:
+            del self.fields["corrected_kind"]
+        # An inspection's checklist: each item's corrected result, or unchanged.
+        self.checklist = checklist if "items" in correctable else ()
+        items = {
+            f"corrected_item_{item.code}": forms.ChoiceField(
+                label=f"Corrected: {item.label}",
+                required=False,
+                choices=[self.UNCHANGED, ("pass", "Pass"), ("fail", "Fail")],
+                help_text=item.citation,
+            )
+            for item in self.checklist
+        }
+        if items:
+            # After the time, before the notes.
+            names = list(self.fields)
+            at = names.index("corrected_notes") if "corrected_notes" in names else len(names) - 2
+            self.fields = {
+                **{n: self.fields[n] for n in names[:at]},
+                **items,
+                **{n: self.fields[n] for n in names[at:]},
+            }
+            for item in self.checklist:
+                self.FIELD_FOR = {**self.FIELD_FOR, f"correction.items.{item.code}": f"corrected_item_{item.code}"}
+
+    def full_clean(self):
+        # The time typed is the property's wall-clock time, whatever the server's own zone.
+        with timezone.override(self.zone):
+            super().full_clean()
+
+    def kind_chosen(self) -> str:
+        return self.cleaned_data.get("amendment_kind") or "correction"
+
+    def duplicate_number(self) -> int | None:
+        return self.cleaned_data.get("duplicate_of")
+
+    def correction(self) -> dict:
+        """What was filled in, by the names of the amended entry's API resource; times in ISO 8601 with offset."""
+        data = self.cleaned_data
+        correction = {}
+        if data.get("corrected_time"):
+            correction[self.time_name] = data["corrected_time"].isoformat()
+        for name in (*self.TEXTS, "kind"):
+            if data.get(f"corrected_{name}"):
+                correction[name] = data[f"corrected_{name}"]
+        if data.get("corrected_decks"):
+            correction["decks"] = data["corrected_decks"]
+        items = {
+            item.code: data[f"corrected_item_{item.code}"] == "pass"
+            for item in self.checklist
+            if data.get(f"corrected_item_{item.code}")
+        }
+        if items:
+            correction["items"] = items
+        return correction
+
+
+class FlagResolveForm(SignedForm):
+    note = note_field("How the problem was dealt with", rows=3)
+
+    field_order = ["note", "username", "password"]
+
+
+class ReportForm(OneTimeTokenForm):
+    """What a regulator or compliance manager asks for: kind, property, period, tables, format."""
+
+    kind = forms.ChoiceField(label="Report", choices=ReportKind.choices)
+    property = forms.ModelChoiceField(label="Property", queryset=None, empty_label=None)
+    period_from = forms.DateField(label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    period_to = forms.DateField(label="To (included)", widget=forms.DateInput(attrs={"type": "date"}))
+    tables = forms.CharField(
+        label="Tables", required=False, help_text="Table numbers separated by commas, e.g. R-01, R-04; empty: all."
+    )
+    format = forms.ChoiceField(label="Format", choices=[("pdf", "PDF (with its CSV inside)"), ("csv", "CSV")])
+
+    def __init__(self, *args, properties, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["property"].queryset = properties
+
+    def clean(self):
+        data = super().clean()
+        prop = data.get("property")
+        if prop is None or "period_from" not in data or "period_to" not in data:
+            return data
+        numbers = [n.strip() for n in data.get("tables", "").split(",") if n.strip()]
+        tables = list(prop.tables.filter(number__in=numbers))
+        unknown = sorted(set(numbers) - {t.number for t in tables})
+        if unknown:
+            self.add_error("tables", f"{prop.name} has no table {', '.join(unknown)}.")
+        data["table_list"] = tables
+        problems = report_problems(
+            kind=data["kind"], prop=prop, period_from=data["period_from"], period_to=data["period_to"], tables=tables
+        )
+        for field, message in problems.items():
+            self.add_error({"from": "period_from", "to": "period_to"}.get(field, field), message)
+        return data
+
+    def show(self, refusal: RuleViolation) -> None:
+        """The service's refusal next to its field (the whole form's when it names none), with its citation."""
+        for violation in refusal.violations:
+            field = {"from": "period_from", "to": "period_to"}.get(violation.field, violation.field)
+            citation = f" ({violation.citation})" if violation.citation else ""
+            self.add_error(field if field in self.fields else None, f"{violation.message}{citation}")

@@ -1,0 +1,151 @@
+"""The logbook: append-only entries and their signatures, hash-chained per property.
+
+Rows are written only by inspections.logbook.services and never updated or deleted: database
+triggers refuse UPDATE and DELETE, and a mistake is corrected by an amendment entry.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from compliance.casinos.models import GamingTable, Property
+from config.validators import note_validators, printable_line
+
+
+class EntryKind(models.TextChoices):
+    UNLOCK = "unlock", "Wheel unlocked"
+    OPEN = "open", "Table opened"
+    CLOSE = "close", "Table closed"
+    COVER = "cover", "Wheel covered and locked"
+    INSPECTION = "inspection", "Inspection"
+    ADJUSTMENT = "adjustment", "Adjustment"
+    REPLACEMENT = "replacement", "Replacement"
+    IRREGULARITY = "irregularity", "Irregularity"
+    DECK_CHANGE = "deck_change", "Deck change"
+    AMENDMENT = "amendment", "Amendment"
+
+
+class SignatureMeaning(models.TextChoices):
+    RECORDED = "recorded", "Recorded"
+    INSPECTED = "inspected", "Inspected"
+    PERFORMED = "performed", "Performed"
+    WITNESSED = "witnessed", "Witnessed"
+    AMENDED = "amended", "Amended"
+    APPROVED = "approved", "Approved"
+
+
+def amendment_label(details: dict) -> str:
+    """What an amendment says of the entry it amends: "correction", "entered in error", "duplicate of #5"."""
+    kind = details.get("amendment_kind", "correction")
+    if kind == "duplicate":
+        return f"duplicate of #{details.get('duplicate_of')}"
+    return {"entered_in_error": "entered in error"}.get(kind, "correction")
+
+
+class EntryQuerySet(models.QuerySet):
+    def for_register(self) -> EntryQuerySet:
+        """Everything a register row prints, in a constant number of queries.
+
+        Only the property's time zone (rows show local time) and jurisdiction (its checklist) are
+        joined, not whole related rows: building three model instances a row was most of a page's
+        cost. The amendments made to each entry come along, so each row says it was amended and how.
+        """
+        return self.annotate(
+            time_zone=models.F("property__time_zone"), jurisdiction=models.F("property__jurisdiction")
+        ).prefetch_related(
+            models.Prefetch("signatures", to_attr="prefetched_signatures"),
+            models.Prefetch(
+                "amendments",
+                queryset=Entry.objects.order_by("seq").only("id", "seq", "amends_id", "details"),
+                to_attr="prefetched_amendments",
+            ),
+        )
+
+
+class Entry(models.Model):
+    """One line of the logbook. Kind-specific fields live in `details` (see services)."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="entries")
+    seq = models.PositiveBigIntegerField(help_text="Position in the property's hash chain, from 1.")
+    table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="entries")
+    # The number the table had when the entry was made: part of the signed content.
+    table_number = models.CharField(max_length=20, validators=[printable_line])
+    kind = models.CharField(max_length=20, choices=EntryKind.choices)
+    occurred_at = models.DateTimeField(help_text="When it happened (UTC).")
+    recorded_at = models.DateTimeField(default=timezone.now, help_text="When it was logged (UTC).")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    description = models.TextField(blank=True, validators=note_validators())
+    passed = models.BooleanField(null=True, blank=True, help_text="Inspections: every item passed.")
+    details = models.JSONField(default=dict, blank=True)
+    amends = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="amendments")
+    prev_hash = models.CharField(max_length=64, validators=[printable_line])
+    entry_hash = models.CharField(max_length=64, unique=True, validators=[printable_line])
+
+    objects = EntryQuerySet.as_manager()
+
+    class Meta:
+        verbose_name_plural = "entries"
+        ordering = ["occurred_at", "seq"]
+        constraints = [models.UniqueConstraint(fields=["property", "seq"], name="entry_seq_unique_per_property")]
+        indexes = [
+            # `property` is included so the scoped count of a table's entries (every page of the
+            # register) is an index-only scan on PostgreSQL.
+            models.Index(fields=["table", "occurred_at", "seq"], include=["property"], name="entry_table_time"),
+            models.Index(fields=["property", "occurred_at", "seq"], name="entry_property_time"),
+            # A table's page: its entries newest first, 25 at a time before a given position.
+            models.Index(fields=["table", "seq"], name="entry_table_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.get_kind_display()} at table {self.table_number}"
+
+    @builtins.property  # `property` is a field here
+    def amended_by(self) -> list[dict]:
+        """The amendments made to this entry, oldest first: number, id and what each says ("entered in error")."""
+        if "prefetched_amendments" not in self.__dict__:
+            self.prefetched_amendments = list(self.amendments.order_by("seq").only("id", "seq", "amends_id", "details"))
+        return [
+            {"id": a.pk, "seq": a.seq, "label": amendment_label(a.details), "reason": a.details.get("reason", "")}
+            for a in self.prefetched_amendments
+        ]
+
+    @builtins.property
+    def void(self) -> bool:
+        """Marked entered in error or a duplicate by an amendment: it stays in the log, struck through."""
+        return any(a["label"] != "correction" for a in self.amended_by)
+
+    @builtins.property  # `property` is a field here
+    def signature_list(self) -> list[Signature]:
+        """The signatures in signing order (the performer's first), prefetched when listed."""
+        if "prefetched_signatures" not in self.__dict__:
+            self.prefetched_signatures = list(self.signatures.all())
+        return self.prefetched_signatures
+
+
+class Signature(models.Model):
+    """An electronic signature made at the moment of signing, bound to the signed content's hash."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="signatures")
+    signer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="signatures")
+    # As they were at the moment of signing: a later change of name or credential can't alter them.
+    signer_name = models.CharField(max_length=200, validators=[printable_line])
+    credential_number = models.CharField(max_length=50, validators=[printable_line])
+    meaning = models.CharField(max_length=20, choices=SignatureMeaning.choices)
+    signed_at = models.DateTimeField()
+    content_hash = models.CharField(
+        max_length=64, help_text="SHA-256 of the entry content signed.", validators=[printable_line]
+    )
+
+    class Meta:
+        ordering = ["entry", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.signer_name} ({self.credential_number}), {self.meaning}"
+
+
+# The tables the append-only triggers protect (installed by this app's migrations).
+APPEND_ONLY_TABLES = ("logbook_entry", "logbook_signature")

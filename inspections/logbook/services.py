@@ -1,0 +1,555 @@
+"""The only write path of the logbook.
+
+Each service: authenticate the signers (before any lock: a password check costs about half a
+second), lock the table row, ask the rulebook, append the entry with its signatures to the
+property's hash chain, and move the table's precomputed state — all in one transaction, so a
+refusal writes nothing and two tablets cannot interleave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from types import ModuleType
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from compliance.accounts.models import User
+from compliance.accounts.signatures import SignatureInput, signer_authenticate
+from compliance.casinos.clock import property_today
+from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property, TableState
+from compliance.casinos.selectors import layout_approved_for, rules_submission_in_effect
+from compliance.casinos.services import equipment_lock
+from compliance.rulebook import raise_if_any, rulebook_for
+from inspections.flags.overdue import flags_cure
+from inspections.logbook import chain
+from inspections.logbook.deadlines import configuration_due, deadlines_set
+from inspections.logbook.models import Entry, EntryKind, Signature, SignatureMeaning, amendment_label
+
+
+@dataclass(frozen=True)
+class Signer:
+    user: User
+    meaning: str
+
+
+def _table_lock(table_id: int) -> GamingTable:
+    # Lock the table: two tablets must not interleave entries or race the state machine.
+    table = GamingTable.objects.select_for_update(of=("self",)).select_related("property").get(pk=table_id)
+    # The row as read under the lock: _table_save writes only what the entry changed of it.
+    table._as_locked = _columns(table)
+    return table
+
+
+def _columns(table: GamingTable) -> dict:
+    return {field.name: getattr(table, field.attname) for field in GamingTable._meta.concrete_fields}
+
+
+def _jurisdiction_of(table_id: int) -> str:
+    return GamingTable.objects.values_list("property__jurisdiction", flat=True).get(pk=table_id)
+
+
+def _entry_time(*, table: GamingTable, at: datetime | None, field: str):
+    """The entry's time (now by default) and the § 617a.2(e) violation of an implausible or
+    out-of-order time, if any."""
+    now = timezone.now()
+    if at is None:
+        # "Now", but never before the table's last entry, whose tablet clock may run a little ahead.
+        at = max(now, table.last_entry_at or now)
+    skew = timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS)
+    rules = rulebook_for(table.property.jurisdiction)
+    max_backdate = timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS)
+    return at, rules.time_in_order(table=table, at=at, now=now, skew=skew, max_backdate=max_backdate, field=field)
+
+
+def entry_append(
+    *,
+    table: GamingTable,
+    kind: str,
+    occurred_at: datetime,
+    recorded_by: User,
+    signers: list[Signer],
+    description: str = "",
+    passed: bool | None = None,
+    details: dict | None = None,
+    amends: Entry | None = None,
+) -> Entry:
+    """Sign, hash and chain one entry. Call inside a transaction holding the table's lock."""
+    # The property row is the chain's lock: entries of all its tables share one sequence.
+    prop = Property.objects.select_for_update().get(pk=table.property_id)
+    now = timezone.now()
+    entry = Entry(
+        property=prop,
+        seq=prop.chain_length + 1,
+        table=table,
+        table_number=table.number,
+        kind=kind,
+        occurred_at=occurred_at,
+        recorded_at=now,
+        recorded_by=recorded_by,
+        description=description,
+        passed=passed,
+        details=details or {},
+        amends=amends,
+        prev_hash=prop.chain_head,
+    )
+    signed_content = chain.content_hash(entry)
+    signatures = [
+        Signature(
+            signer=signer.user,
+            signer_name=signer.user.display_name,
+            credential_number=signer.user.credential_number,
+            meaning=signer.meaning,
+            signed_at=now,
+            content_hash=signed_content,
+        )
+        for signer in signers
+    ]
+    entry.entry_hash = chain.entry_hash(prev_hash=prop.chain_head, entry=entry, signatures=signatures)
+    entry.save(force_insert=True)
+    for signature in signatures:
+        signature.entry = entry
+    Signature.objects.bulk_create(signatures)
+    Property.objects.filter(pk=prop.pk).update(chain_length=entry.seq, chain_head=entry.entry_hash)
+    return entry
+
+
+def _table_save(table: GamingTable, *, at: datetime | None, entry: Entry) -> None:
+    """Store the state the entry led to, with the deadlines that state carries (the overdue scan's);
+    the flags of the deadlines it moved are cured by it. An amendment (`at` None) does not move the
+    table's clock."""
+    if at is not None:
+        table.last_entry_at = at
+    deadlines_set(table)
+    # Only the columns the entry changed, under the lock _table_lock took: never the configuration
+    # another writer may own, nor a column this entry did not move.
+    now = _columns(table)
+    changed = [name for name, value in now.items() if table._as_locked[name] != value]
+    table.save(update_fields=changed)
+    flags_cure(entry=entry, missed={name: table._as_locked[name] for name in TABLE_DEADLINES if name in changed})
+
+
+def inspection_record(
+    *,
+    table_id: int,
+    items: dict[str, bool],
+    signature: SignatureInput,
+    recorded_by: User,
+    performed_at: datetime | None = None,
+    notes: str = "",
+) -> Entry:
+    """§ 617a.2(a): the checklist, each item passed or failed, signed by the inspector."""
+    inspector = signer_authenticate(
+        signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id), in_logbook=True
+    )
+    with transaction.atomic():
+        table = _table_lock(table_id)
+        rules = rulebook_for(table.property.jurisdiction)
+        at, out_of_order = _entry_time(table=table, at=performed_at, field="performed_at")
+        raise_if_any([*rules.check_inspection(table=table, inspector=inspector, items=items), out_of_order])
+        passed = rules.inspection_passed(items=items)
+        failed = [item.label for item in rules.checklist_for(table) if not items[item.code]]
+        entry = entry_append(
+            table=table,
+            kind=EntryKind.INSPECTION,
+            occurred_at=at,
+            recorded_by=recorded_by,
+            signers=[Signer(inspector, SignatureMeaning.INSPECTED)],
+            description="Inspection passed" if passed else "Inspection FAILED: " + "; ".join(failed),
+            passed=passed,
+            details={"items": items, "notes": notes},
+        )
+        table.last_inspection_at = at
+        if passed:
+            table.inspection_void_reason = ""
+            if table.state != TableState.OPEN:
+                table.state = TableState.INSPECTED
+        else:
+            # An inspection with a failed item never lets the table open.
+            table.inspection_void_reason = "failed"
+            if table.state == TableState.INSPECTED:
+                table.state = TableState.UNLOCKED
+        _table_save(table, at=at, entry=entry)
+    return entry
+
+
+def adjustment_record(
+    *,
+    table_id: int,
+    kind: str,
+    part: str,
+    description: str,
+    performer: SignatureInput,
+    witness: SignatureInput,
+    recorded_by: User,
+    performed_at: datetime | None = None,
+) -> Entry:
+    """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness."""
+    jurisdiction = _jurisdiction_of(table_id)
+    performer_user = signer_authenticate(
+        signature=performer, field="performer", jurisdiction=jurisdiction, in_logbook=True
+    )
+    witness_user = signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction, in_logbook=True)
+    with transaction.atomic():
+        table = _table_lock(table_id)
+        rules = rulebook_for(table.property.jurisdiction)
+        at, out_of_order = _entry_time(table=table, at=performed_at, field="performed_at")
+        raise_if_any(
+            [
+                *rules.check_adjustment(table=table, kind=kind, performer=performer_user, witness=witness_user),
+                out_of_order,
+            ]
+        )
+        entry = entry_append(
+            table=table,
+            kind=kind,
+            occurred_at=at,
+            recorded_by=recorded_by,
+            signers=[
+                Signer(performer_user, SignatureMeaning.PERFORMED),
+                Signer(witness_user, SignatureMeaning.WITNESSED),
+            ],
+            description=description,
+            details={"part": part},
+        )
+        # § 617a.2(c), (d): whatever inspection came before no longer counts. An open table stays
+        # open (the logbook records what happened); the overdue scan flags it.
+        table.inspection_void_reason = kind
+        if kind == EntryKind.ADJUSTMENT:
+            table.last_adjustment_at = at
+        else:
+            table.last_replacement_at = at
+        if table.state == TableState.INSPECTED:
+            table.state = TableState.UNLOCKED
+        _table_save(table, at=at, entry=entry)
+    return entry
+
+
+def _recorded_event(
+    *,
+    table_id: int,
+    event: str,
+    check: str,
+    signature: SignatureInput,
+    recorded_by: User,
+    at: datetime | None,
+    describe: Callable[[ModuleType], str],
+    details: dict | None = None,
+    on_table: Callable[[GamingTable, datetime], None] | None = None,
+    more_checks: Callable[[ModuleType, GamingTable], list] | None = None,
+) -> Entry:
+    """An entry signed by the one person who records it: lock, check, append, move the table."""
+    signer = signer_authenticate(
+        signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id), in_logbook=True
+    )
+    with transaction.atomic():
+        table = _table_lock(table_id)
+        rules = rulebook_for(table.property.jurisdiction)
+        at, out_of_order = _entry_time(table=table, at=at, field="at")
+        raise_if_any(
+            [
+                getattr(rules, check)(table=table),
+                *rules.signer_may_record(event=event, signer=signer, table=table),
+                *(more_checks(rules, table) if more_checks else []),
+                out_of_order,
+            ]
+        )
+        entry = entry_append(
+            table=table,
+            kind=event,
+            occurred_at=at,
+            recorded_by=recorded_by,
+            signers=[Signer(signer, SignatureMeaning.RECORDED)],
+            description=describe(rules),
+            details=details,
+        )
+        if on_table:
+            on_table(table, at)
+        _table_save(table, at=at, entry=entry)
+    return entry
+
+
+# The table events: what each checks and the state it leads to.
+_EVENTS = {
+    EntryKind.UNLOCK: ("may_unlock", TableState.UNLOCKED, "Wheel cover unlocked and removed"),
+    EntryKind.OPEN: ("may_open", TableState.OPEN, "Table opened for play"),
+    EntryKind.CLOSE: ("may_close", TableState.CLOSED, "Table closed"),
+    EntryKind.COVER: ("may_cover", TableState.LOCKED, "Wheel covered and the cover securely locked"),
+}
+
+
+def table_event_record(
+    *, table_id: int, kind: str, signature: SignatureInput, recorded_by: User, at: datetime | None = None
+) -> Entry:
+    """Unlock, open, close, or cover-and-lock (§ 617a.2(f)) a table."""
+    check, new_state, description = _EVENTS[kind]
+
+    def move(table: GamingTable, at: datetime) -> None:
+        table.state = new_state
+        if kind == EntryKind.OPEN:
+            table.last_opened_at = at
+            # Approved and in effect now (the gate checked); when a later version takes effect
+            # that does not allow this table, the scan flags it from then.
+            table.approval_due_at = configuration_due(table, now=at)
+        elif kind == EntryKind.CLOSE:
+            # § 617a.2(a): the next opening needs a new inspection.
+            table.last_closed_at = at
+            table.inspection_void_reason = ""
+
+    def configured(rules, table: GamingTable) -> list:
+        # Opening also needs what the regulator approved, in effect today, and registered equipment.
+        if kind != EntryKind.OPEN:
+            return []
+        return rules.configuration_ready(
+            table=table,
+            layout=layout_approved_for(table_id=table.pk),
+            rules_submission=rules_submission_in_effect(
+                property_id=table.property_id,
+                game=table.game,
+                on=property_today(table.property),
+            ),
+        )
+
+    return _recorded_event(
+        table_id=table_id,
+        event=kind,
+        check=check,
+        signature=signature,
+        recorded_by=recorded_by,
+        at=at,
+        describe=lambda rules: description,
+        on_table=move,
+        more_checks=configured,
+    )
+
+
+def irregularity_record(
+    *,
+    table_id: int,
+    kind: str,
+    signature: SignatureInput,
+    recorded_by: User,
+    ball_replaced: bool = False,
+    new_ball: Ball | None = None,
+    notes: str = "",
+    at: datetime | None = None,
+) -> Entry:
+    """§ 617a.6: a "no spin" and its reason; a replacement ball becomes the table's ball."""
+
+    def new_ball_checks(rules, table: GamingTable) -> list:
+        if new_ball is None:
+            return []
+        # Lock the new ball before asking where it is (as the table services do): two tables
+        # taking the same spare at once wait in turn, and the second sees it in use.
+        equipment_lock({"ball": new_ball})
+        in_use_on = GamingTable.objects.filter(ball=new_ball).exclude(pk=table.pk).values_list("number", flat=True)
+        return [
+            *rules.table_equipment(table=table, wheel=None, ball=new_ball),
+            rules.ball_free(ball=new_ball, in_use_on=list(in_use_on)),
+        ]
+
+    def use_new_ball(table: GamingTable, at: datetime) -> None:
+        if new_ball is not None:
+            table.ball = new_ball
+
+    return _recorded_event(
+        table_id=table_id,
+        event=EntryKind.IRREGULARITY,
+        check="may_record_irregularity",
+        signature=signature,
+        recorded_by=recorded_by,
+        at=at,
+        describe=lambda rules: (
+            f"No spin: {dict(rules.IRREGULARITY_KINDS)[kind]}"
+            + (f"; ball replaced by {new_ball.serial}" if new_ball else "; ball replaced" if ball_replaced else "")
+        ),
+        details={
+            "irregularity": kind,
+            "ball_replaced": ball_replaced,
+            "new_ball": new_ball.pk if new_ball else None,
+            "notes": notes,
+        },
+        more_checks=new_ball_checks,
+        on_table=use_new_ball,
+    )
+
+
+def deck_change_record(
+    *, table_id: int, decks: int, signature: SignatureInput, recorded_by: User, at: datetime | None = None
+) -> Entry:
+    """Casino War: the decks of the shoe changed (§ 651a.3(d))."""
+    return _recorded_event(
+        table_id=table_id,
+        event=EntryKind.DECK_CHANGE,
+        check="may_change_decks",
+        signature=signature,
+        recorded_by=recorded_by,
+        at=at,
+        describe=lambda rules: f"{decks} new decks put in the shoe",
+        details={"decks": decks},
+        on_table=lambda table, at: setattr(table, "last_deck_change_at", at),
+        # Six or eight decks from a manual shoe; more (12 to 16) only with an automated shuffler.
+        more_checks=lambda rules, table: [rules.casino_war_decks_allowed(decks=decks, automated_shuffler=decks > 8)],
+    )
+
+
+# What an amendment may correct, by the kind of the entry corrected (the fields of its API resource).
+CORRECTABLE = {
+    EntryKind.INSPECTION: frozenset({"performed_at", "items", "notes"}),
+    EntryKind.ADJUSTMENT: frozenset({"performed_at", "kind", "part", "description"}),
+    EntryKind.REPLACEMENT: frozenset({"performed_at", "kind", "part", "description"}),
+    EntryKind.IRREGULARITY: frozenset({"at", "kind", "ball_replaced", "new_ball", "notes"}),
+    EntryKind.DECK_CHANGE: frozenset({"at", "decks"}),
+    EntryKind.UNLOCK: frozenset({"at"}),
+    EntryKind.OPEN: frozenset({"at"}),
+    EntryKind.CLOSE: frozenset({"at"}),
+    EntryKind.COVER: frozenset({"at"}),
+    EntryKind.AMENDMENT: frozenset({"reason", "correction"}),
+}
+
+
+def _voided_by(entry: Entry, voiding: frozenset[str]) -> int | None:
+    """The number of the amendment that marked this entry entered in error or a duplicate, if any."""
+    for details, seq in entry.amendments.values_list("details", "seq").order_by("seq"):
+        if details.get("amendment_kind") in voiding:
+            return seq
+    return None
+
+
+def _inspection_as_amended(entry: Entry, rules: ModuleType) -> tuple[list[Entry], bool, bool]:
+    """What an inspection counts as after its amendments: a duplicate counts only as the inspection it
+    repeats (through any chain of duplicates), an inspection entered in error is none, and its items
+    are as the corrections left them. Returns (the chain from the entry to the inspection it counts
+    as, voided, passed)."""
+    chain = [entry]
+    while True:
+        marks = list(entry.amendments.values_list("details", flat=True).order_by("seq"))
+        kinds = {details.get("amendment_kind"): details for details in marks}
+        if "entered_in_error" in kinds:
+            return chain, True, False
+        if "duplicate" not in kinds:
+            break
+        # check_amendment made it an earlier entry of the same table: the chain ends.
+        entry = Entry.objects.get(property_id=entry.property_id, seq=kinds["duplicate"]["duplicate_of"])
+        chain.append(entry)
+    items = dict(entry.details.get("items", {}))
+    for details in marks:
+        items |= (details.get("correction") or {}).get("items", {})
+    return chain, False, rules.inspection_passed(items=items)
+
+
+def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: ModuleType) -> None:
+    """§ 617a.2(a): an inspection entered in error is no inspection; a duplicate counts only as the one
+    it repeats, at that one's time (so it is void when that one is); one corrected to a failed item did
+    not pass. When the amended inspection is the one the table's opening rests on (the last one, since
+    the last closing), or one that last one repeats, the table needs a new one; an open table is
+    flagged by the overdue scan. Amendments only ever take an inspection away, in whatever order."""
+    last = Entry.objects.filter(table=table, kind=EntryKind.INSPECTION).order_by("-seq").first()
+    if last is None or (table.last_closed_at and table.last_closed_at > last.occurred_at):
+        return
+    chain, voided, passed = _inspection_as_amended(last, rules)
+    effective = chain[-1]
+    if original.pk not in {entry.pk for entry in chain}:
+        return  # not what the table's opening rests on
+    if voided:
+        reason = "entered_in_error" if effective.pk == last.pk else "duplicate"
+    elif not passed:
+        reason = "failed"
+    elif effective.pk == last.pk:
+        return
+    else:
+        since = table.last_inspection_at = effective.occurred_at
+        if table.last_adjustment_at and table.last_adjustment_at > since:
+            reason = EntryKind.ADJUSTMENT
+        elif table.last_replacement_at and table.last_replacement_at > since:
+            reason = EntryKind.REPLACEMENT
+        elif table.last_closed_at and table.last_closed_at > since:
+            reason = "duplicate"
+        else:
+            return  # the inspection it repeats still counts
+    table.inspection_void_reason = reason
+    if table.state == TableState.INSPECTED:
+        table.state = TableState.UNLOCKED
+
+
+def amendment_record(
+    *,
+    entry_id: int,
+    reason: str,
+    correction: dict | None = None,
+    signature: SignatureInput,
+    recorded_by: User,
+    amendment_kind: str = "correction",
+    duplicate_of: int | None = None,
+) -> Entry:
+    """Amend an earlier entry by a new one that points at it and says why; the original is untouched.
+
+    An amendment corrects fields of the entry (`correction`: field → corrected value), or marks it
+    entered in error, or a duplicate of an earlier entry of the same table (`duplicate_of`: its number).
+    """
+    correction = correction or {}
+    jurisdiction = Entry.objects.values_list("property__jurisdiction", flat=True).get(pk=entry_id)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=True)
+    with transaction.atomic():
+        original = Entry.objects.get(pk=entry_id)
+        table = _table_lock(original.table_id)
+        rules = rulebook_for(table.property.jurisdiction)
+        signer_ids = set(original.signatures.values_list("signer_id", flat=True))
+        duplicate = (
+            Entry.objects.filter(property_id=original.property_id, seq=duplicate_of).first()
+            if duplicate_of is not None
+            else None
+        )
+        new_ball = correction.get("new_ball")
+        now = timezone.now()
+        raise_if_any(
+            [
+                rules.may_amend(entry=original, signer=signer, original_signer_ids=signer_ids),
+                *rules.check_amendment(
+                    amendment_kind=amendment_kind,
+                    entry=original,
+                    correction=correction,
+                    duplicate_of=duplicate_of,
+                    duplicate=duplicate,
+                    voided_by=_voided_by(original, rules.VOIDING_AMENDMENTS),
+                ),
+                *rules.check_correction(
+                    kind=original.kind,
+                    allowed=CORRECTABLE[original.kind],
+                    correction=correction,
+                    now=now,
+                    skew=timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS),
+                    checklist=tuple(item.code for item in rules.checklist_for(table)),
+                    ball_known=isinstance(new_ball, int)
+                    and Ball.objects.filter(pk=new_ball, property_id=table.property_id).exists(),
+                    required=amendment_kind not in rules.VOIDING_AMENDMENTS,
+                    recorded_at=original.recorded_at,
+                    max_backdate=timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS),
+                ),
+            ]
+        )
+        details = {"reason": reason, "correction": correction}
+        if amendment_kind != "correction":
+            details |= {"amendment_kind": amendment_kind, "duplicate_of": duplicate_of}
+        if amendment_kind == "correction":
+            description = f"Amends entry #{original.seq}: {reason}"
+        else:
+            description = f"Entry #{original.seq} marked {amendment_label(details)}: {reason}"
+        entry = entry_append(
+            table=table,
+            kind=EntryKind.AMENDMENT,
+            # An amendment happens now; it does not move the table's clock.
+            occurred_at=max(now, table.last_entry_at or now),
+            recorded_by=recorded_by,
+            signers=[Signer(signer, SignatureMeaning.AMENDED)],
+            description=description,
+            details=details,
+            amends=original,
+        )
+        if original.kind == EntryKind.INSPECTION and (amendment_kind != "correction" or "items" in correction):
+            _inspection_amended_away(table=table, original=original, rules=rules)
+            _table_save(table, at=None, entry=entry)
+    return entry

@@ -1,0 +1,23 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from compliance.accounts.auth import LoginView
+from inspections.logbook import web
+
+urlpatterns = [
+    path("", web.home, name="home"),
+    path("login/", LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("floor/", web.floor, name="floor"),
+    path("flags/", web.flags, name="flags"),
+    path("reports/", web.report_list, name="reports"),
+    path("reports/<int:pk>/row/", web.report_row, name="report-row"),
+    path("reports/<int:pk>/download/", web.report_file, name="report-download"),
+    path("flags/<int:pk>/resolve/", web.flag_resolve, name="flag-resolve"),
+    path("tables/<int:pk>/", web.table_page, name="table"),
+    path("tables/<int:pk>/inspect/", web.inspection, name="inspect"),
+    path("tables/<int:pk>/adjust/", web.adjustment, name="adjust"),
+    path("tables/<int:pk>/irregularity/", web.irregularity, name="irregularity"),
+    path("tables/<int:pk>/<str:kind>/", web.table_event, name="table-event"),
+    path("entries/<int:entry_pk>/amend/", web.amendment, name="amend"),
+]

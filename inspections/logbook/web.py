@@ -1,0 +1,455 @@
+"""The floor logbook in the browser: thin views over the same selectors and services as the API."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from compliance.accounts.idempotency import (
+    AlreadyRecorded,
+    already_recorded_redirect,
+    form_already_recorded,
+    form_write_once,
+)
+from compliance.accounts.models import Role
+from compliance.casinos.clock import property_today, viewer_today
+from compliance.casinos.models import TableState
+from compliance.casinos.selectors import (
+    balls_visible_to,
+    layout_approved_for,
+    properties_visible_to,
+    rules_submission_in_effect,
+    tables_visible_to,
+)
+from compliance.rulebook import RuleViolation, rulebook_for
+from compliance.rulebook.base import LimitReached
+from compliance.rulebook.roles import FLAG_RESOLVER_ROLES, LOGBOOK_WRITER_ROLES, REPORT_ROLES
+from inspections.flags import overdue
+from inspections.flags.models import ComplianceException, FlagStatus
+from inspections.logbook import services
+from inspections.logbook.forms import (
+    AdjustmentForm,
+    AmendmentForm,
+    FlagResolveForm,
+    InspectionForm,
+    IrregularityForm,
+    ReportForm,
+    TableEventForm,
+)
+from inspections.logbook.models import Entry, EntryKind
+from inspections.logbook.selectors import entries_visible_to, flags_visible_to, reports_visible_to
+from inspections.reports import requests as reports
+
+PAGE = 25  # timeline entries on a table's page
+
+# What a table needs next, by state, and the action that does it (DESIGN.md §3).
+NEXT_STEP = {
+    TableState.LOCKED: ("Unlock the wheel", EntryKind.UNLOCK),
+    TableState.UNLOCKED: ("Inspect (§ 617a.2(a))", EntryKind.INSPECTION),
+    TableState.CLOSED: ("Cover and lock the wheel (§ 617a.2(f))", EntryKind.COVER),
+    TableState.INSPECTED: ("Open for play", EntryKind.OPEN),
+    TableState.OPEN: ("In play", EntryKind.CLOSE),
+}
+# The actions each state allows, in the order a floor person does them.
+ACTIONS = {
+    TableState.LOCKED: (EntryKind.UNLOCK,),
+    TableState.UNLOCKED: (EntryKind.INSPECTION, EntryKind.ADJUSTMENT, EntryKind.COVER),
+    TableState.CLOSED: (EntryKind.COVER, EntryKind.INSPECTION, EntryKind.ADJUSTMENT),
+    TableState.INSPECTED: (EntryKind.OPEN, EntryKind.ADJUSTMENT, EntryKind.INSPECTION, EntryKind.COVER),
+    TableState.OPEN: (EntryKind.CLOSE, EntryKind.INSPECTION),
+}
+ACTION_LABELS = {
+    EntryKind.UNLOCK: "Unlock",
+    EntryKind.INSPECTION: "Inspect",
+    EntryKind.ADJUSTMENT: "Adjust or replace",
+    EntryKind.OPEN: "Open",
+    EntryKind.CLOSE: "Close",
+    EntryKind.COVER: "Cover and lock",
+    EntryKind.IRREGULARITY: "No spin (irregularity)",
+}
+ADJUSTMENT_KIND_CHOICES = (("adjustment", "adjustment"), ("replacement", "replacement"))
+# The entries the amendment form amends (every kind: any may be marked entered in error).
+AMENDABLE = frozenset(kind for kind, names in services.CORRECTABLE.items() if AmendmentForm.offered_for(names))
+
+
+def _table(request, pk: int):
+    return get_object_or_404(tables_visible_to(request.user).select_related("wheel", "ball"), pk=pk)
+
+
+def _may_write(user) -> bool:
+    return user.role in LOGBOOK_WRITER_ROLES
+
+
+def _roles(roles) -> str:
+    return ", ".join(sorted(Role(role).label.lower() for role in roles))
+
+
+def _require_role(user, roles, what: str) -> None:
+    """The 403 page says which roles may do this, and which one the person has."""
+    if user.role not in roles:
+        raise PermissionDenied(
+            f"{what} needs one of these roles: {_roles(roles)}. "
+            f"You are signed in as a {user.get_role_display().lower()}."
+        )
+
+
+def _require_writer(user) -> None:
+    _require_role(user, LOGBOOK_WRITER_ROLES, "Recording in the logbook")
+
+
+@login_required
+def home(request):
+    """Each role's home: the regulator's properties, the compliance manager's configuration, the floor."""
+    if request.user.role == Role.REGULATOR:
+        return render(request, "floor/regulator_home.html", {"properties": properties_visible_to(request.user)})
+    if request.user.role == Role.COMPLIANCE:
+        return redirect("manage")
+    return redirect("floor")
+
+
+@login_required
+def floor(request):
+    tables = tables_visible_to(request.user).order_by("property__name", "number")
+    # A regulator's jurisdiction has several properties: the home page links to each one's floor.
+    if request.GET.get("property", "").isdigit():
+        tables = tables.filter(property_id=int(request.GET["property"]))
+    tables = tables.prefetch_related(_open_flags())
+    rows = [
+        {"table": table, "next": NEXT_STEP.get(table.state, ("", None))[0], "zone": table.property.zone}
+        for table in tables
+    ]
+    return render(request, "floor/dashboard.html", {"rows": rows})
+
+
+def _open_flags() -> Prefetch:
+    """Each table's open flags of the overdue scan, with their kind in words."""
+    return Prefetch(
+        "flags",
+        queryset=ComplianceException.objects.filter(status=FlagStatus.OPEN).select_related("property"),
+        to_attr="open_flags",
+    )
+
+
+@login_required
+def table_page(request, pk: int):
+    table = _table(request, pk)
+    # Newest first, 25 at a time, by position in the chain rather than by page number: a table's
+    # entries follow each other in time (§ 617a.2(e)), and "older than #n" costs the same on the
+    # first page as on the last, however long the history (no COUNT, no OFFSET).
+    entries = Entry.objects.filter(table=table).for_register().order_by("-seq")
+    before = request.GET.get("before", "")
+    if before.isdigit():
+        entries = entries.filter(seq__lt=int(before))
+    rows = list(entries[: PAGE + 1])
+    page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
+    may_write = _may_write(request.user)
+    allowed = ACTIONS.get(table.state, ()) if may_write else ()
+    # A "no spin" is offered where the rulebook would take it: at a Roulette table in play.
+    if may_write and rulebook_for(table.property.jurisdiction).may_record_irregularity(table=table) is None:
+        allowed = (*allowed, EntryKind.IRREGULARITY)
+    actions = [(ACTION_LABELS[kind], action_url(table, kind)) for kind in allowed]
+    return render(
+        request,
+        "floor/table.html",
+        {
+            "table": table,
+            "page": page,
+            "zone": table.property.zone,
+            "actions": actions,
+            "may_write": may_write,
+            "amendable": AMENDABLE,
+            "next": NEXT_STEP[table.state][0],
+            # What the regulator approved for it, as the gate at opening sees it.
+            "layout": layout_approved_for(table_id=table.pk),
+            "rules": rules_submission_in_effect(
+                property_id=table.property_id, game=table.game, on=property_today(table.property)
+            ),
+            "flags": ComplianceException.objects.filter(table=table, status=FlagStatus.OPEN).select_related("property"),
+        },
+    )
+
+
+def _done(request, table, entry) -> object:
+    messages.success(request, f"Recorded: {entry.get_kind_display()} (table {table.number}, entry #{entry.seq}).")
+    return redirect("table", pk=table.pk)
+
+
+def _signed_action(
+    request, table, form, *, title: str, kind: str, record, template: str = "floor/action.html", extra=None
+) -> object:
+    """Record on a valid POST; on a refusal, the rule's words go next to their fields and what was
+    typed stays. `record(form)` calls the one service that writes the entry."""
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: record(form),
+                recorded=lambda entry: (
+                    f"#{entry.seq}: {entry.get_kind_display()} at table {table.number}",
+                    reverse("table", args=[table.pk]),
+                ),
+            )
+        except RuleViolation as refusal:
+            form.show(refusal)
+        else:
+            if isinstance(entry, AlreadyRecorded):
+                return already_recorded_redirect(request, entry)
+            return _done(request, table, entry)
+    return render(request, template, {"table": table, "form": form, "title": title, "kind": kind, **(extra or {})})
+
+
+@login_required
+def table_event(request, pk: int, kind: str):
+    table = _table(request, pk)
+    if kind not in (EntryKind.UNLOCK, EntryKind.OPEN, EntryKind.CLOSE, EntryKind.COVER):
+        return redirect("table", pk=pk)
+    _require_writer(request.user)
+    form = TableEventForm(request.POST or None, request=request)
+    return _signed_action(
+        request,
+        table,
+        form,
+        title=ACTION_LABELS[kind],
+        kind=kind,
+        record=lambda form: services.table_event_record(
+            table_id=table.pk, kind=kind, signature=form.signature(), recorded_by=request.user
+        ),
+    )
+
+
+@login_required
+def inspection(request, pk: int):
+    table = _table(request, pk)
+    _require_writer(request.user)
+    checklist = rulebook_for(table.property.jurisdiction).checklist_for(table)
+    form = InspectionForm(request.POST or None, checklist=checklist, request=request)
+    return _signed_action(
+        request,
+        table,
+        form,
+        title="Inspection (§ 617a.2(a))",
+        kind="inspection",
+        record=lambda form: services.inspection_record(
+            table_id=table.pk,
+            items=form.items(),
+            notes=form.cleaned_data["notes"],
+            signature=form.signature(),
+            recorded_by=request.user,
+        ),
+    )
+
+
+@login_required
+def adjustment(request, pk: int):
+    table = _table(request, pk)
+    _require_writer(request.user)
+    form = AdjustmentForm(request.POST or None, request=request)
+    form.fields["username"].label = "Made by (username)"
+    return _signed_action(
+        request,
+        table,
+        form,
+        title="Adjustment or replacement (§ 617a.2(b))",
+        kind="adjustment",
+        record=lambda form: services.adjustment_record(
+            table_id=table.pk,
+            kind=form.cleaned_data["kind"],
+            part=form.cleaned_data["part"],
+            description=form.cleaned_data["description"],
+            performer=form.signature(),
+            witness=form.witness(),
+            recorded_by=request.user,
+        ),
+    )
+
+
+@login_required
+def irregularity(request, pk: int):
+    table = _table(request, pk)
+    _require_writer(request.user)
+    rules = rulebook_for(table.property.jurisdiction)
+    # The spares: a ball on another table is never offered (the rulebook refuses it anyway).
+    balls = balls_visible_to(request.user).filter(property_id=table.property_id, tables__isnull=True)
+    form = IrregularityForm(
+        request.POST or None,
+        kinds=rules.IRREGULARITY_KINDS,
+        balls=balls.order_by("serial"),
+        request=request,
+    )
+    return _signed_action(
+        request,
+        table,
+        form,
+        title=f"No spin ({rules.IRREGULARITIES})",
+        kind="irregularity",
+        record=lambda form: services.irregularity_record(
+            table_id=table.pk,
+            kind=form.cleaned_data["kind"],
+            ball_replaced=form.cleaned_data["ball_replaced"],
+            new_ball=form.cleaned_data["new_ball"],
+            notes=form.cleaned_data["notes"],
+            signature=form.signature(),
+            recorded_by=request.user,
+        ),
+    )
+
+
+@login_required
+def amendment(request, entry_pk: int):
+    entry = get_object_or_404(entries_visible_to(request.user).select_related("table__property"), pk=entry_pk)
+    table = entry.table
+    _require_writer(request.user)
+    zone = table.property.zone
+    rules = rulebook_for(table.property.jurisdiction)
+    kinds = {
+        EntryKind.IRREGULARITY: rules.IRREGULARITY_KINDS,
+        EntryKind.ADJUSTMENT: ADJUSTMENT_KIND_CHOICES,
+        EntryKind.REPLACEMENT: ADJUSTMENT_KIND_CHOICES,
+    }.get(entry.kind, ())
+    form = AmendmentForm(
+        request.POST or None,
+        correctable=services.CORRECTABLE[entry.kind],
+        zone=zone,
+        kinds=kinds,
+        checklist=rules.checklist_for(table) if entry.kind == EntryKind.INSPECTION else (),
+        request=request,
+    )
+    return _signed_action(
+        request,
+        table,
+        form,
+        title=f"Amend entry #{entry.seq} ({rulebook_for(table.property.jurisdiction).INSPECTION_LOG})",
+        kind="amendment",
+        template="floor/amend.html",
+        extra={"entry": entry, "zone": zone},
+        record=lambda form: services.amendment_record(
+            entry_id=entry.pk,
+            reason=form.cleaned_data["reason"],
+            correction=form.correction(),
+            amendment_kind=form.kind_chosen(),
+            duplicate_of=form.duplicate_number(),
+            signature=form.signature(),
+            recorded_by=request.user,
+        ),
+    )
+
+
+def action_url(table, kind: str) -> str:
+    if kind == EntryKind.INSPECTION:
+        return reverse("inspect", args=[table.pk])
+    if kind == EntryKind.ADJUSTMENT:
+        return reverse("adjust", args=[table.pk])
+    if kind == EntryKind.IRREGULARITY:
+        return reverse("irregularity", args=[table.pk])
+    return reverse("table-event", args=[table.pk, kind])
+
+
+@login_required
+def flags(request):
+    """The open flags of the overdue scan, most overdue first, and the last ones resolved."""
+    visible = flags_visible_to(request.user)
+    return render(
+        request,
+        "floor/flags.html",
+        {
+            "open": visible.filter(status=FlagStatus.OPEN).order_by("due_at"),
+            "resolved": visible.filter(status=FlagStatus.RESOLVED)
+            .select_related("cured_by_entry")
+            .order_by("-resolved_at")[:25],
+            "may_resolve": request.user.role in FLAG_RESOLVER_ROLES,
+        },
+    )
+
+
+@login_required
+def flag_resolve(request, pk: int):
+    # Sent twice: the first one resolved the flag, so it is no longer open; say it was recorded.
+    if repeat := form_already_recorded(request):
+        return already_recorded_redirect(request, repeat)
+    flag = get_object_or_404(flags_visible_to(request.user), pk=pk, status=FlagStatus.OPEN)
+    _require_role(request.user, FLAG_RESOLVER_ROLES, "Resolving a flag by hand")
+    form = FlagResolveForm(request.POST or None, request=request)
+    if request.method == "POST" and form.is_valid():
+        try:
+            done = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: overdue.flag_resolve(
+                    flag_id=flag.pk, note=form.cleaned_data["note"], signature=form.signature()
+                ),
+                recorded=lambda flag: (f"the resolution of the flag on table {flag.table.number}", reverse("flags")),
+            )
+        except RuleViolation as refusal:
+            form.show(refusal)
+        else:
+            if isinstance(done, AlreadyRecorded):
+                return already_recorded_redirect(request, done)
+            messages.success(request, f"Flag on table {flag.table.number} resolved, signed.")
+            return redirect("flags")
+    return render(request, "floor/flag_resolve.html", {"flag": flag, "form": form, "zone": flag.property.zone})
+
+
+def _require_reports(user) -> None:
+    _require_role(user, REPORT_ROLES, "Reports")
+
+
+@login_required
+def report_list(request):
+    """Ask for a report, and follow the property's reports as they are generated."""
+    _require_reports(request.user)
+    properties = properties_visible_to(request.user).order_by("name")
+    # The last seven days at the property, not in UTC (at 22:30 in New York it is already tomorrow).
+    today = viewer_today(properties)
+    initial = {"period_from": today - timedelta(days=7), "period_to": today - timedelta(days=1)}
+    form = ReportForm(request.POST or None, properties=properties, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            report = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: reports.report_request(
+                    requested_by=request.user,
+                    property=data["property"],
+                    kind=data["kind"],
+                    format=data["format"],
+                    period_from=data["period_from"],
+                    period_to=data["period_to"],
+                    tables=data["table_list"],
+                ),
+                recorded=lambda report: (f"report #{report.pk}", reverse("reports")),
+            )
+        except RuleViolation as refusal:
+            # The API's refusal, on the form (a 429 when too many reports are waiting at once).
+            form.show(refusal)
+            status = 429 if isinstance(refusal, LimitReached) else 200
+        else:
+            if isinstance(report, AlreadyRecorded):
+                return already_recorded_redirect(request, report)
+            messages.success(request, f"Report #{report.pk} asked for: it is being generated below.")
+            return redirect("reports")
+    else:
+        status = 200
+    recent = reports_visible_to(request.user).prefetch_related("tables")[:30]
+    return render(request, "floor/reports.html", {"form": form, "reports": recent}, status=status)
+
+
+@login_required
+def report_row(request, pk: int):
+    """htmx: one report's row, polled every two seconds until it is done or failed."""
+    _require_reports(request.user)
+    report = get_object_or_404(reports_visible_to(request.user), pk=pk)
+    return render(request, "floor/_report_row.html", {"report": report})
+
+
+@login_required
+def report_file(request, pk: int):
+    _require_reports(request.user)
+    return reports.report_download(report=get_object_or_404(reports_visible_to(request.user), pk=pk), user=request.user)

@@ -1,0 +1,113 @@
+"""Audit reports: asked for, generated in the background, stored with their SHA-256, and every
+download of one recorded."""
+
+from __future__ import annotations
+
+import builtins
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from compliance.casinos.models import GamingTable, Property
+from config.validators import note_validators, printable_line
+
+
+class ReportKind(models.TextChoices):
+    INSPECTION_REGISTER = "inspection_register", "Inspection log register (§ 617a.2(e))"
+    TABLE_HISTORY = "table_history", "Table history"
+    EXCEPTIONS = "exceptions", "Flags and their resolution"
+    APPROVALS_IN_EFFECT = "approvals_in_effect", "Layouts and Rules Submissions in effect"
+
+
+class ReportStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Being generated"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class ChainState(models.TextChoices):
+    INTACT = "intact", "Intact"
+    BROKEN = "broken", "Broken"
+    NOT_VERIFIED = "not_verified", "Not verified"
+
+
+class Report(models.Model):
+    """An audit report asked for, generated in the background, stored with its SHA-256.
+
+    Its file is served only once `status` is done: it is written whole, hashed, then published.
+    """
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="reports")
+    kind = models.CharField(max_length=30, choices=ReportKind.choices)
+    format = models.CharField(max_length=3, choices=[("pdf", "PDF"), ("csv", "CSV")], default="pdf")
+    period_from = models.DateField()
+    period_to = models.DateField()
+    tables = models.ManyToManyField(GamingTable, blank=True, related_name="+")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=10, choices=ReportStatus.choices, default=ReportStatus.QUEUED)
+    # Whether its task reached the broker; one that did not (Redis down) is sent again by beat.
+    sent = models.BooleanField(default=False)
+    # 0 to 100, to a tenth: a long report's 500 pieces each move it by less than one percent.
+    progress = models.FloatField(default=0)
+    # The rendering in pieces: how many pieces (of both passes) there are, and how many are done.
+    chunks_total = models.PositiveIntegerField(default=0)
+    chunks_done = models.PositiveIntegerField(default=0)
+    error = models.TextField(blank=True, validators=note_validators())
+    file = models.FileField(upload_to="reports/", blank=True)
+    sha256 = models.CharField(max_length=64, blank=True, validators=[printable_line])
+    size = models.PositiveBigIntegerField(null=True, blank=True)
+    pages = models.PositiveIntegerField(null=True, blank=True)
+    rows = models.PositiveIntegerField(null=True, blank=True)
+    # The property's hash chain when the report was made: intact (True), broken (False, with the
+    # first broken entry and why), or not verified (None): an unknown is never shown as broken.
+    chain_intact = models.BooleanField(null=True, blank=True)
+    chain_head = models.CharField(max_length=64, blank=True, validators=[printable_line])
+    chain_broken_seq = models.PositiveBigIntegerField(
+        null=True, blank=True, help_text="The first broken entry's number in the property's chain."
+    )
+    chain_broken_reason = models.TextField(blank=True, validators=note_validators())
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+        indexes = [models.Index(fields=["property", "-requested_at"], name="report_property_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.period_from}–{self.period_to} ({self.status})"
+
+    @builtins.property
+    def chain_state(self) -> str:
+        """intact, broken or not_verified: the three answers the list, the API and the cover give."""
+        return {True: ChainState.INTACT, False: ChainState.BROKEN}.get(self.chain_intact, ChainState.NOT_VERIFIED)
+
+    @builtins.property
+    def chain_verdict(self) -> str:
+        """The verdict in words, naming the first broken entry."""
+        if self.chain_intact is None:
+            return "Not verified"
+        if self.chain_intact:
+            return "Verified: intact"
+        where = f" at entry #{self.chain_broken_seq}" if self.chain_broken_seq else ""
+        return f"BROKEN{where}" + (f": {self.chain_broken_reason}" if self.chain_broken_reason else "")
+
+
+class ReportDownload(models.Model):
+    """Every download of a report: who, when, which file (its hash). Append-only, like the logbook."""
+
+    report = models.ForeignKey(Report, on_delete=models.PROTECT, related_name="downloads")
+    downloaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    downloaded_at = models.DateTimeField(default=timezone.now)
+    sha256 = models.CharField(max_length=64, validators=[printable_line])
+
+    class Meta:
+        ordering = ["-downloaded_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Report {self.report_id} downloaded by {self.downloaded_by_id} at {self.downloaded_at:%Y-%m-%d %H:%M}"
+
+
+# The tables the append-only triggers protect (installed by this app's migrations).
+APPEND_ONLY_TABLES = ("reports_reportdownload",)

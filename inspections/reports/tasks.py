@@ -1,0 +1,87 @@
+"""Celery tasks of the reports: each report rendered in pieces on the "reports" queue, and, every
+minute, the reports whose task never reached the broker sent again."""
+
+from celery import chord, shared_task
+from django.db import DatabaseError
+
+from inspections.reports import render
+from inspections.reports import requests as reports
+from inspections.reports.models import Report
+
+RETRY = {"autoretry_for": (DatabaseError,), "retry_backoff": 2, "retry_backoff_max": 60, "max_retries": 10}
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def reports_requeue() -> int:
+    return reports.reports_requeue()
+
+
+# ---- Reports: plan, then each piece rendered once, then numbered, then joined ----
+# A chord runs each pass's pieces in parallel on the workers; a piece is idempotent (it rewrites
+# its own work file), so one redelivered after a worker died is simply done again.
+
+
+def _piece(data) -> render.Piece:
+    index, keys = data
+    return render.Piece(index, tuple(keys))
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_generate(report_id: int) -> None:
+    try:
+        pieces = render.plan(report_id)
+        if Report.objects.filter(pk=report_id, format="csv").exists():
+            render.csv_publish(report_id)
+            return
+    except render.ReportFinished:
+        return
+    except Exception as error:
+        render.failed(report_id, f"{type(error).__name__}: {error}")
+        raise
+    data = [(piece.index, list(piece.keys)) for piece in pieces]
+    # The rows' pieces and the chain's verification in parallel; the cover (which prints the
+    # verdict) after them.
+    chord([report_verify.s(report_id), *(report_piece_render.s(report_id, piece) for piece in data[1:])])(
+        report_pieces_stamp.s(report_id, data[0]).on_error(report_failed.s(report_id))
+    )
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_verify(report_id: int) -> bool:
+    return render.verify(report_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_piece_render(report_id: int, piece) -> tuple[str, int]:
+    return render.piece_render(report_id, _piece(piece))
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_pieces_stamp(results: list, report_id: int, cover) -> None:
+    rendered = [render.piece_render(report_id, _piece(cover)), *results[1:]]  # results[0]: the verdict
+    counts = [count for _, count in rendered]
+    firsts, total = render.offsets(counts)
+    chord(
+        report_piece_stamp.s(report_id, path, first, count, total)
+        for (path, count), first in zip(rendered, firsts, strict=True)
+    )(report_join.s(report_id).on_error(report_failed.s(report_id)))
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_piece_stamp(report_id: int, path: str, first_page: int, pages: int, total_pages: int) -> str:
+    return render.piece_stamp(report_id, path, first_page, pages, total_pages)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_join(paths: list[str], report_id: int) -> None:
+    try:
+        render.join(report_id, paths)
+    except Exception as error:
+        render.failed(report_id, f"{type(error).__name__}: {error}")
+        raise
+
+
+@shared_task
+def report_failed(request, exc, traceback, report_id: int) -> None:
+    """A piece failed for good (after its retries): the report says why and serves no file."""
+    render.failed(report_id, f"{type(exc).__name__}: {exc}")
