@@ -12,6 +12,7 @@ from django.test import RequestFactory
 from compliance.accounts.models import Role
 from compliance.accounts.signatures import SignatureInput
 from tests import append_only as triggers
+from tests import write_guard
 from tests.factories import (
     PASSWORD,
     GamingTableFactory,
@@ -38,6 +39,19 @@ def pytest_generate_tests(metafunc):
     """`@pytest.mark.any_hour` (on a test or a module): the test runs once at each of CLOCKS."""
     if metafunc.definition.get_closest_marker("any_hour"):
         metafunc.parametrize("frozen_clock", list(CLOCKS.values()), ids=list(CLOCKS), indirect=True)
+
+
+write_guard.install()
+
+
+@pytest.fixture(autouse=True)
+def writes_through_services():
+    """Fails a test in which the project's code wrote a model other than through its service (tests/write_guard.py)."""
+    before = len(write_guard.bypasses)
+    yield
+    found = write_guard.bypasses[before:]
+    if found:
+        pytest.fail("Written around the service:\n" + "\n".join(sorted({str(b) for b in found})), pytrace=False)
 
 
 @pytest.fixture(autouse=True)
