@@ -8,7 +8,7 @@ from django.conf import settings
 from django.utils.cache import add_never_cache_headers
 from django_htmx.http import HttpResponseClientRedirect
 
-from compliance.accounts.auth import client_ip
+from config.network import client_ip
 
 request_log = logging.getLogger("logbook.request")
 

@@ -92,7 +92,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # After authentication and CSRF: an API write's Idempotency-Key is kept per person.
-    "config.api.idempotency.IdempotencyKeyMiddleware",
+    "compliance.accounts.middleware.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -171,7 +171,7 @@ AXES_FAILURE_LIMIT = envint("LOCKOUT_FAILURES", "5")
 AXES_COOLOFF_TIME = timedelta(minutes=envint("LOCKOUT_MINUTES", "15"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_CLIENT_IP_CALLABLE = "compliance.accounts.auth.client_ip"
+AXES_CLIENT_IP_CALLABLE = "config.network.client_ip"
 # Each entry point answers a lockout itself (the sign-in page, the token endpoint, the signature's
 # refusal that keeps the form), so axes' middleware, which replaces whole responses, is not used.
 # An administrator lifts a lock in the admin (Access attempts) or with `manage.py axes_reset_username`.
@@ -196,7 +196,7 @@ BEHIND_TLS_PROXY = envbool("BEHIND_TLS_PROXY", "false")
 
 
 # The addresses our own proxies connect from. X-Forwarded-For is believed only on a connection from
-# one of them (compliance.accounts.auth.client_ip), so a client that reaches gunicorn directly cannot choose
+# one of them (config.network.client_ip), so a client that reaches gunicorn directly cannot choose
 # the address its failed passwords and throttles are counted against.
 TRUSTED_PROXIES = envnetworks("TRUSTED_PROXIES", "")
 if BEHIND_TLS_PROXY and not TRUSTED_PROXIES:
@@ -280,7 +280,7 @@ REST_FRAMEWORK = {
     # Per person when signed in, per address otherwise, and the token endpoint on its own: counted in
     # the database cache below, so no request waits on Redis.
     # An address is the client's as our proxy appended it, never what a client says it is: the
-    # project's throttles count by compliance.accounts.auth.client_ip (TRUSTED_PROXIES), not DRF's NUM_PROXIES.
+    # project's throttles count by config.network.client_ip (TRUSTED_PROXIES), not DRF's NUM_PROXIES.
     "DEFAULT_THROTTLE_CLASSES": [
         "compliance.accounts.auth.AnonRateThrottle",
         "compliance.accounts.auth.UserRateThrottle",
@@ -293,6 +293,11 @@ REST_FRAMEWORK = {
         "login": os.getenv("SIGN_IN_THROTTLE", "60/minute"),
     },
 }
+# A field's refusal names its citation, and a field refused twice for one cause says so once: the
+# product's policy on typed text, kept by the rulebook (config.api.errors reads it by name: the API's
+# kernel imports no app).
+API_ERROR_CITATION = "compliance.rulebook.text.citation_of"
+API_ERROR_SAME_CAUSE = "compliance.rulebook.text.SAME_CAUSE"
 # API tokens (django-rest-knox): kept as a SHA-512 hash, never the token itself; each expires after
 # API_TOKEN_HOURS (a shift and a half by default), and all of a person's are revoked when their
 # password changes (compliance.accounts.auth). `Authorization: Token <token>`, as before.
@@ -319,7 +324,7 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "config.api.idempotency.schema_idempotency_key",
+        "compliance.accounts.middleware.schema_idempotency_key",
     ],
 }
 

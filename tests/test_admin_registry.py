@@ -12,6 +12,7 @@ from django.apps import apps
 from django.contrib import admin
 from django.test import RequestFactory
 
+from compliance.accounts import services as people
 from compliance.accounts.models import User
 from compliance.casinos import services
 
@@ -32,9 +33,11 @@ READ_ONLY = {
 # row is saved as the API's create saves it), and what the service lets a person set.
 SERVICES = {
     "casinos.Property": ("property_update", None, services.PROPERTY_EDITABLE),
-    "accounts.User": ("person_update", "person_create", services.PERSON_EDITABLE),
+    "accounts.User": ("person_update", "person_create", people.PERSON_EDITABLE),
     "casinos.GamingTable": ("table_update", "table_create", services.TABLE_EDITABLE),
 }
+# Where each model's services live (each app holds its own).
+SERVICE_MODULES = {"casinos.Property": services, "accounts.User": people, "casinos.GamingTable": services}
 # Registered once, checked by the rulebook in the form (as the API's create), never changed or deleted.
 INSERT_ONLY = {"casinos.Wheel", "casinos.Ball"}
 # Seen and deleted, never added or changed: the API tokens (kept only as digests), which an
@@ -139,7 +142,7 @@ def test_the_configuration_admin_saves_through_its_service(label, change, monkey
     def routed(**kwargs):
         raise Routed(kwargs)
 
-    monkeypatch.setattr(services, service, routed)
+    monkeypatch.setattr(SERVICE_MODULES[label], service, routed)
     form = SimpleNamespace(changed_data=[], cleaned_data={})
     row = model_admin.model(pk=1)
     with pytest.raises(Routed):

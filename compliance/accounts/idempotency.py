@@ -1,7 +1,7 @@
 """A write is made once: a repeat of it is answered with what was recorded the first time.
 
 Two doors use it: the API's Idempotency-Key header (draft-ietf-httpapi-idempotency-key-header,
-config.api.idempotency) and the one-time token of every signed form (a double tap on a slow
+compliance.accounts.middleware) and the one-time token of every signed form (a double tap on a slow
 tablet). The key's row is inserted first, in the same transaction as the write it guards, so a
 second request with the same key waits on the first one's row and then reads its answer: two
 entries can never come of one key, even at the same instant.

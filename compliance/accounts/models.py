@@ -80,6 +80,11 @@ class User(AbstractUser):
     def display_name(self) -> str:
         return self.full_name or self.get_full_name() or self.username
 
+    @builtins.property
+    def is_administrator(self) -> bool:
+        """Sees and changes everything (the apps below this one ask the person, importing nothing)."""
+        return self.is_superuser or self.role == Role.ADMIN
+
     def clean(self) -> None:
         if self.role == Role.REGULATOR:
             if self.property_id or not self.jurisdiction:

@@ -7,12 +7,12 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 
-from compliance.accounts.idempotency import form_token_new
-from compliance.accounts.signatures import SignatureInput
+from compliance.accounts.forms import OneTimeTokenForm, SignatureFields
 from compliance.casinos.models import WheelType
 from compliance.rulebook import RuleViolation
 from compliance.rulebook.wagers import Paytable
-from config.validators import NOTE_MAX_LENGTH, password_form_field, printable_line, printable_text
+from config.forms import note_field
+from config.validators import printable_line
 
 ODDS = re.compile(r"^\s*(\d{1,6})\s*(?:(?:to|:|/)\s*(\d{1,6}))?\s*$", re.IGNORECASE)
 
@@ -56,65 +56,8 @@ class PayoutListField(forms.CharField):
         return value
 
 
-def note_field(label: str, *, required: bool = True, rows: int = 2) -> forms.CharField:
-    """A note, description or reason typed on a form: printable text, line breaks kept, bounded as
-    the model's note fields are."""
-    return forms.CharField(
-        label=label,
-        required=required,
-        max_length=NOTE_MAX_LENGTH,
-        validators=[printable_text],
-        widget=forms.Textarea(attrs={"rows": rows}),
-    )
-
-
 def option_label(name: str) -> str:
     return name.replace("_", " ").capitalize().replace("B2b", "B2B")
-
-
-class OneTimeTokenForm(forms.Form):
-    """A form that records something carries a one-time token: the same form sent twice (a double
-    tap, a slow tablet sending again) is recorded once (compliance.accounts.idempotency.form_write_once)."""
-
-    form_token = forms.CharField(widget=forms.HiddenInput, required=False, max_length=100)
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        # A new token each time the form is shown; a refused form shown again keeps the one it was sent with.
-        self.fields["form_token"].initial = form_token_new()
-
-    def token(self) -> str:
-        return self.cleaned_data.get("form_token", "")
-
-
-class SignatureFields(OneTimeTokenForm):
-    """The signer's own username and password, typed again now (the person at the tablet by default).
-    The request goes with the signature: wrong passwords are counted against its address."""
-
-    username = forms.CharField(label="Signed by (username)", max_length=150, validators=[printable_line])
-    password = password_form_field(label="Password")
-
-    def __init__(self, *args, request, **kwargs):
-        kwargs["initial"] = {"username": request.user.username, **kwargs.get("initial", {})}
-        super().__init__(*args, **kwargs)
-        self.request = request
-
-    def signature(self) -> SignatureInput:
-        return self.signature_from("username", "password")
-
-    def signature_from(self, username_field: str, password_field: str) -> SignatureInput:
-        return SignatureInput(
-            username=self.cleaned_data[username_field],
-            password=self.cleaned_data[password_field],
-            request=self.request,
-        )
-
-    def show(self, refusal: RuleViolation) -> None:
-        """Each violation next to its field (the signature's beside the password), with its citation."""
-        for violation in refusal.violations:
-            field = {"signature": "password"}.get(violation.field, violation.field)
-            citation = f" ({violation.citation})" if violation.citation else ""
-            self.add_error(field if field in self.fields else None, f"{violation.message}{citation}")
 
 
 class FileForm(SignatureFields):

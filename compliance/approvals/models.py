@@ -20,7 +20,7 @@ class SubmissionStatus(models.TextChoices):
 class RulesSubmission(models.Model):
     """A property's Rules Submission for one game: a version, in effect from a date once approved.
 
-    Once filed its content never changes (compliance.casinos.services); a change is a new version, and the
+    Once filed its content never changes (compliance.approvals.services); a change is a new version, and the
     newest approved version in effect on a date supersedes the older ones from its effective date.
     """
 

@@ -21,17 +21,13 @@ from compliance.accounts.idempotency import (
     form_write_once,
 )
 from compliance.accounts.models import Role
+from compliance.approvals import services
 from compliance.approvals.forms import DecisionForm, FileForm, LayoutForm, RulesSubmissionForm, option_label
 from compliance.approvals.models import LayoutStatus, SubmissionStatus
-from compliance.casinos import services
+from compliance.approvals.selectors import layouts_visible_to, rules_submissions_visible_to
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import Game, WheelType
-from compliance.casinos.selectors import (
-    layouts_visible_to,
-    properties_managed_by,
-    rules_submissions_visible_to,
-    tables_visible_to,
-)
+from compliance.casinos.selectors import properties_managed_by, tables_visible_to
 from compliance.rulebook import RuleViolation, game_rules_for, malformed, rulebook_for
 from compliance.rulebook.roles import APPROVER_ROLES, FILER_ROLES
 

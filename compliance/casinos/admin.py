@@ -1,46 +1,16 @@
 from django import forms
-from django.contrib import admin, messages
-from django.contrib.auth.admin import UserAdmin
-from django.contrib.auth.forms import UserChangeForm
+from django.contrib import admin
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
-from django.http import HttpResponseRedirect
-from knox import admin as knox_admin  # noqa: F401  (registers knox's page first: it is replaced below)
-from knox.models import AuthToken
 
-from compliance.accounts.models import IdempotencyKey, User
-from compliance.approvals.models import ApprovalSignature, LayoutSubmission, RulesSubmission
 from compliance.casinos import services
+from compliance.casinos.admin_base import ServiceAdmin
 from compliance.casinos.admin_zones import PropertyZoneAdmin
 from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, InspectionVoid, Property, Wheel
-from compliance.rulebook import RuleViolation, rulebook_for
+from compliance.rulebook import rulebook_for
 from config.validators import printable_line
 
 NOTIFY_EMAILS_MAX = 50  # as the API's PropertySerializer
-
-
-class ServiceAdmin(admin.ModelAdmin):
-    """An admin whose saves go through the service the API uses (save_model), under its lock and rules.
-
-    A refusal the form could not foresee (another write came first) is shown as a message and
-    nothing is saved: the admin's own transaction is rolled back.
-    """
-
-    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
-        try:
-            return super().changeform_view(request, object_id, form_url, extra_context)
-        except RuleViolation as refusal:
-            for violation in refusal.violations:
-                messages.error(request, f"{violation.message} ({violation.citation})")
-            return HttpResponseRedirect(request.get_full_path())
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        # The API deletes none of these; a row with a history is protected by its logbook anyway.
-        return False
-
-    @staticmethod
-    def changes(form, editable) -> dict:
-        return {name: form.cleaned_data[name] for name in form.changed_data if name in editable}
 
 
 class EmailListField(forms.CharField):
@@ -108,53 +78,6 @@ class PropertyAdmin(ServiceAdmin):
         services.property_update(
             property_id=obj.pk, actor=request.user, changes=self.changes(form, services.PROPERTY_EDITABLE)
         )
-
-
-class PersonChangeForm(UserChangeForm):
-    """Shows beside its field what a signed person keeps, as the service refuses it (person_violations)."""
-
-    def clean(self):
-        data = super().clean()
-        if self.errors or self.instance.pk is None:
-            return data
-        changes = {name: data[name] for name in self.changed_data if name in services.PERSON_EDITABLE}
-        for violation in services.person_violations(person=self.instance, changes=changes):
-            field = violation.field if violation.field in self.fields else None
-            self.add_error(field, f"{violation.message} ({violation.citation})")
-        return data
-
-
-@admin.register(User)
-class PersonAdmin(PropertyZoneAdmin, ServiceAdmin, UserAdmin):
-    """People are written by person_create and person_update, as through the API; a password is
-    changed by Django's own form; nobody is deleted (their signatures name them: deactivate instead)."""
-
-    form = PersonChangeForm
-    list_display = ["username", "full_name", "role", "credential_number", "property", "jurisdiction", "is_active"]
-    list_filter = ["role", "property", "jurisdiction", "is_active"]
-    search_fields = ["username", "full_name", "credential_number", "email"]
-    readonly_fields = ["last_login", "date_joined"]
-    fieldsets = [
-        *UserAdmin.fieldsets,
-        ("Role and credential", {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction"]}),
-    ]
-    add_fieldsets = [
-        *UserAdmin.add_fieldsets,
-        ("Role and credential", {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction"]}),
-    ]
-
-    def save_model(self, request, obj, form, change):
-        if change:
-            changes = self.changes(form, services.PERSON_EDITABLE)
-            services.person_update(person_id=obj.pk, actor=request.user, changes=changes)
-            return
-        fields = {name: form.cleaned_data[name] for name in services.PERSON_EDITABLE if name in form.cleaned_data}
-        usable = form.cleaned_data.get("usable_password", True) not in (False, "false")
-        password = form.cleaned_data.get("password1") if usable else None
-        created = services.person_create(actor=request.user, password=password, **fields)
-        obj.pk = created.pk
-        obj._state.adding = False
-        obj.refresh_from_db()
 
 
 class GamingTableForm(forms.ModelForm):
@@ -272,91 +195,3 @@ class BallAdmin(RegisteredEquipmentAdmin):
     list_display = ["serial", "property", "material", "diameter_inches", "registered_at"]
     list_filter = ["property", "material"]
     search_fields = ["serial"]
-
-
-class ApprovalSignatureInline(admin.TabularInline):
-    model = ApprovalSignature
-    fields = ["action", "reference", "signer_name", "credential_number", "signed_at", "content_hash"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-@admin.register(RulesSubmission)
-class RulesSubmissionAdmin(PropertyZoneAdmin, admin.ModelAdmin):
-    """Read-only: drafts, filing and decisions go through the API's checks and signatures."""
-
-    list_display = ["property", "game", "version", "effective_from", "status", "decision_reference"]
-    list_filter = ["property", "game", "status"]
-    search_fields = ["property__name", "decision_reference", "content_hash"]
-    inlines = [ApprovalSignatureInline]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-@admin.register(LayoutSubmission)
-class LayoutSubmissionAdmin(RulesSubmissionAdmin):
-    list_display = ["name", "property", "game", "status", "decision_reference", "created_at"]
-    list_filter = ["property", "game", "status"]
-    search_fields = ["name", "property__name", "decision_reference", "content_hash"]
-
-
-@admin.register(IdempotencyKey)
-class IdempotencyKeyAdmin(PropertyZoneAdmin, admin.ModelAdmin):
-    """The answers kept for repeated writes (Idempotency-Key, form tokens): seen, never made or edited
-    here; their times in the sender's property's zone (a regulator's, the server's)."""
-
-    property_path = "user__property"
-
-    list_display = ["created_at", "user", "method", "path", "response_status", "recorded"]
-    list_filter = ["method", "response_status"]
-    search_fields = ["key", "path", "user__username"]
-    exclude = ["response_body"]
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False  # the minutely scan forgets them after IDEMPOTENCY_KEY_HOURS
-
-
-# knox's own page offers "Add" (a token made by hand, shown once in a message): an administrator sees
-# the tokens and revokes one by deleting it, never makes one.
-admin.site.unregister(AuthToken)
-
-
-@admin.register(AuthToken)
-class AuthTokenAdmin(admin.ModelAdmin):
-    list_display = ["token_key", "user", "created", "expiry"]
-    search_fields = ["token_key", "user__username"]
-    list_select_related = ["user"]
-    fields = ["token_key", "user", "created", "expiry"]
-    readonly_fields = fields
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return super().has_delete_permission(request, obj)  # revoking: Django's own permission

@@ -4,19 +4,39 @@
 from __future__ import annotations
 
 import sys
+from typing import Protocol, runtime_checkable
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.utils.module_loading import import_string
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from compliance.rulebook import RuleViolation
-from compliance.rulebook.text import SAME_CAUSE, citation_of
+
+@runtime_checkable
+class Refusal(Protocol):
+    """A refusal by the rules, as this handler answers it (compliance.rulebook.RuleViolation is one;
+    the kernel imports no app, so it asks the exception): its violations, each with `as_dict()` giving
+    code, message, citation and field; a 400 unless it names its own `http_status`."""
+
+    violations: list
+
+
+def _citation_of(code: str) -> str:
+    """A field's refusal's citation by its code: the product's policy on typed text, which the
+    rulebook keeps (settings.API_ERROR_CITATION)."""
+    return import_string(settings.API_ERROR_CITATION)(code)
+
+
+def _same_cause() -> dict[str, str]:
+    """The codes that refuse the same thing (settings.API_ERROR_SAME_CAUSE)."""
+    return import_string(settings.API_ERROR_SAME_CAUSE)
 
 
 def _flatten(detail, field: str | None = None) -> list[dict]:
@@ -36,17 +56,18 @@ def _flatten(detail, field: str | None = None) -> list[dict]:
     code = getattr(detail, "code", None) or "invalid"
     # A field's refusal cites the product's policy on typed text (config.validators) or on the
     # request's form: every error names its citation.
-    return [{**_error(code, str(detail), field=field), "citation": citation_of(code)}]
+    return [{**_error(code, str(detail), field=field), "citation": _citation_of(code)}]
 
 
 def _once(errors: list[dict]) -> list[dict]:
     """One error per field and cause: a NUL is refused by our validator and by the framework's own, a
     length by the serializer's and the model's; the person reads it once (our words, when both)."""
-    order = list(SAME_CAUSE)
-    ranked = sorted(errors, key=lambda e: order.index(e["code"]) if e["code"] in SAME_CAUSE else len(order))
+    same_cause = _same_cause()
+    order = list(same_cause)
+    ranked = sorted(errors, key=lambda e: order.index(e["code"]) if e["code"] in same_cause else len(order))
     seen, kept = set(), set()
     for error in ranked:
-        key = (error["field"], SAME_CAUSE.get(error["code"], (error["code"], error["message"])))
+        key = (error["field"], same_cause.get(error["code"], (error["code"], error["message"])))
         if key not in seen:
             seen.add(key)
             kept.add(id(error))
@@ -63,7 +84,7 @@ def _body(errors: list[dict]) -> dict:
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, RuleViolation):
+    if isinstance(exc, Refusal):
         # A limit of the product's own that frees itself (LimitReached) is a 429; every other refusal a 400.
         code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)
         return Response(_body([v.as_dict() for v in exc.violations]), status=code)

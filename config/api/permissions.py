@@ -1,20 +1,9 @@
+"""The configuration's permissions, which every app shares. A person is asked (`role`,
+`is_administrator`: compliance.accounts.models.User), never imported: the kernel imports no app.
+The permissions that follow a role list of the rulebook are the people's app's
+(compliance.accounts.api.permissions)."""
+
 from rest_framework import permissions
-
-from compliance.casinos.selectors import is_administrator
-from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES, REPORT_ROLES
-
-
-class ReadOrLogbookWriter(permissions.IsAuthenticated):
-    """Anyone signed in reads (scoped by the selectors); floor staff and compliance write entries."""
-
-    message = "Only the property's security, floor, maintenance and compliance staff write to the logbook."
-
-    def has_permission(self, request, view) -> bool:
-        if not super().has_permission(request, view):
-            return False
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        return request.user.role in LOGBOOK_WRITER_ROLES
 
 
 class ReadOrConfigure(permissions.IsAuthenticated):
@@ -27,7 +16,7 @@ class ReadOrConfigure(permissions.IsAuthenticated):
             return False
         if request.method in permissions.SAFE_METHODS:
             return True
-        return is_administrator(request.user) or request.user.role == "compliance"
+        return request.user.is_administrator or request.user.role == "compliance"
 
 
 class ReadOrAdministrator(permissions.IsAuthenticated):
@@ -38,13 +27,4 @@ class ReadOrAdministrator(permissions.IsAuthenticated):
             return False
         if request.method in permissions.SAFE_METHODS or request.method == "PATCH":
             return True
-        return is_administrator(request.user)
-
-
-class ReportRoles(permissions.IsAuthenticated):
-    """Reports are asked for and downloaded by compliance managers and regulators."""
-
-    message = "Reports are for the property's compliance manager and the regulators of its jurisdiction."
-
-    def has_permission(self, request, view) -> bool:
-        return super().has_permission(request, view) and request.user.role in REPORT_ROLES
+        return request.user.is_administrator

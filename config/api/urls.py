@@ -1,26 +1,21 @@
-from django.urls import path
+"""The API's addresses, composed from each app's api/urls.py: one router, so GET /api/ lists every
+app's resources, and each app's own paths besides."""
+
+from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from compliance.casinos.api.views import (
-    BallViewSet,
-    LayoutViewSet,
-    PersonViewSet,
-    PropertyViewSet,
-    RulesSubmissionViewSet,
-    TokenObtain,
-    WheelViewSet,
-    token_revoke,
-)
+from compliance.accounts.api import urls as accounts
+from compliance.approvals.api import urls as approvals
+from compliance.casinos.api import urls as casinos
 from inspections.logbook.api import views
 
+APPS = (casinos, accounts, approvals)
+
 router = DefaultRouter()
-router.register("properties", PropertyViewSet, basename="property")
-router.register("people", PersonViewSet, basename="person")
+for app in APPS:
+    router.registry.extend(app.router.registry)
+# The logbook's, until it has its own api/urls.py.
 router.register("tables", views.GamingTableViewSet, basename="table")
-router.register("wheels", WheelViewSet, basename="wheel")
-router.register("balls", BallViewSet, basename="ball")
-router.register("rules-submissions", RulesSubmissionViewSet, basename="rules-submission")
-router.register("layouts", LayoutViewSet, basename="layout")
 router.register("inspections", views.InspectionViewSet, basename="inspection")
 router.register("adjustments", views.AdjustmentViewSet, basename="adjustment")
 router.register("irregularities", views.IrregularityViewSet, basename="irregularity")
@@ -31,7 +26,6 @@ router.register("exceptions", views.ComplianceExceptionViewSet, basename="except
 router.register("reports", views.ReportViewSet, basename="report")
 
 urlpatterns = [
-    path("auth/token/", TokenObtain.as_view(), name="auth-token"),
-    path("auth/token/revoke/", token_revoke, name="auth-token-revoke"),
+    *(path("", include(app)) for app in APPS),
     *router.urls,
 ]

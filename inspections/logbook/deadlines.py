@@ -13,9 +13,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from compliance.approvals.models import RulesSubmission, SubmissionStatus
+from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import local_date, local_midnight
 from compliance.casinos.models import TABLE_DEADLINES, Game, GamingTable, Property, TableState
-from compliance.casinos.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.rulebook import rulebook_for
 
 # The columns deadlines_set writes: what a caller saves after it (and nothing else of the row).

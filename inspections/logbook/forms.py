@@ -6,10 +6,11 @@ from django import forms
 from django.utils import timezone
 from django.utils.text import capfirst
 
+from compliance.accounts.forms import OneTimeTokenForm, SignatureFields
 from compliance.accounts.signatures import SignatureInput
-from compliance.approvals.forms import OneTimeTokenForm, SignatureFields, note_field
 from compliance.casinos.models import Ball
 from compliance.rulebook import RuleViolation
+from config.forms import note_field
 from config.validators import password_form_field, printable_line
 from inspections.reports.models import ReportKind
 from inspections.reports.requests import report_problems

@@ -19,9 +19,9 @@ from django.utils import timezone
 
 from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
+from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property, TableState
-from compliance.casinos.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.services import equipment_lock
 from compliance.rulebook import raise_if_any, rulebook_for
 from inspections.flags.overdue import flags_cure

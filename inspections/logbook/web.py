@@ -18,15 +18,10 @@ from compliance.accounts.idempotency import (
     form_write_once,
 )
 from compliance.accounts.models import Role
+from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import property_today, viewer_today
 from compliance.casinos.models import TableState
-from compliance.casinos.selectors import (
-    balls_visible_to,
-    layout_approved_for,
-    properties_visible_to,
-    rules_submission_in_effect,
-    tables_visible_to,
-)
+from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import RuleViolation, rulebook_for
 from compliance.rulebook.base import LimitReached
 from compliance.rulebook.roles import FLAG_RESOLVER_ROLES, LOGBOOK_WRITER_ROLES, REPORT_ROLES

@@ -13,10 +13,10 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
+from compliance.approvals.services import submission_house_edges
 from compliance.casinos.clock import local_date, local_midnight
 from compliance.casinos.models import GamingTable, WheelType
-from compliance.casinos.selectors import layout_approved_for, rules_submission_in_effect
-from compliance.casinos.services import submission_house_edges
 from compliance.rulebook import rulebook_for
 from inspections.flags.models import ComplianceException
 from inspections.flags.overdue import flag_label, flag_resolution_text

@@ -2,8 +2,8 @@
 
 from playwright.sync_api import expect
 
+from compliance.approvals import services
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
-from compliance.casinos import services
 from tests.browser.conftest import login, screenshot
 from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD, ROULETTE_LAYOUT, RegulatorFactory

@@ -4,7 +4,9 @@ API, the services and the admin alike."""
 
 import pytest
 
+from compliance.accounts import services as people
 from compliance.accounts.models import Role, User
+from compliance.approvals import services as approvals
 from compliance.casinos import services
 from compliance.casinos.models import Property
 from compliance.rulebook import RuleViolation
@@ -101,7 +103,7 @@ def test_a_person_who_has_signed_keeps_credential_and_property(
     person = casino.floorperson
     changes = {"property": other_casino.property} if change == "other_property" else change
     with pytest.raises(RuleViolation) as refusal:
-        services.person_update(person_id=person.pk, actor=administrator, changes=changes)
+        people.person_update(person_id=person.pk, actor=administrator, changes=changes)
     found = [v for v in refusal.value.violations if v.code == code]
     assert found and found[0].citation == citation and found[0].field == field
     before = User.objects.get(pk=person.pk)
@@ -115,7 +117,7 @@ def test_a_person_who_has_signed_keeps_credential_and_property(
 def test_a_person_who_signed_an_approval_keeps_their_credential(casino, administrator):
     from datetime import date
 
-    draft = services.rules_submission_draft(
+    draft = approvals.rules_submission_draft(
         prop=casino.property,
         game="roulette",
         effective_from=date(2030, 1, 1),
@@ -124,9 +126,9 @@ def test_a_person_who_signed_an_approval_keeps_their_credential(casino, administ
         options={},
         created_by=casino.compliance,
     )
-    services.rules_submission_file(submission_id=draft.pk, signature=sign(casino.compliance))
+    approvals.rules_submission_file(submission_id=draft.pk, signature=sign(casino.compliance))
     with pytest.raises(RuleViolation):
-        services.person_update(
+        people.person_update(
             person_id=casino.compliance.pk, actor=administrator, changes={"credential_number": "BC-NEW"}
         )
 
@@ -134,7 +136,7 @@ def test_a_person_who_signed_an_approval_keeps_their_credential(casino, administ
 def test_a_person_who_has_signed_may_take_a_new_role_or_name_at_their_property(casino, administrator):
     inspect(casino)
     person = casino.floorperson
-    services.person_update(
+    people.person_update(
         person_id=person.pk, actor=administrator, changes={"role": Role.SECURITY, "full_name": "Pat Keystone"}
     )
     person.refresh_from_db()
@@ -143,7 +145,7 @@ def test_a_person_who_has_signed_may_take_a_new_role_or_name_at_their_property(c
 
 def test_a_person_who_never_signed_may_move_and_take_a_new_credential(casino, other_casino, administrator):
     person = UserFactory(property=casino.property, role=Role.FLOORPERSON)
-    services.person_update(
+    people.person_update(
         person_id=person.pk,
         actor=administrator,
         changes={"property": other_casino.property, "credential_number": "BC-MOVED"},
@@ -153,14 +155,14 @@ def test_a_person_who_never_signed_may_move_and_take_a_new_credential(casino, ot
 
 
 def test_only_an_administrator_changes_a_person(casino):
-    with pytest.raises(services.PermissionDenied):
-        services.person_update(person_id=casino.floorperson.pk, actor=casino.compliance, changes={"full_name": "X"})
+    with pytest.raises(people.PermissionDenied):
+        people.person_update(person_id=casino.floorperson.pk, actor=casino.compliance, changes={"full_name": "X"})
 
 
 def test_the_person_service_refuses_to_write_a_sign_in_column(casino, administrator):
     for name in ("password", "last_login", "date_joined"):
         with pytest.raises(ValueError, match=name):
-            services.person_update(person_id=casino.floorperson.pk, actor=administrator, changes={name: None})
+            people.person_update(person_id=casino.floorperson.pk, actor=administrator, changes={name: None})
 
 
 def person_form(person, **overrides) -> dict:
@@ -205,8 +207,8 @@ def test_the_admin_refuses_to_change_a_signed_persons_credential_or_property(
 def test_the_admin_changes_a_person_through_the_service(admin_client, casino, monkeypatch):
     person = User.objects.get(pk=casino.floorperson.pk)
     calls = []
-    real = services.person_update
-    monkeypatch.setattr(services, "person_update", lambda **kw: calls.append(kw) or real(**kw))
+    real = people.person_update
+    monkeypatch.setattr(people, "person_update", lambda **kw: calls.append(kw) or real(**kw))
     response = admin_client.post(
         f"/admin/accounts/user/{person.pk}/change/", person_form(person, full_name="Pat Keystone")
     )
@@ -219,8 +221,8 @@ def test_the_admin_changes_a_person_through_the_service(admin_client, casino, mo
 
 def test_the_admin_adds_a_person_through_the_service(admin_client, casino, monkeypatch):
     calls = []
-    real = services.person_create
-    monkeypatch.setattr(services, "person_create", lambda **kw: calls.append(kw) or real(**kw))
+    real = people.person_create
+    monkeypatch.setattr(people, "person_create", lambda **kw: calls.append(kw) or real(**kw))
     response = admin_client.post(
         "/admin/accounts/user/add/",
         {
@@ -244,8 +246,8 @@ def test_the_admin_adds_a_person_through_the_service(admin_client, casino, monke
 
 def test_the_people_api_creates_through_the_service(casino, monkeypatch):
     calls = []
-    real = services.person_create
-    monkeypatch.setattr(services, "person_create", lambda **kw: calls.append(kw) or real(**kw))
+    real = people.person_create
+    monkeypatch.setattr(people, "person_create", lambda **kw: calls.append(kw) or real(**kw))
     response = client_for(casino.compliance).post(
         "/api/people/",
         {
@@ -264,8 +266,8 @@ def test_the_people_api_creates_through_the_service(casino, monkeypatch):
 
 
 def test_a_compliance_manager_adds_staff_to_their_own_property_only(casino, other_casino):
-    with pytest.raises(services.PermissionDenied):
-        services.person_create(
+    with pytest.raises(people.PermissionDenied):
+        people.person_create(
             actor=casino.compliance,
             password=NEW_PASSWORD,
             username="elsewhere",
@@ -273,8 +275,8 @@ def test_a_compliance_manager_adds_staff_to_their_own_property_only(casino, othe
             credential_number="BC-779",
             property=other_casino.property,
         )
-    with pytest.raises(services.PermissionDenied):
-        services.person_create(
+    with pytest.raises(people.PermissionDenied):
+        people.person_create(
             actor=casino.compliance,
             password=NEW_PASSWORD,
             username="boss",

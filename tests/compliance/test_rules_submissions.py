@@ -6,8 +6,8 @@ import pytest
 from django.db import DatabaseError, connection, transaction
 
 from compliance.approvals.models import ApprovalSignature, RulesSubmission
+from compliance.approvals.selectors import rules_submission_in_effect
 from compliance.casinos.clock import property_today
-from compliance.casinos.selectors import rules_submission_in_effect
 from tests.factories import RegulatorFactory
 from tests.inspections.test_api import assert_refused, client_for, signature
 

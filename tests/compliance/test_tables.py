@@ -6,9 +6,11 @@ from decimal import Decimal
 import pytest
 
 from compliance.accounts.models import User
+from compliance.approvals import services as approvals
+from compliance.approvals.api.views import RulesSubmissionViewSet
 from compliance.approvals.models import RulesSubmission
 from compliance.casinos import services
-from compliance.casinos.api.views import GamingTableViewSet, PropertyViewSet, RulesSubmissionViewSet
+from compliance.casinos.api.views import GamingTableViewSet, PropertyViewSet
 from compliance.casinos.models import GamingTable, Property, TableState, Wheel
 from compliance.rulebook import RuleViolation, pa
 from inspections.logbook.chain import chain_verify
@@ -89,7 +91,7 @@ def test_a_property_patch_racing_an_entry_keeps_the_chain_head(casino, monkeypat
 
 
 def test_a_rules_submission_patch_racing_its_filing_is_refused(casino, monkeypatch):
-    draft = services.rules_submission_draft(
+    draft = approvals.rules_submission_draft(
         prop=casino.property,
         game="roulette",
         effective_from=RulesSubmission.objects.get(property=casino.property).effective_from,
@@ -98,7 +100,7 @@ def test_a_rules_submission_patch_racing_its_filing_is_refused(casino, monkeypat
         options={},
         created_by=casino.compliance,
     )
-    filed = lambda: services.rules_submission_file(submission_id=draft.pk, signature=sign(casino.compliance))  # noqa: E731
+    filed = lambda: approvals.rules_submission_file(submission_id=draft.pk, signature=sign(casino.compliance))  # noqa: E731
     between_read_and_save(monkeypatch, RulesSubmissionViewSet, filed)
     response = client_for(casino.compliance).patch(
         f"/api/rules-submissions/{draft.pk}/", {"wheel_types": ["single_zero"]}, format="json"

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django_celery_beat.models import PeriodicTask
 from kombu.exceptions import OperationalError
 
-from compliance.casinos import services as approvals
+from compliance.approvals import services as approvals
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, Property, TableState
 from inspections.flags import overdue

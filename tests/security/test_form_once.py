@@ -13,8 +13,8 @@ from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
+from compliance.accounts.forms import OneTimeTokenForm, SignatureFields
 from compliance.approvals import forms as compliance_forms
-from compliance.approvals.forms import OneTimeTokenForm, SignatureFields
 from inspections.flags.models import ComplianceException
 from inspections.logbook import forms as inspections_forms
 from inspections.logbook.forms import SignedForm

@@ -14,8 +14,8 @@ from knox.models import AuthToken
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
-from compliance.accounts.auth import client_ip
 from compliance.accounts.models import User
+from config.network import client_ip
 from inspections.logbook.models import Entry, Signature
 from tests.factories import PASSWORD
 from tests.inspections.test_api import assert_refused, signature

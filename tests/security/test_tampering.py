@@ -10,7 +10,7 @@ from inspections.reports.models import Report, ReportDownload
 
 @pytest.fixture
 def one_row_each(casino):
-    from compliance.casinos import services as approvals
+    from compliance.approvals import services as approvals
     from tests.conftest import sign
     from tests.factories import ROULETTE_LAYOUT, RegulatorFactory
     from tests.inspections.test_services import inspect

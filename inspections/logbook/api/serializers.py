@@ -9,7 +9,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from compliance.casinos.api.serializers import SignatureInputSerializer
+from compliance.accounts.api.serializers import SignatureInputSerializer
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import rulebook_for
 from compliance.rulebook.pa import AMENDMENT_KINDS, IRREGULARITY_KINDS

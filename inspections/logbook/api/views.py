@@ -7,10 +7,11 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from compliance.accounts.api.permissions import ReadOrLogbookWriter, ReportRoles
 from compliance.casinos.api.serializers import GamingTableSerializer
 from compliance.casinos.api.views import GamingTableViewSet as ConfiguredTableViewSet
 from config.api.filters import IdFilter, UtcDateTimeFilter
-from config.api.permissions import ReadOrConfigure, ReadOrLogbookWriter, ReportRoles
+from config.api.permissions import ReadOrConfigure
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services

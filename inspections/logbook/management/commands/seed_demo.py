@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from compliance.accounts.models import Role, User
 from compliance.accounts.signatures import SignatureInput, Unattended
-from compliance.casinos import services as approvals
+from compliance.approvals import services as approvals
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import Ball, BallMaterial, Game, GamingTable, Property, Wheel, WheelType
 from compliance.rulebook import raise_if_any, rulebook_for

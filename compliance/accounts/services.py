@@ -1,0 +1,108 @@
+"""The people's only write paths (the API and the admin call these): each locks the person's row,
+asks the rulebook, and saves only the fields it changes."""
+
+from __future__ import annotations
+
+from django.apps import apps
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from compliance.accounts.models import Role, User
+from compliance.casinos.selectors import properties_managed_by
+from compliance.casinos.services import only_editable
+from compliance.rulebook import Violation, raise_if_any, rulebook_for
+from compliance.rulebook.roles import STAFF_ROLES
+
+# What a person's row holds that a person may set; the password is set by Django's own forms
+# (or at creation here), the sign-in times by Django.
+PERSON_EDITABLE = (
+    "username",
+    "email",
+    "first_name",
+    "last_name",
+    "full_name",
+    "role",
+    "credential_number",
+    "property",
+    "jurisdiction",
+    "is_active",
+    "is_staff",
+    "is_superuser",
+)
+
+
+def _person_value(person: User, name: str):
+    return person.property_id if name == "property" else getattr(person, name)
+
+
+def _person_changed(person: User, changes: dict) -> dict:
+    def comparable(name, value):
+        return value.pk if name == "property" and value is not None else value
+
+    return {name: value for name, value in changes.items() if _person_value(person, name) != comparable(name, value)}
+
+
+def _person_has_signed(person: User) -> bool:
+    """A signature in the logbook or on an approval, an entry recorded, a flag resolved (the
+    logbook's models by name: its app depends on this one, not the other way)."""
+    entries = apps.get_model("logbook", "Entry").objects.filter(recorded_by=person)
+    flags = apps.get_model("flags", "ComplianceException").objects.filter(resolved_by=person)
+    return person.signatures.exists() or person.approval_signatures.exists() or entries.exists() or flags.exists()
+
+
+def _person_rules(person: User):
+    return rulebook_for(person.property.jurisdiction if person.property_id else person.jurisdiction or "PA")
+
+
+def person_violations(*, person: User, changes: dict) -> list[Violation]:
+    """Every rule a change of a person breaks, saving nothing (person_update asks it under the
+    person's lock; the admin's form asks it to show the refusal beside its field)."""
+    changed = _person_changed(person, changes)
+    if not {"credential_number", "property", "jurisdiction"} & set(changed):
+        return []
+    return _person_rules(person).person_may_change(
+        person=person, changed=set(changed), has_signed=_person_has_signed(person)
+    )
+
+
+@transaction.atomic
+def person_create(*, actor: User, password: str | None, **fields) -> User:
+    """A new person. An administrator adds anyone; a compliance manager adds their own property's
+    staff. Without a password (the admin's choice) the person cannot sign in until one is set."""
+    only_editable(fields, PERSON_EDITABLE)
+    if not actor.is_administrator:
+        if fields.get("role") not in STAFF_ROLES or fields.get("is_staff") or fields.get("is_superuser"):
+            raise PermissionDenied("A compliance manager adds security, floor, maintenance and compliance staff.")
+        prop = fields.get("property")
+        if prop is None or not properties_managed_by(actor).filter(pk=prop.pk).exists():
+            raise PermissionDenied("A compliance manager adds staff to their own property.")
+    fields.setdefault("is_staff", fields.get("role") == Role.ADMIN)
+    person = User(**fields)
+    if password is None:
+        person.set_unusable_password()
+    else:
+        validate_password(password, person)
+        person.set_password(password)
+    person.full_clean(exclude=["password"], validate_unique=True)
+    person.save(force_insert=True)
+    return person
+
+
+@transaction.atomic
+def person_update(*, person_id: int, actor: User, changes: dict) -> User:
+    """Change a person, under their row lock, by the rules: once they have signed, their credential
+    number (on every signature, § 617a.2(e)) and their property or jurisdiction stay as they are."""
+    only_editable(changes, PERSON_EDITABLE)
+    if not actor.is_administrator:
+        raise PermissionDenied("Only an administrator changes a person.")
+    person = User.objects.select_for_update(of=("self",)).select_related("property").get(pk=person_id)
+    changed = _person_changed(person, changes)
+    if not changed:
+        return person
+    raise_if_any(person_violations(person=person, changes=changed))
+    for name, value in changed.items():
+        setattr(person, name, value)
+    person.full_clean(exclude=["password"], validate_unique=True)
+    person.save(update_fields=list(changed))
+    return person

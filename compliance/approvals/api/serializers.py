@@ -1,0 +1,130 @@
+from rest_framework import serializers
+
+from compliance.accounts.api.serializers import SignatureInputSerializer
+from compliance.approvals.models import ApprovalSignature, LayoutSubmission, RulesSubmission
+from compliance.approvals.services import submission_house_edges
+from compliance.casinos.selectors import properties_managed_by, tables_visible_to
+from config.api.fields import ScopedPrimaryKeyRelatedField
+from config.validators import NOTE_MAX_LENGTH, printable_line, printable_text
+
+
+class ApprovalSignatureSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = ApprovalSignature
+        fields = [
+            "action",
+            "reference",
+            "note",
+            "signer",
+            "signer_name",
+            "credential_number",
+            "signed_at",
+            "content_hash",
+        ]
+
+
+class RulesSubmissionSerializer(serializers.ModelSerializer):
+    property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
+    wheel_types = serializers.ListField(
+        child=serializers.CharField(max_length=40, validators=[printable_line]), required=False, max_length=3
+    )
+    payout_odds = serializers.DictField(
+        required=False, help_text='Wager code → [X, Y] for "X to Y", e.g. {"straight": [35, 1]}.'
+    )
+    options = serializers.DictField(required=False, help_text="five_adjacent, touchdown_paytable, b2b_payouts, …")
+    violations = serializers.ListField(child=serializers.DictField(), read_only=True, help_text="As last checked.")
+    house_edge = serializers.SerializerMethodField(
+        help_text="Wager code → wheel type → the house edge in percent that the odds and the wheel give."
+    )
+    signatures = ApprovalSignatureSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = RulesSubmission
+        fields = [
+            "id",
+            "property",
+            "game",
+            "version",
+            "effective_from",
+            "wheel_types",
+            "payout_odds",
+            "options",
+            "status",
+            "violations",
+            "house_edge",
+            "content_hash",
+            "decision_reference",
+            "signatures",
+            "created_by",
+            "created_at",
+        ]
+        read_only_fields = ["version", "status", "content_hash", "decision_reference", "created_by", "created_at"]
+
+    def get_house_edge(self, submission) -> dict:
+        return submission_house_edges(
+            jurisdiction=submission.property.jurisdiction,
+            game=submission.game,
+            wheel_types=submission.wheel_types,
+            payout_odds=submission.payout_odds,
+            options=submission.options,
+        )
+
+    def validate(self, attrs):
+        if self.instance is not None and "property" in attrs and attrs["property"] != self.instance.property:
+            raise serializers.ValidationError({"property": "A Rules Submission does not move to another property."})
+        if self.instance is not None and "game" in attrs and attrs["game"] != self.instance.game:
+            raise serializers.ValidationError({"game": "Start a new submission for another game."})
+        return attrs
+
+
+class SignedActionSerializer(serializers.Serializer):
+    signature = SignatureInputSerializer()
+
+
+class DecisionSerializer(serializers.Serializer):
+    decision = serializers.ChoiceField(choices=["approved", "rejected"])
+    reference = serializers.CharField(
+        max_length=100, help_text="The Board's reference for the decision.", validators=[printable_line]
+    )
+    note = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=NOTE_MAX_LENGTH, validators=[printable_text]
+    )
+    signature = SignatureInputSerializer()
+
+
+class LayoutSubmissionSerializer(serializers.ModelSerializer):
+    property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
+    features = serializers.ListField(
+        child=serializers.CharField(max_length=40, validators=[printable_line]), max_length=40
+    )
+    tables = ScopedPrimaryKeyRelatedField(
+        scope=tables_visible_to, many=True, help_text="Ids of the tables it is used on."
+    )
+    signatures = ApprovalSignatureSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = LayoutSubmission
+        fields = [
+            "id",
+            "property",
+            "game",
+            "name",
+            "features",
+            "tables",
+            "status",
+            "content_hash",
+            "decision_reference",
+            "signatures",
+            "created_by",
+            "created_at",
+        ]
+        read_only_fields = ["status", "content_hash", "decision_reference", "created_by", "created_at"]
+
+    def validate(self, attrs):
+        strangers = [t.number for t in attrs["tables"] if t.property_id != attrs["property"].pk]
+        if strangers:
+            raise serializers.ValidationError({"tables": f"Tables {', '.join(strangers)} are not of this property."})
+        other_game = [t.number for t in attrs["tables"] if t.game != attrs.get("game", "roulette")]
+        if other_game:
+            raise serializers.ValidationError({"tables": f"Tables {', '.join(other_game)} play another game."})
+        return attrs

@@ -1,0 +1,233 @@
+"""The approvals' only write paths: Rules Submissions and layouts drafted, filed and decided (the
+API and the pages call these), each under its row's lock, by the rulebook, signed."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from compliance.accounts.models import User
+from compliance.accounts.signatures import SignatureInput, content_digest, signer_authenticate
+from compliance.approvals.models import (
+    ApprovalSignature,
+    LayoutStatus,
+    LayoutSubmission,
+    RulesSubmission,
+    SubmissionStatus,
+)
+from compliance.approvals.selectors import rules_submission_in_effect
+from compliance.casinos.clock import property_today
+from compliance.casinos.models import GamingTable, Property
+from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
+from compliance.rulebook.wagers import big_six_house_edges, house_edges
+from inspections.logbook.deadlines import open_tables_recheck
+
+
+def rules_submission_check(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[Violation]:
+    """Every violation of a Rules Submission's content, saving nothing (the draft page's live check)."""
+    return rulebook_for(prop.jurisdiction).check_rules_submission(
+        game_rules=game_rules_for(prop.jurisdiction),
+        game=game,
+        wheel_types=wheel_types,
+        payout_odds=payout_odds,
+        options=options,
+    )
+
+
+def submission_house_edges(*, jurisdiction: str, game: str, wheel_types, payout_odds, options) -> dict:
+    """Wager code → wheel type (or the wheel, for Big Six) → the house edge in percent."""
+    if game == "big_six":
+        return big_six_house_edges(game_rules=game_rules_for(jurisdiction), payout_odds=payout_odds)
+    return house_edges(
+        game_rules=game_rules_for(jurisdiction), wheel_types=wheel_types, payout_odds=payout_odds, options=options
+    )
+
+
+def _violations(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[dict]:
+    """The draft's violations to save with it; a malformed draft is refused (400) and not saved."""
+    found = rules_submission_check(
+        prop=prop, game=game, wheel_types=wheel_types, payout_odds=payout_odds, options=options
+    )
+    raise_if_any(malformed(found))
+    return [v.as_dict() for v in found]
+
+
+@transaction.atomic
+def rules_submission_draft(
+    *,
+    prop: Property,
+    game: str,
+    effective_from: date,
+    wheel_types: list,
+    payout_odds: dict,
+    options: dict,
+    created_by: User,
+) -> RulesSubmission:
+    """A new version, saved with its violations listed (a draft may break rules; filing may not)."""
+    # Lock the property: two drafts at once must not take the same version number.
+    Property.objects.select_for_update().get(pk=prop.pk)
+    latest = RulesSubmission.objects.filter(property=prop, game=game).aggregate(v=Max("version"))["v"] or 0
+    return RulesSubmission.objects.create(
+        property=prop,
+        game=game,
+        version=latest + 1,
+        effective_from=effective_from,
+        wheel_types=wheel_types,
+        payout_odds=payout_odds,
+        options=options,
+        violations=_violations(prop=prop, game=game, wheel_types=wheel_types, payout_odds=payout_odds, options=options),
+        created_by=created_by,
+    )
+
+
+@transaction.atomic
+def rules_submission_update(*, submission_id: int, **changes) -> RulesSubmission:
+    """Change a draft and check it again; a filed version is never rewritten."""
+    submission = (
+        RulesSubmission.objects.select_for_update(of=("self",)).select_related("property").get(pk=submission_id)
+    )
+    raise_if_any([rulebook_for(submission.property.jurisdiction).may_edit_submission(submission=submission)])
+    changed = [name for name in ("effective_from", "wheel_types", "payout_odds", "options") if name in changes]
+    for name in changed:
+        setattr(submission, name, changes[name])
+    submission.violations = _violations(
+        prop=submission.property,
+        game=submission.game,
+        wheel_types=submission.wheel_types,
+        payout_odds=submission.payout_odds,
+        options=submission.options,
+    )
+    submission.save(update_fields=[*changed, "violations"])
+    return submission
+
+
+def submission_content(submission: RulesSubmission) -> dict:
+    """What is signed when a submission is filed and decided."""
+    return {
+        "property": submission.property_id,
+        "game": submission.game,
+        "version": submission.version,
+        "effective_from": submission.effective_from.isoformat(),
+        "wheel_types": submission.wheel_types,
+        "payout_odds": submission.payout_odds,
+        "options": submission.options,
+    }
+
+
+def _sign(
+    *, submission: RulesSubmission | LayoutSubmission, signer: User, action: str, reference: str = "", note: str = ""
+) -> None:
+    ApprovalSignature.objects.create(
+        rules_submission=submission if isinstance(submission, RulesSubmission) else None,
+        layout=submission if isinstance(submission, LayoutSubmission) else None,
+        action=action,
+        reference=reference,
+        note=note,
+        signer=signer,
+        signer_name=signer.display_name,
+        credential_number=signer.credential_number,
+        signed_at=timezone.now(),
+        content_hash=submission.content_hash,
+    )
+
+
+def rules_submission_file(*, submission_id: int, signature: SignatureInput) -> RulesSubmission:
+    """The compliance manager files a draft without violations; its content is frozen and hashed."""
+    jurisdiction = RulesSubmission.objects.values_list("property__jurisdiction", flat=True).get(pk=submission_id)
+    rules = rulebook_for(jurisdiction)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=False)
+    with transaction.atomic():
+        submission = (
+            RulesSubmission.objects.select_for_update(of=("self",)).select_related("property").get(pk=submission_id)
+        )
+        raise_if_any(rules.may_file(submission=submission, signer=signer))
+        submission.status = SubmissionStatus.FILED
+        submission.content_hash = content_digest(submission_content(submission))
+        submission.save(update_fields=["status", "content_hash"])
+        _sign(submission=submission, signer=signer, action="filed")
+    return submission
+
+
+def rules_submission_decide(
+    *, submission_id: int, decision: str, reference: str, signature: SignatureInput, note: str = ""
+) -> RulesSubmission:
+    """The regulator approves or rejects a filed submission, signed, with the Board's reference."""
+    return _decide(
+        model=RulesSubmission,
+        pk=submission_id,
+        check="may_decide",
+        status=SubmissionStatus(decision),
+        reference=reference,
+        signature=signature,
+        note=note,
+    )
+
+
+def _decide(*, model, pk: int, check: str, status: str, reference: str, signature: SignatureInput, note: str):
+    """Authenticate the regulator, lock the submission, ask the rule, record and sign the decision."""
+    jurisdiction = model.objects.values_list("property__jurisdiction", flat=True).get(pk=pk)
+    rules = rulebook_for(jurisdiction)
+    signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=False)
+    with transaction.atomic():
+        submission = model.objects.select_for_update(of=("self",)).select_related("property").get(pk=pk)
+        raise_if_any(getattr(rules, check)(submission, signer=signer))
+        submission.status = status
+        submission.decision_reference = reference
+        submission.save(update_fields=["status", "decision_reference"])
+        _sign(submission=submission, signer=signer, action=str(status), reference=reference, note=note)
+        if status == "approved":
+            # What is in effect for the open tables may change from today or a later date.
+            open_tables_recheck(property_id=submission.property_id, game=submission.game)
+    return submission
+
+
+def layout_violations(*, prop: Property, game: str, features: list[str], tables: list[GamingTable]):
+    """Checked against the Rules Submission in effect today for the property's game."""
+    in_effect = rules_submission_in_effect(property_id=prop.pk, game=game, on=property_today(prop))
+    return rulebook_for(prop.jurisdiction).check_layout(
+        features=features, tables=tables, options=in_effect.options if in_effect else None, game=game
+    )
+
+
+@transaction.atomic
+def layout_submit(
+    *, prop: Property, game: str, name: str, features: list[str], tables: list[GamingTable], created_by: User
+) -> LayoutSubmission:
+    """Submit a layout for approval; refused, with every violation, unless it has what its tables offer."""
+    raise_if_any(layout_violations(prop=prop, game=game, features=features, tables=tables))
+    layout = LayoutSubmission.objects.create(
+        property=prop,
+        game=game,
+        name=name,
+        features=sorted(set(features)),
+        created_by=created_by,
+        content_hash=content_digest(
+            {
+                "property": prop.pk,
+                "game": game,
+                "name": name,
+                "features": sorted(set(features)),
+                "tables": sorted(t.pk for t in tables),
+            }
+        ),
+    )
+    layout.tables.set(tables)
+    return layout
+
+
+def layout_decide(
+    *, layout_id: int, decision: str, reference: str, signature: SignatureInput, note: str = ""
+) -> LayoutSubmission:
+    """The regulator approves or rejects a pending layout, signed, with the Bureau's reference."""
+    return _decide(
+        model=LayoutSubmission,
+        pk=layout_id,
+        check="may_decide_layout",
+        status=LayoutStatus(decision),
+        reference=reference,
+        signature=signature,
+        note=note,
+    )
