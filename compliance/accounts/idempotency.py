@@ -88,6 +88,14 @@ def key_claim(*, user: User, key: str, method: str, path: str, fingerprint: str)
     raise IntegrityError(f"Idempotency key {key!r} could not be claimed.")
 
 
+def key_answer_keep(claim: Claim, *, status: int, body: bytes, headers: dict[str, str]) -> None:
+    """The answer a claimed key gets again on a repeat: kept in the write's own transaction."""
+    claim.row.response_status = status
+    claim.row.response_body = body
+    claim.row.response_headers = headers
+    claim.row.save(update_fields=["response_status", "response_body", "response_headers"])
+
+
 def key_forget(claim: Claim) -> None:
     """The write was refused: the key is free again, so the corrected request may use it."""
     IdempotencyKey.objects.filter(pk=claim.row.pk).delete()

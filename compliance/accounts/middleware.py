@@ -17,7 +17,7 @@ from django.http import HttpResponse, JsonResponse
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from compliance.accounts.idempotency import fingerprint, key_claim, key_forget, key_valid
+from compliance.accounts.idempotency import fingerprint, key_answer_keep, key_claim, key_forget, key_valid
 from config.api.errors import _body
 
 HEADER = "Idempotency-Key"
@@ -117,12 +117,12 @@ class IdempotencyKeyMiddleware:
                 # Nothing half-done stays: the whole request is undone, the key with it.
                 transaction.set_rollback(True)
             elif 200 <= response.status_code < 300 and not response.streaming:
-                claim.row.response_status = response.status_code
-                claim.row.response_body = response.content
-                claim.row.response_headers = {
-                    name: response[name] for name in KEPT_HEADERS if response.has_header(name)
-                }
-                claim.row.save(update_fields=["response_status", "response_body", "response_headers"])
+                key_answer_keep(
+                    claim,
+                    status=response.status_code,
+                    body=response.content,
+                    headers={name: response[name] for name in KEPT_HEADERS if response.has_header(name)},
+                )
             else:
                 # Refused (a rule, a wrong password): nothing was written, so the key is free for
                 # the corrected request. What a refusal did record (a failed sign-in) stays.

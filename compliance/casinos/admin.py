@@ -7,7 +7,6 @@ from compliance.casinos import services
 from compliance.casinos.admin_base import ServiceAdmin
 from compliance.casinos.admin_zones import PropertyZoneAdmin
 from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, InspectionVoid, Property, Wheel
-from compliance.rulebook import rulebook_for
 from config.validators import printable_line
 
 NOTIFY_EMAILS_MAX = 50  # as the API's PropertySerializer
@@ -72,7 +71,12 @@ class PropertyAdmin(ServiceAdmin):
 
     def save_model(self, request, obj, form, change):
         if not change:
-            super().save_model(request, obj, form, change)  # a new property has no tables yet
+            # A new property has no tables yet; the admin goes on with the row the service made.
+            fields = {name: form.cleaned_data[name] for name in services.PROPERTY_EDITABLE if name in form.cleaned_data}
+            created = services.property_create(actor=request.user, **fields)
+            obj.pk = created.pk
+            obj._state.adding = False
+            obj.refresh_from_db()
             return
         # The overdue policy moves the tables' deadlines with it, as through the API.
         services.property_update(
@@ -156,15 +160,17 @@ class EquipmentForm(forms.ModelForm):
         data = super().clean()
         if self.errors or not data.get("property"):
             return data
-        rules = rulebook_for(data["property"].jurisdiction)
         if self._meta.model is Wheel:
-            found = rules.check_wheel(
+            found = services.wheel_violations(
+                prop=data["property"],
                 wheel_type=data["wheel_type"],
                 diameter_inches=data["diameter_inches"],
                 number_order=data["number_order"] or [],
             )
         else:
-            found = rules.check_ball(material=data["material"], diameter_inches=data["diameter_inches"])
+            found = services.ball_violations(
+                prop=data["property"], material=data["material"], diameter_inches=data["diameter_inches"]
+            )
         for violation in found:
             field = (violation.field or "").split(".")[0] or None
             self.add_error(field, f"{violation.message} ({violation.citation})")
@@ -181,6 +187,14 @@ class RegisteredEquipmentAdmin(PropertyZoneAdmin, admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+    def save_model(self, request, obj, form, change):
+        register = services.wheel_register if self.model is Wheel else services.ball_register
+        fields = services.WHEEL_FIELDS if self.model is Wheel else services.BALL_FIELDS
+        created = register(actor=request.user, **{name: form.cleaned_data[name] for name in fields})
+        obj.pk = created.pk
+        obj._state.adding = False
+        obj.refresh_from_db()
 
 
 @admin.register(Wheel)

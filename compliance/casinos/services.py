@@ -36,6 +36,18 @@ def _property_has_records(prop: Property) -> bool:
 
 
 @transaction.atomic
+def property_create(*, actor: User, **fields) -> Property:
+    """A new property (an administrator's): it has no tables, people or records yet."""
+    only_editable(fields, PROPERTY_EDITABLE)
+    if not actor.is_administrator:
+        raise PermissionDenied("Only an administrator adds a property.")
+    prop = Property(**fields)
+    prop.full_clean()
+    prop.save()
+    return prop
+
+
+@transaction.atomic
 def property_update(*, property_id: int, actor: User, changes: dict) -> Property:
     """Change a property; a change of its overdue policy moves its tables' deadlines at once."""
     only_editable(changes, PROPERTY_EDITABLE)
@@ -214,3 +226,50 @@ def table_update(*, table_id: int, actor: User, changes: dict) -> GamingTable:
         fields.extend(DEADLINE_FIELDS)
     table.save(update_fields=sorted(set(fields)))
     return table
+
+
+# ---- Equipment: registered once, by the rule; never rewritten or deleted ----
+
+WHEEL_FIELDS = ("property", "serial", "wheel_type", "diameter_inches", "number_order")
+BALL_FIELDS = ("property", "serial", "material", "diameter_inches")
+
+
+def wheel_violations(*, prop: Property, wheel_type: str, diameter_inches, number_order: list[str]) -> list[Violation]:
+    """What § 617a.1(b)–(d) say of a wheel registered at this property."""
+    return rulebook_for(prop.jurisdiction).check_wheel(
+        wheel_type=wheel_type, diameter_inches=diameter_inches, number_order=number_order
+    )
+
+
+def ball_violations(*, prop: Property, material: str, diameter_inches) -> list[Violation]:
+    """What § 617a.1(a) says of a ball registered at this property."""
+    return rulebook_for(prop.jurisdiction).check_ball(material=material, diameter_inches=diameter_inches)
+
+
+@transaction.atomic
+def wheel_register(*, actor: User, **fields) -> Wheel:
+    """A wheel registered at a property its registrar manages, checked against § 617a.1(b)–(d)."""
+    only_editable(fields, WHEEL_FIELDS)
+    prop = fields["property"]
+    if not properties_managed_by(actor).filter(pk=prop.pk).exists():
+        raise PermissionDenied("Only an administrator or this property's compliance manager registers its wheels.")
+    raise_if_any(
+        wheel_violations(
+            prop=prop,
+            wheel_type=fields["wheel_type"],
+            diameter_inches=fields["diameter_inches"],
+            number_order=fields["number_order"],
+        )
+    )
+    return Wheel.objects.create(**fields)
+
+
+@transaction.atomic
+def ball_register(*, actor: User, **fields) -> Ball:
+    """A ball registered at a property its registrar manages, checked against § 617a.1(a)."""
+    only_editable(fields, BALL_FIELDS)
+    prop = fields["property"]
+    if not properties_managed_by(actor).filter(pk=prop.pk).exists():
+        raise PermissionDenied("Only an administrator or this property's compliance manager registers its balls.")
+    raise_if_any(ball_violations(prop=prop, material=fields["material"], diameter_inches=fields["diameter_inches"]))
+    return Ball.objects.create(**fields)

@@ -2,7 +2,6 @@ from rest_framework import serializers
 
 from compliance.casinos.models import Ball, GamingTable, Property, Wheel
 from compliance.casinos.selectors import balls_visible_to, properties_managed_by, wheels_visible_to
-from compliance.rulebook import raise_if_any, rulebook_for
 from config.api.fields import ScopedPrimaryKeyRelatedField
 from config.validators import printable_line
 
@@ -57,16 +56,6 @@ class WheelSerializer(serializers.ModelSerializer):
         model = Wheel
         fields = ["id", "property", "serial", "wheel_type", "diameter_inches", "number_order", "registered_at"]
 
-    def validate(self, attrs):
-        raise_if_any(
-            rulebook_for(attrs["property"].jurisdiction).check_wheel(
-                wheel_type=attrs["wheel_type"],
-                diameter_inches=attrs["diameter_inches"],
-                number_order=attrs["number_order"],
-            )
-        )
-        return attrs
-
 
 class BallSerializer(serializers.ModelSerializer):
     property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
@@ -74,14 +63,6 @@ class BallSerializer(serializers.ModelSerializer):
     class Meta:
         model = Ball
         fields = ["id", "property", "serial", "material", "diameter_inches", "registered_at"]
-
-    def validate(self, attrs):
-        raise_if_any(
-            rulebook_for(attrs["property"].jurisdiction).check_ball(
-                material=attrs["material"], diameter_inches=attrs["diameter_inches"]
-            )
-        )
-        return attrs
 
 
 class GamingTableSerializer(serializers.ModelSerializer):

@@ -22,6 +22,9 @@ class PropertyViewSet(ListRetrieveCreatePatchViewSet):
     def get_queryset(self):
         return properties_visible_to(self.request.user).order_by("name")
 
+    def perform_create(self, serializer):
+        serializer.instance = services.property_create(actor=self.request.user, **serializer.validated_data)
+
     def perform_update(self, serializer):
         # A compliance manager keeps their own property's policy (the service says who changes what).
         serializer.instance = services.property_update(
@@ -85,6 +88,9 @@ class WheelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
     def get_queryset(self):
         return wheels_visible_to(self.request.user).order_by("property_id", "serial")
 
+    def perform_create(self, serializer):
+        serializer.instance = services.wheel_register(actor=self.request.user, **serializer.validated_data)
+
 
 class BallViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
     """Registered balls, checked against § 617a.1(a) at registration."""
@@ -95,3 +101,6 @@ class BallViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Creat
 
     def get_queryset(self):
         return balls_visible_to(self.request.user).order_by("property_id", "serial")
+
+    def perform_create(self, serializer):
+        serializer.instance = services.ball_register(actor=self.request.user, **serializer.validated_data)
