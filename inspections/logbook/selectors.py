@@ -7,7 +7,7 @@ from django.db.models import QuerySet
 from compliance.casinos.selectors import property_filter
 from compliance.rulebook.roles import REPORT_ROLES
 from inspections.flags.models import ComplianceException
-from inspections.logbook.models import Entry, EntryKind
+from inspections.logbook.models import Entry
 from inspections.reports.models import Report
 
 
@@ -21,9 +21,6 @@ def logbook_rows(*, viewer, kinds: tuple[str, ...] | None = None) -> QuerySet[En
     if kinds:
         entries = entries.filter(kind__in=kinds)
     return entries.order_by("occurred_at", "seq")
-
-
-ADJUSTMENT_KINDS = (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT)
 
 
 def flags_visible_to(user) -> QuerySet[ComplianceException]:

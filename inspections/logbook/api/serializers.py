@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import zoneinfo
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -11,34 +10,22 @@ from rest_framework import serializers
 
 from compliance.casinos.api.serializers import SignatureInputSerializer
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
-from compliance.rulebook import rulebook_for
 from compliance.rulebook.pa import AMENDMENT_KINDS, IRREGULARITY_KINDS
 from config.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
 from config.validators import NOTE_MAX_LENGTH, printable_line, printable_strings, printable_text
 from inspections.flags.models import ComplianceException
 from inspections.flags.overdue import flag_label, flag_resolution_text
 from inspections.logbook.models import Entry, EntryKind, Signature
-from inspections.logbook.selectors import ADJUSTMENT_KINDS, entries_visible_to
+from inspections.logbook.register import register_row, signature_representation
+from inspections.logbook.selectors import entries_visible_to
 from inspections.reports.models import ChainState, Report
 from inspections.reports.requests import report_problems
 
-_datetime = serializers.DateTimeField()
 # An entry's own time (compliance.rulebook.pa.entry_time_plausible).
 TIME_HELP = (
     "Defaults to now. Never in the future (beyond a device clock's skew), nor further back than "
     "ENTRY_MAX_BACKDATE_HOURS (24 by default)."
 )
-
-
-def signature_representation(signature: Signature) -> dict:
-    return {
-        "signer": signature.signer_id,
-        "signer_name": signature.signer_name,
-        "credential_number": signature.credential_number,
-        "meaning": signature.meaning,
-        "signed_at": _datetime.to_representation(signature.signed_at),
-        "content_hash": signature.content_hash,
-    }
 
 
 class SignatureSerializer(serializers.ModelSerializer):
@@ -246,76 +233,6 @@ class AmendmentSerializer(EntrySerializer):
 class TableEventSerializer(serializers.Serializer):
     at = AwareDateTimeField(required=False, help_text="When it happened. " + TIME_HELP)
     signature = SignatureInputSerializer()
-
-
-# The register's fields, in the order the reports print them: the API's rows carry each (with
-# more, for machines), the PDF and the CSV a column of each (inspections.reports.kinds).
-REGISTER_FIELDS = (
-    "seq",
-    "date",
-    "time",
-    "table_number",
-    "kind",
-    "part",
-    "description",
-    "failed_items",
-    "notes",
-    "inspection_certified",
-    "signatures",
-)
-# The entries whose notes the register prints: an inspection's, a no spin's.
-NOTED_KINDS = frozenset({EntryKind.INSPECTION, EntryKind.IRREGULARITY})
-
-
-def failed_items(entry: Entry) -> list[dict]:
-    """An inspection's checklist items that failed, in the checklist's order, each with its words
-    and its paragraph (entries from `for_register()`, which carry their jurisdiction)."""
-    if entry.kind != EntryKind.INSPECTION:
-        return []
-    checklist = rulebook_for(entry.jurisdiction).CHECKLIST_BY_CODE
-    order = list(checklist)
-    failed = [code for code, passed in (entry.details or {}).get("items", {}).items() if not passed]
-    failed.sort(key=lambda code: order.index(code) if code in order else len(order))
-    return [
-        {
-            "code": code,
-            "label": checklist[code].label if code in checklist else code,
-            "citation": checklist[code].citation if code in checklist else None,
-        }
-        for code in failed
-    ]
-
-
-def register_row(entry: Entry) -> dict:
-    """One § 617a.2(e) register row, as the API and the reports give it (entries from `for_register()`)."""
-    local = entry.occurred_at.astimezone(zoneinfo.ZoneInfo(entry.time_zone))
-    details = entry.details or {}
-    signatures = entry.signature_list
-    # § 617a.2(e): the individual making the adjustment or replacement signs first (performer).
-    first = signatures[0] if signatures else None
-    return {
-        "id": entry.pk,
-        "seq": entry.seq,
-        "property": entry.property_id,
-        "table": entry.table_id,
-        "table_number": entry.table_number,
-        "date": local.date().isoformat(),
-        "time": local.strftime("%H:%M:%S"),
-        "occurred_at": _datetime.to_representation(entry.occurred_at),
-        "kind": entry.kind,
-        "adjustment_or_replacement": entry.kind if entry.kind in ADJUSTMENT_KINDS else None,
-        "part": details.get("part", "") if entry.kind in ADJUSTMENT_KINDS else "",
-        "description": entry.description,
-        "failed_items": failed_items(entry),
-        "notes": details.get("notes", "") if entry.kind in NOTED_KINDS else "",
-        "inspection_certified": entry.passed if entry.kind == EntryKind.INSPECTION else None,
-        "signer_name": first.signer_name if first else None,
-        "credential_number": first.credential_number if first else None,
-        "signatures": [signature_representation(signature) for signature in signatures],
-        "amends": entry.amends_id,
-        "amended_by": entry.amended_by,
-        "entry_hash": entry.entry_hash,
-    }
 
 
 class AmendedBySerializer(serializers.Serializer):

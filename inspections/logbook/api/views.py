@@ -15,8 +15,8 @@ from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from inspections.logbook.api import serializers as s
-from inspections.logbook.models import Entry, EntryKind
-from inspections.logbook.selectors import ADJUSTMENT_KINDS, flags_visible_to, logbook_rows, reports_visible_to
+from inspections.logbook.models import ADJUSTMENT_KINDS, Entry, EntryKind
+from inspections.logbook.selectors import flags_visible_to, logbook_rows, reports_visible_to
 from inspections.reports import requests as reports
 
 
