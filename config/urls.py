@@ -19,6 +19,8 @@ urlpatterns = [
     ),
     path("", include("compliance.approvals.urls")),
     path("", include("inspections.logbook.urls")),
+    path("", include("inspections.flags.urls")),
+    path("", include("inspections.reports.urls")),
 ]
 
 handler404 = "config.api.errors.not_found"

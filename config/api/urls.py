@@ -11,24 +11,21 @@ from compliance.casinos.api.views import (
     WheelViewSet,
     token_revoke,
 )
-from inspections.logbook.api import views
+from inspections.flags.api import urls as flags_api
+from inspections.logbook.api import urls as logbook_api
+from inspections.reports.api import urls as reports_api
 
 router = DefaultRouter()
 router.register("properties", PropertyViewSet, basename="property")
 router.register("people", PersonViewSet, basename="person")
-router.register("tables", views.GamingTableViewSet, basename="table")
 router.register("wheels", WheelViewSet, basename="wheel")
 router.register("balls", BallViewSet, basename="ball")
 router.register("rules-submissions", RulesSubmissionViewSet, basename="rules-submission")
 router.register("layouts", LayoutViewSet, basename="layout")
-router.register("inspections", views.InspectionViewSet, basename="inspection")
-router.register("adjustments", views.AdjustmentViewSet, basename="adjustment")
-router.register("irregularities", views.IrregularityViewSet, basename="irregularity")
-router.register("deck-changes", views.DeckChangeViewSet, basename="deck-change")
-router.register("amendments", views.AmendmentViewSet, basename="amendment")
-router.register("logbook", views.LogbookViewSet, basename="logbook")
-router.register("exceptions", views.ComplianceExceptionViewSet, basename="exception")
-router.register("reports", views.ReportViewSet, basename="report")
+# Each app of the inspections registers its own resources in its api/urls.py; one router serves
+# them all, so the API's root lists every resource and the URLs stay flat (/api/tables/, …).
+for app_api in (logbook_api, flags_api, reports_api):
+    router.registry.extend(app_api.router.registry)
 
 urlpatterns = [
     path("auth/token/", TokenObtain.as_view(), name="auth-token"),

@@ -9,17 +9,13 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from compliance.casinos.api.serializers import SignatureInputSerializer
-from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
+from compliance.casinos.selectors import balls_visible_to, tables_visible_to
 from compliance.rulebook.pa import AMENDMENT_KINDS, IRREGULARITY_KINDS
 from config.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
 from config.validators import NOTE_MAX_LENGTH, printable_line, printable_strings, printable_text
-from inspections.flags.models import ComplianceException
-from inspections.flags.overdue import flag_label, flag_resolution_text
 from inspections.logbook.models import Entry, EntryKind, Signature
 from inspections.logbook.register import register_row, signature_representation
 from inspections.logbook.selectors import entries_visible_to
-from inspections.reports.models import ChainState, Report
-from inspections.reports.requests import report_problems
 
 # An entry's own time (compliance.rulebook.pa.entry_time_plausible).
 TIME_HELP = (
@@ -312,148 +308,3 @@ class LogbookRowSerializer(serializers.ModelSerializer):
 
     def to_representation(self, entry: Entry) -> dict:
         return register_row(entry)
-
-
-class CuringEntrySerializer(serializers.ModelSerializer):
-    """The logbook entry that cured a flag, as the register names it."""
-
-    class Meta:
-        model = Entry
-        fields = ["id", "seq", "kind", "occurred_at"]
-        read_only_fields = fields
-
-
-class ComplianceExceptionSerializer(serializers.ModelSerializer):
-    table_number = serializers.CharField(source="table.number", read_only=True)
-    label = serializers.SerializerMethodField(help_text="The kind of flag in words.")
-    resolved_by_system = serializers.SerializerMethodField(
-        help_text="Cured, not resolved by a person: by a logbook entry (`cured_by_entry`) or without one."
-    )
-    resolution = serializers.CharField(
-        read_only=True,
-        help_text="`cured` (by the logbook entry `cured_by_entry`), `cleared` (cured without an entry: an approval, "
-        "a policy or a configuration change), `manager` (a compliance manager's signed note); empty while open.",
-    )
-    cured_by_entry = CuringEntrySerializer(
-        read_only=True, allow_null=True, help_text="The entry that moved the missed deadline, so cured the flag."
-    )
-    resolution_text = serializers.SerializerMethodField(
-        help_text="How it was resolved, in words, as the flags report and page say it."
-    )
-
-    class Meta:
-        model = ComplianceException
-        fields = [
-            "id",
-            "property",
-            "table",
-            "table_number",
-            "kind",
-            "label",
-            "citation",
-            "due_at",
-            "detected_at",
-            "status",
-            "resolved_at",
-            "resolved_by",
-            "resolved_by_system",
-            "resolution",
-            "cured_by_entry",
-            "resolution_text",
-            "resolver_name",
-            "resolver_credential",
-            "resolution_note",
-        ]
-        read_only_fields = fields
-
-    def get_label(self, flag) -> str:
-        return flag_label(flag)
-
-    def get_resolved_by_system(self, flag) -> bool:
-        return flag.status == "resolved" and flag.resolved_by_id is None
-
-    def get_resolution_text(self, flag) -> str:
-        return flag_resolution_text(flag, flag.property.zone)
-
-
-class FlagResolveSerializer(serializers.Serializer):
-    note = serializers.CharField(
-        max_length=NOTE_MAX_LENGTH, help_text="How the problem was dealt with.", validators=[printable_text]
-    )
-    signature = SignatureInputSerializer()
-
-
-class ReportSerializer(serializers.ModelSerializer):
-    property = ScopedPrimaryKeyRelatedField(scope=properties_visible_to)
-    tables = ScopedPrimaryKeyRelatedField(
-        scope=tables_visible_to, many=True, required=False, help_text="Ids of the tables (default: all)."
-    )
-    # "from" is a Python keyword: the field is put in the class's namespace under its API name.
-    locals()["from"] = serializers.DateField(
-        source="period_from", help_text="The first day, in the property's time zone (2000-01-01 or later)."
-    )
-    to = serializers.DateField(
-        source="period_to", help_text="The last day, in the property's time zone (at most the property's tomorrow)."
-    )
-    download = serializers.SerializerMethodField(help_text="Where to get the file once `status` is done.")
-    chain = serializers.ChoiceField(
-        source="chain_state",
-        choices=ChainState.choices,
-        read_only=True,
-        help_text="The property's hash chain when the report was made: `intact`, `broken` (see "
-        "`chain_broken_entry`) or `not_verified` (an unknown is never reported as broken).",
-    )
-    chain_broken_entry = serializers.IntegerField(
-        source="chain_broken_seq",
-        read_only=True,
-        allow_null=True,
-        help_text="The number (`seq`) of the first broken entry of the property's chain, when broken.",
-    )
-    chain_broken_reason = serializers.CharField(read_only=True, help_text="Why that entry breaks the chain.")
-
-    class Meta:
-        model = Report
-        fields = [
-            "id",
-            "kind",
-            "property",
-            "tables",
-            "from",
-            "to",
-            "format",
-            "status",
-            "progress",
-            "error",
-            "sha256",
-            "size",
-            "pages",
-            "rows",
-            "chain",
-            "chain_intact",
-            "chain_broken_entry",
-            "chain_broken_reason",
-            "chain_head",
-            "requested_by",
-            "requested_at",
-            "finished_at",
-            "download",
-        ]
-        # Everything but what is asked for is the report's own doing.
-        read_only_fields = [
-            name for name in fields if name not in ("kind", "property", "tables", "from", "to", "format")
-        ]
-
-    def get_download(self, report) -> str | None:
-        return f"/api/reports/{report.pk}/download/" if report.status == "done" else None
-
-    def validate(self, attrs):
-        problems = report_problems(
-            kind=attrs["kind"],
-            prop=attrs["property"],
-            period_from=attrs["period_from"],
-            period_to=attrs["period_to"],
-            tables=attrs.get("tables", []),
-        )
-        if problems:
-            raise serializers.ValidationError(problems)
-        return attrs
