@@ -160,11 +160,11 @@ class GamingTableViewSet(
     mixins.UpdateModelMixin,
     viewsets.GenericViewSet,
 ):
-    """Tables: their configuration, and the logbook events that move their state (open, close, cover,
-    unlock). A table's configuration (game, wheel type, external movable parts, electronic, wheel,
-    ball) changes only while it is closed, and it is then inspected again before it opens; a table
-    with logbook entries stays at its property. Configuration is written by compliance.casinos'
-    services, events by the logbook's."""
+    """Tables, with the logbook events that move their state."""
+
+    # One viewset for /api/tables/: the configuration is written by compliance.casinos' services (it
+    # changes only while the table is closed, and the table is then inspected again before it opens;
+    # a table with logbook entries stays at its property), the events by the logbook's.
 
     serializer_class = GamingTableSerializer
     filterset_class = GamingTableFilter
