@@ -8,9 +8,10 @@ import pytest
 from compliance.accounts.models import User
 from compliance.approvals.models import RulesSubmission
 from compliance.casinos import services
-from compliance.casinos.api.views import GamingTableViewSet, PropertyViewSet, RulesSubmissionViewSet
+from compliance.casinos.api.views import PropertyViewSet, RulesSubmissionViewSet
 from compliance.casinos.models import GamingTable, Property, TableState, Wheel
 from compliance.rulebook import RuleViolation, pa
+from inspections.logbook.api.views import GamingTableViewSet
 from inspections.logbook.chain import chain_verify
 from inspections.logbook.models import Entry
 from tests.conftest import sign
