@@ -44,6 +44,7 @@ serve:
 
 test: venv
 	$(BIN)/ruff check .
+	$(BIN)/lint-imports
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The heavier tests alone (make test runs them too): gunicorn under 50 clients, the faults, the make run smoke.

@@ -282,8 +282,8 @@ REST_FRAMEWORK = {
     # An address is the client's as our proxy appended it, never what a client says it is: the
     # project's throttles count by config.network.client_ip (TRUSTED_PROXIES), not DRF's NUM_PROXIES.
     "DEFAULT_THROTTLE_CLASSES": [
-        "compliance.accounts.auth.AnonRateThrottle",
-        "compliance.accounts.auth.UserRateThrottle",
+        "compliance.accounts.throttles.AnonRateThrottle",
+        "compliance.accounts.throttles.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.getenv("API_THROTTLE_ANON", "60/minute"),

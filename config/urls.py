@@ -3,7 +3,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from compliance.accounts.auth import admin_login
+from compliance.accounts.web import admin_login
 
 urlpatterns = [
     path("admin/login/", admin_login),  # before the admin's own: sign-in has one door (compliance.accounts.auth)
@@ -19,6 +19,8 @@ urlpatterns = [
     ),
     path("", include("compliance.approvals.urls")),
     path("", include("inspections.logbook.urls")),
+    path("", include("inspections.flags.urls")),
+    path("", include("inspections.reports.urls")),
 ]
 
 handler404 = "config.api.errors.not_found"

@@ -21,7 +21,8 @@ PROJECT = ("compliance.", "inspections.", "config.")
 DOORS = {
     "inspections.flags.overdue": "the overdue scan raises, mails and resolves flags",
     "inspections.reports.render": "a report's generation writes its progress and file",
-    "inspections.reports.requests": "a report asked for, sent to the workers, downloaded",
+    "inspections.reports.requests": "a report asked for and downloaded",
+    "inspections.reports.tasks": "a report handed to the workers is marked sent",
     "compliance.accounts.idempotency": "the answers kept for repeated writes",
 }
 # Functions that are a door although their module is not: Django calls them by these names.

@@ -19,11 +19,11 @@ from compliance.approvals.models import (
     SubmissionStatus,
 )
 from compliance.approvals.selectors import rules_submission_in_effect
+from compliance.approvals.signals import approval_decided
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
 from compliance.rulebook.wagers import big_six_house_edges, house_edges
-from inspections.logbook.deadlines import open_tables_recheck
 
 
 def rules_submission_check(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[Violation]:
@@ -178,9 +178,8 @@ def _decide(*, model, pk: int, check: str, status: str, reference: str, signatur
         submission.decision_reference = reference
         submission.save(update_fields=["status", "decision_reference"])
         _sign(submission=submission, signer=signer, action=str(status), reference=reference, note=note)
-        if status == "approved":
-            # What is in effect for the open tables may change from today or a later date.
-            open_tables_recheck(property_id=submission.property_id, game=submission.game)
+        # What is in effect for the open tables may change from today or a later date (the logbook's).
+        approval_decided.send(sender=model, submission=submission)
     return submission
 
 

@@ -14,8 +14,8 @@ from django.db import transaction
 
 from compliance.casinos.models import Ball, GamingTable, Property, Wheel
 from compliance.casinos.selectors import properties_managed_by
+from compliance.casinos.signals import property_policy_changed, table_configuring
 from compliance.rulebook import Violation, raise_if_any, rulebook_for
-from inspections.logbook.deadlines import DEADLINE_FIELDS, deadlines_set, open_tables_recheck
 
 if TYPE_CHECKING:  # for the type checker only: casinos sits below the people's app
     from compliance.accounts.models import User
@@ -77,13 +77,8 @@ def property_update(*, property_id: int, actor: User, changes: dict) -> Property
         setattr(prop, name, value)
     prop.full_clean(exclude=[name for name in PROPERTY_EDITABLE if name not in changed], validate_unique=True)
     prop.save(update_fields=list(changed))
-    if PROPERTY_DEADLINE_POLICY & set(changed):
-        for table in tables:
-            table.property = prop
-            deadlines_set(table)
-            table.save(update_fields=DEADLINE_FIELDS)
-    if "time_zone" in changed:
-        open_tables_recheck(property_id=prop.pk)
+    # The tables' deadlines move with the policy, and what is in effect with the local midnight (the logbook's).
+    property_policy_changed.send(sender=Property, prop=prop, changed=set(changed), tables=tables)
     return prop
 
 
@@ -186,7 +181,7 @@ def table_create(*, actor: User, **fields) -> GamingTable:
     raise_if_any(table_violations(table=None, changes=fields))
     table = GamingTable(**{**TABLE_DEFAULTS, **fields})
     table.full_clean(validate_unique=True)
-    deadlines_set(table)
+    _derived(table, changed=None)  # its deadlines, from the game and the property's policy
     table.save(force_insert=True)
     return table
 
@@ -215,17 +210,17 @@ def table_update(*, table_id: int, actor: User, changes: dict) -> GamingTable:
     for name, value in changed.items():
         setattr(table, name, value)
     table.full_clean(validate_unique=True)
-    fields = list(changed)
-    rules = rulebook_for(table.property.jurisdiction)
-    if set(changed) & {*rules.TABLE_CONFIGURATION, *TABLE_EQUIPMENT}:
-        # What the last inspection inspected is no longer what is on the table.
-        table.inspection_void_reason = "configuration"
-        fields.append("inspection_void_reason")
-    if "property" in changed or set(changed) & set(rules.TABLE_CONFIGURATION):
-        deadlines_set(table)  # the new property's policy; the game's own deadlines
-        fields.extend(DEADLINE_FIELDS)
+    # The logbook's state of the table follows: a changed configuration voids its inspection.
+    fields = [*changed, *_derived(table, changed=set(changed))]
     table.save(update_fields=sorted(set(fields)))
     return table
+
+
+def _derived(table: GamingTable, *, changed: set[str] | None) -> list[str]:
+    """The columns the logbook derives, set on `table` by its receivers (casinos.signals)."""
+    return [
+        name for _, names in table_configuring.send(sender=GamingTable, table=table, changed=changed) for name in names
+    ]
 
 
 # ---- Equipment: registered once, by the rule; never rewritten or deleted ----

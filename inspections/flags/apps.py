@@ -5,3 +5,18 @@ class FlagsConfig(AppConfig):
     name = "inspections.flags"
     label = "flags"
     verbose_name = "Flags: what is overdue or wrong"
+
+    def ready(self) -> None:
+        # The flags sit above the logbook: the logbook sends and shows, the flags listen and add,
+        # and the logbook never imports the flags.
+        from inspections.flags.overdue import entry_cures_flags
+        from inspections.flags.selectors import open_flags_prefetch
+        from inspections.logbook.models import Entry
+        from inspections.logbook.selectors import TABLE_PREFETCHES
+        from inspections.logbook.signals import entry_recorded
+
+        # An entry that moves a missed deadline cures its flag in the entry's own transaction.
+        entry_recorded.connect(entry_cures_flags, sender=Entry, dispatch_uid="flags_cure")
+        # The floor and a table's page show the table's open flags.
+        if open_flags_prefetch not in TABLE_PREFETCHES:
+            TABLE_PREFETCHES.append(open_flags_prefetch)

@@ -50,9 +50,10 @@ def flags_cure(*, entry: Entry, missed: dict[str, datetime]) -> int:
     """The entry moved these deadline columns of its table away from the deadlines they held
     (column → that deadline): the open flags of those deadlines are cured by it, and name it.
 
-    Called by the logbook's services with the table locked, in the entry's transaction; the scan
-    takes the same locks before it raises a flag (`_lock_sql`), so a flag is never raised for a
-    deadline an entry is moving at that moment and left to look cured "without an entry".
+    Called when the logbook's services send `entry_recorded`, with the table locked, in the entry's
+    transaction; the scan takes the same locks before it raises a flag (`_lock_sql`), so a flag is
+    never raised for a deadline an entry is moving at that moment and left to look cured "without
+    an entry".
     """
     wanted = Q()
     for kind, column in DEADLINE_OF.items():
@@ -66,6 +67,11 @@ def flags_cure(*, entry: Entry, missed: dict[str, datetime]) -> int:
         resolution=FlagResolution.CURED,
         cured_by_entry=entry,
     )
+
+
+def entry_cures_flags(sender, *, entry: Entry, missed: dict[str, datetime], **kwargs) -> None:
+    """inspections.logbook.signals.entry_recorded's receiver (connected in FlagsConfig.ready())."""
+    flags_cure(entry=entry, missed=missed)
 
 
 def flag_resolution_text(flag: ComplianceException, zone) -> str:

@@ -16,6 +16,7 @@ from compliance.approvals.models import RulesSubmission, SubmissionStatus
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import local_date, local_midnight
 from compliance.casinos.models import TABLE_DEADLINES, Game, GamingTable, Property, TableState
+from compliance.casinos.services import PROPERTY_DEADLINE_POLICY, TABLE_EQUIPMENT
 from compliance.rulebook import rulebook_for
 
 # The columns deadlines_set writes: what a caller saves after it (and nothing else of the row).
@@ -115,10 +116,39 @@ def open_tables_recheck(*, property_id: int, game: str | None = None) -> None:
             table.save(update_fields=["approval_due_at", "next_due"])
 
 
-def policy_apply(prop: Property) -> None:
-    """The property's grace period or inspection interval changed: its tables' deadlines move."""
-    with transaction.atomic():
-        for table in GamingTable.objects.select_for_update(of=("self",)).filter(property=prop).order_by("pk"):
+# ---- Receivers of the configuration's signals (connected in LogbookConfig.ready()) ----
+
+
+def on_table_configuring(sender, *, table: GamingTable, changed: set[str] | None, **kwargs) -> list[str]:
+    """A new or changed table: its deadlines from its game and property, and a changed configuration
+    voids its inspection (product policy from § 617a.2(a), (d): what was inspected is no longer there)."""
+    if changed is None:
+        deadlines_set(table)
+        return DEADLINE_FIELDS
+    derived: list[str] = []
+    configuration = set(rulebook_for(table.property.jurisdiction).TABLE_CONFIGURATION)
+    if changed & {*configuration, *TABLE_EQUIPMENT}:
+        table.inspection_void_reason = "configuration"
+        derived.append("inspection_void_reason")
+    if "property" in changed or changed & configuration:
+        deadlines_set(table)  # the new property's policy; the game's own deadlines
+        derived.extend(DEADLINE_FIELDS)
+    return derived
+
+
+def on_property_policy_changed(sender, *, prop: Property, changed: set[str], tables: list, **kwargs) -> None:
+    """The grace period, the inspection interval or the time zone changed: the tables' deadlines move,
+    and a new local midnight may change what is in effect."""
+    if PROPERTY_DEADLINE_POLICY & changed:
+        for table in tables:
             table.property = prop
             deadlines_set(table)
             table.save(update_fields=DEADLINE_FIELDS)
+    if "time_zone" in changed:
+        open_tables_recheck(property_id=prop.pk)
+
+
+def on_approval_decided(sender, *, submission, **kwargs) -> None:
+    """An approval: the open tables' approval deadline, from what is now approved."""
+    if submission.status == "approved":
+        open_tables_recheck(property_id=submission.property_id, game=submission.game)

@@ -29,6 +29,10 @@ class EntryKind(models.TextChoices):
     AMENDMENT = "amendment", "Amendment"
 
 
+# The kinds of entry § 617a.2(b) and (d) are about: a part of the wheel adjusted or replaced.
+ADJUSTMENT_KINDS = (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT)
+
+
 class SignatureMeaning(models.TextChoices):
     RECORDED = "recorded", "Recorded"
     INSPECTED = "inspected", "Inspected"

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from collections.abc import Callable
 
+from django.db.models import Prefetch, QuerySet
+
+from compliance.casinos.models import GamingTable
 from compliance.casinos.selectors import property_filter
-from compliance.rulebook.roles import REPORT_ROLES
-from inspections.flags.models import ComplianceException
-from inspections.logbook.models import Entry, EntryKind
-from inspections.reports.models import Report
+from inspections.logbook.models import Entry
+
+# What the apps above the logbook show with each table of the floor pages, as the prefetches they
+# add in their AppConfig.ready() (inspections.flags: `table.open_flags`). The logbook names none of
+# them: it sits below them and imports none.
+TABLE_PREFETCHES: list[Callable[[], Prefetch]] = []
 
 
 def entries_visible_to(user) -> QuerySet[Entry]:
@@ -23,17 +28,6 @@ def logbook_rows(*, viewer, kinds: tuple[str, ...] | None = None) -> QuerySet[En
     return entries.order_by("occurred_at", "seq")
 
 
-ADJUSTMENT_KINDS = (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT)
-
-
-def flags_visible_to(user) -> QuerySet[ComplianceException]:
-    return ComplianceException.objects.filter(property_filter(user)).select_related(
-        "table", "property", "cured_by_entry"
-    )
-
-
-def reports_visible_to(user) -> QuerySet[Report]:
-    """A property's reports: to its compliance manager and its jurisdiction's regulators only."""
-    if not user.is_authenticated or user.role not in REPORT_ROLES:
-        return Report.objects.none()
-    return Report.objects.filter(property_filter(user)).select_related("property", "requested_by")
+def floor_tables(tables: QuerySet[GamingTable]) -> QuerySet[GamingTable]:
+    """The tables with what the other apps show on the floor pages, one query each however many tables."""
+    return tables.prefetch_related(*(prefetch() for prefetch in TABLE_PREFETCHES))

@@ -24,10 +24,10 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property, TableState
 from compliance.casinos.services import equipment_lock
 from compliance.rulebook import raise_if_any, rulebook_for
-from inspections.flags.overdue import flags_cure
 from inspections.logbook import chain
 from inspections.logbook.deadlines import configuration_due, deadlines_set
 from inspections.logbook.models import Entry, EntryKind, Signature, SignatureMeaning, amendment_label
+from inspections.logbook.signals import entry_recorded
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,12 @@ def _table_save(table: GamingTable, *, at: datetime | None, entry: Entry) -> Non
     now = _columns(table)
     changed = [name for name, value in now.items() if table._as_locked[name] != value]
     table.save(update_fields=changed)
-    flags_cure(entry=entry, missed={name: table._as_locked[name] for name in TABLE_DEADLINES if name in changed})
+    # The flags of the deadlines it moved are cured in this transaction (inspections.flags receives it).
+    entry_recorded.send(
+        sender=Entry,
+        entry=entry,
+        missed={name: table._as_locked[name] for name in TABLE_DEADLINES if name in changed},
+    )
 
 
 def inspection_record(

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from compliance.accounts.auth import LoginView
+from compliance.accounts.web import LoginView
 from inspections.logbook import web
 
 urlpatterns = [
@@ -9,11 +9,6 @@ urlpatterns = [
     path("login/", LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("floor/", web.floor, name="floor"),
-    path("flags/", web.flags, name="flags"),
-    path("reports/", web.report_list, name="reports"),
-    path("reports/<int:pk>/row/", web.report_row, name="report-row"),
-    path("reports/<int:pk>/download/", web.report_file, name="report-download"),
-    path("flags/<int:pk>/resolve/", web.flag_resolve, name="flag-resolve"),
     path("tables/<int:pk>/", web.table_page, name="table"),
     path("tables/<int:pk>/inspect/", web.inspection, name="inspect"),
     path("tables/<int:pk>/adjust/", web.adjustment, name="adjust"),

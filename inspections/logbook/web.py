@@ -2,44 +2,30 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from compliance.accounts.idempotency import (
-    AlreadyRecorded,
-    already_recorded_redirect,
-    form_already_recorded,
-    form_write_once,
-)
+from compliance.accounts.idempotency import AlreadyRecorded, already_recorded_redirect, form_write_once
 from compliance.accounts.models import Role
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
-from compliance.casinos.clock import property_today, viewer_today
+from compliance.casinos.clock import property_today
 from compliance.casinos.models import TableState
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import RuleViolation, rulebook_for
-from compliance.rulebook.base import LimitReached
-from compliance.rulebook.roles import FLAG_RESOLVER_ROLES, LOGBOOK_WRITER_ROLES, REPORT_ROLES
-from inspections.flags import overdue
-from inspections.flags.models import ComplianceException, FlagStatus
+from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES
 from inspections.logbook import services
 from inspections.logbook.forms import (
     AdjustmentForm,
     AmendmentForm,
-    FlagResolveForm,
     InspectionForm,
     IrregularityForm,
-    ReportForm,
     TableEventForm,
 )
 from inspections.logbook.models import Entry, EntryKind
-from inspections.logbook.selectors import entries_visible_to, flags_visible_to, reports_visible_to
-from inspections.reports import requests as reports
+from inspections.logbook.selectors import entries_visible_to, floor_tables
 
 PAGE = 25  # timeline entries on a table's page
 
@@ -85,7 +71,7 @@ def _roles(roles) -> str:
     return ", ".join(sorted(Role(role).label.lower() for role in roles))
 
 
-def _require_role(user, roles, what: str) -> None:
+def require_role(user, roles, what: str) -> None:
     """The 403 page says which roles may do this, and which one the person has."""
     if user.role not in roles:
         raise PermissionDenied(
@@ -95,7 +81,7 @@ def _require_role(user, roles, what: str) -> None:
 
 
 def _require_writer(user) -> None:
-    _require_role(user, LOGBOOK_WRITER_ROLES, "Recording in the logbook")
+    require_role(user, LOGBOOK_WRITER_ROLES, "Recording in the logbook")
 
 
 @login_required
@@ -114,7 +100,7 @@ def floor(request):
     # A regulator's jurisdiction has several properties: the home page links to each one's floor.
     if request.GET.get("property", "").isdigit():
         tables = tables.filter(property_id=int(request.GET["property"]))
-    tables = tables.prefetch_related(_open_flags())
+    tables = floor_tables(tables)
     rows = [
         {"table": table, "next": NEXT_STEP.get(table.state, ("", None))[0], "zone": table.property.zone}
         for table in tables
@@ -122,18 +108,10 @@ def floor(request):
     return render(request, "floor/dashboard.html", {"rows": rows})
 
 
-def _open_flags() -> Prefetch:
-    """Each table's open flags of the overdue scan, with their kind in words."""
-    return Prefetch(
-        "flags",
-        queryset=ComplianceException.objects.filter(status=FlagStatus.OPEN).select_related("property"),
-        to_attr="open_flags",
-    )
-
-
 @login_required
 def table_page(request, pk: int):
-    table = _table(request, pk)
+    # With what the other apps show of it (its open flags: `table.open_flags`).
+    table = get_object_or_404(floor_tables(tables_visible_to(request.user).select_related("wheel", "ball")), pk=pk)
     # Newest first, 25 at a time, by position in the chain rather than by page number: a table's
     # entries follow each other in time (§ 617a.2(e)), and "older than #n" costs the same on the
     # first page as on the last, however long the history (no COUNT, no OFFSET).
@@ -165,7 +143,6 @@ def table_page(request, pk: int):
             "rules": rules_submission_in_effect(
                 property_id=table.property_id, game=table.game, on=property_today(table.property)
             ),
-            "flags": ComplianceException.objects.filter(table=table, status=FlagStatus.OPEN).select_related("property"),
         },
     )
 
@@ -344,107 +321,3 @@ def action_url(table, kind: str) -> str:
     if kind == EntryKind.IRREGULARITY:
         return reverse("irregularity", args=[table.pk])
     return reverse("table-event", args=[table.pk, kind])
-
-
-@login_required
-def flags(request):
-    """The open flags of the overdue scan, most overdue first, and the last ones resolved."""
-    visible = flags_visible_to(request.user)
-    return render(
-        request,
-        "floor/flags.html",
-        {
-            "open": visible.filter(status=FlagStatus.OPEN).order_by("due_at"),
-            "resolved": visible.filter(status=FlagStatus.RESOLVED)
-            .select_related("cured_by_entry")
-            .order_by("-resolved_at")[:25],
-            "may_resolve": request.user.role in FLAG_RESOLVER_ROLES,
-        },
-    )
-
-
-@login_required
-def flag_resolve(request, pk: int):
-    # Sent twice: the first one resolved the flag, so it is no longer open; say it was recorded.
-    if repeat := form_already_recorded(request):
-        return already_recorded_redirect(request, repeat)
-    flag = get_object_or_404(flags_visible_to(request.user), pk=pk, status=FlagStatus.OPEN)
-    _require_role(request.user, FLAG_RESOLVER_ROLES, "Resolving a flag by hand")
-    form = FlagResolveForm(request.POST or None, request=request)
-    if request.method == "POST" and form.is_valid():
-        try:
-            done = form_write_once(
-                request=request,
-                token=form.token(),
-                write=lambda: overdue.flag_resolve(
-                    flag_id=flag.pk, note=form.cleaned_data["note"], signature=form.signature()
-                ),
-                recorded=lambda flag: (f"the resolution of the flag on table {flag.table.number}", reverse("flags")),
-            )
-        except RuleViolation as refusal:
-            form.show(refusal)
-        else:
-            if isinstance(done, AlreadyRecorded):
-                return already_recorded_redirect(request, done)
-            messages.success(request, f"Flag on table {flag.table.number} resolved, signed.")
-            return redirect("flags")
-    return render(request, "floor/flag_resolve.html", {"flag": flag, "form": form, "zone": flag.property.zone})
-
-
-def _require_reports(user) -> None:
-    _require_role(user, REPORT_ROLES, "Reports")
-
-
-@login_required
-def report_list(request):
-    """Ask for a report, and follow the property's reports as they are generated."""
-    _require_reports(request.user)
-    properties = properties_visible_to(request.user).order_by("name")
-    # The last seven days at the property, not in UTC (at 22:30 in New York it is already tomorrow).
-    today = viewer_today(properties)
-    initial = {"period_from": today - timedelta(days=7), "period_to": today - timedelta(days=1)}
-    form = ReportForm(request.POST or None, properties=properties, initial=initial)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            report = form_write_once(
-                request=request,
-                token=form.token(),
-                write=lambda: reports.report_request(
-                    requested_by=request.user,
-                    property=data["property"],
-                    kind=data["kind"],
-                    format=data["format"],
-                    period_from=data["period_from"],
-                    period_to=data["period_to"],
-                    tables=data["table_list"],
-                ),
-                recorded=lambda report: (f"report #{report.pk}", reverse("reports")),
-            )
-        except RuleViolation as refusal:
-            # The API's refusal, on the form (a 429 when too many reports are waiting at once).
-            form.show(refusal)
-            status = 429 if isinstance(refusal, LimitReached) else 200
-        else:
-            if isinstance(report, AlreadyRecorded):
-                return already_recorded_redirect(request, report)
-            messages.success(request, f"Report #{report.pk} asked for: it is being generated below.")
-            return redirect("reports")
-    else:
-        status = 200
-    recent = reports_visible_to(request.user).prefetch_related("tables")[:30]
-    return render(request, "floor/reports.html", {"form": form, "reports": recent}, status=status)
-
-
-@login_required
-def report_row(request, pk: int):
-    """htmx: one report's row, polled every two seconds until it is done or failed."""
-    _require_reports(request.user)
-    report = get_object_or_404(reports_visible_to(request.user), pk=pk)
-    return render(request, "floor/_report_row.html", {"report": report})
-
-
-@login_required
-def report_file(request, pk: int):
-    _require_reports(request.user)
-    return reports.report_download(report=get_object_or_404(reports_visible_to(request.user), pk=pk), user=request.user)

@@ -20,8 +20,8 @@ from compliance.casinos.models import GamingTable, WheelType
 from compliance.rulebook import rulebook_for
 from inspections.flags.models import ComplianceException
 from inspections.flags.overdue import flag_label, flag_resolution_text
-from inspections.logbook.api.serializers import REGISTER_FIELDS, register_row
 from inspections.logbook.models import Entry, EntryKind, SignatureMeaning, amendment_label
+from inspections.logbook.register import REGISTER_FIELDS, register_row
 from inspections.reports import charts
 from inspections.reports.models import Report, ReportKind
 

@@ -20,7 +20,8 @@ from compliance.casinos.models import Property
 from compliance.rulebook import raise_if_any
 from compliance.rulebook import reports as policy
 from compliance.rulebook.base import LimitReached
-from inspections.reports.models import Report, ReportDownload, ReportStatus
+from inspections.reports.models import Report, ReportDownload, ReportKind, ReportStatus
+from inspections.reports.tasks import report_enqueue
 
 log = logging.getLogger(__name__)
 
@@ -32,8 +33,6 @@ PENDING_COUNTS_FOR = timedelta(hours=6)
 
 def report_problems(*, kind: str, prop, period_from, period_to, tables) -> dict[str, str]:
     """What is wrong with a request for a report, by field (the API and the page both ask)."""
-    from inspections.reports.models import ReportKind
-
     problems = {}
     if period_from > period_to:
         problems["from"] = "The period starts after it ends."
@@ -91,20 +90,6 @@ def report_request(*, requested_by, tables=(), **fields) -> Report:
     return report
 
 
-def report_enqueue(report_id: int) -> bool:
-    from inspections.reports.tasks import report_generate
-
-    try:
-        # No result to wait for (the report's row tells how it went): the request never subscribes
-        # to the result store, whose reconnection attempts would hold it while Redis is down.
-        report_generate.apply_async((report_id,), retry=False, ignore_result=True)
-    except Exception as error:  # the broker is down: the report waits, queued
-        log.warning("report %s stays queued: %s", report_id, error)
-        return False
-    Report.objects.filter(pk=report_id).update(sent=True)
-    return True
-
-
 def report_download(*, report: Report, user) -> FileResponse:
     """The finished file, and a log line of who took which file (by its hash) when."""
     if report.status != ReportStatus.DONE or not report.file:
@@ -113,9 +98,3 @@ def report_download(*, report: Report, user) -> FileResponse:
     response = FileResponse(report.file.open("rb"), as_attachment=True, filename=report.file.name.rsplit("/", 1)[-1])
     response["X-Content-SHA256"] = report.sha256
     return response
-
-
-def reports_requeue() -> int:
-    """Send the reports whose task never reached the broker (Redis was down): beat, every minute."""
-    unsent = Report.objects.filter(status=ReportStatus.QUEUED, sent=False).values_list("pk", flat=True)
-    return sum(report_enqueue(pk) for pk in unsent[:100])

@@ -10,9 +10,10 @@ from compliance.approvals import services as approvals
 from compliance.approvals.api.views import RulesSubmissionViewSet
 from compliance.approvals.models import RulesSubmission
 from compliance.casinos import services
-from compliance.casinos.api.views import GamingTableViewSet, PropertyViewSet
+from compliance.casinos.api.views import PropertyViewSet
 from compliance.casinos.models import GamingTable, Property, TableState, Wheel
 from compliance.rulebook import RuleViolation, pa
+from inspections.logbook.api.views import GamingTableViewSet
 from inspections.logbook.chain import chain_verify
 from inspections.logbook.models import Entry
 from tests.conftest import sign

@@ -218,7 +218,7 @@ def test_the_register_gives_the_part_the_failed_items_and_the_notes_in_the_pdf_a
 def test_the_api_the_csv_and_the_pdf_carry_the_same_register_fields(committed_db, media, casino, settings):
     """One list of the register's fields: each is in every API row, and is a column of the CSV and
     the PDF, holding the same value in words for the same entries."""
-    from inspections.logbook.api.serializers import REGISTER_FIELDS
+    from inspections.logbook.register import REGISTER_FIELDS
     from inspections.reports.kinds import KINDS, REGISTER_COLUMNS
 
     settings.REPORT_CHUNK_ROWS = 400
@@ -473,7 +473,7 @@ def test_a_table_history_holds_only_its_tables_entries(committed_db, media, hist
 def test_a_report_asked_for_with_redis_down_is_sent_when_it_is_back(
     casino, media, redis_url, django_capture_on_commit_callbacks
 ):
-    from inspections.reports.requests import reports_requeue
+    from inspections.reports.tasks import unsent_reports_send as reports_requeue
     from tests.conftest import celery_connected_to
 
     body = {"kind": "inspection_register", "property": casino.property.pk, "from": "2026-11-01", "to": "2026-11-02"}

@@ -15,10 +15,12 @@ from django.utils import timezone
 
 from compliance.accounts.forms import OneTimeTokenForm, SignatureFields
 from compliance.approvals import forms as compliance_forms
+from inspections.flags import forms as flags_forms
 from inspections.flags.models import ComplianceException
 from inspections.logbook import forms as inspections_forms
 from inspections.logbook.forms import SignedForm
 from inspections.logbook.models import Entry
+from inspections.reports import forms as reports_forms
 from tests.compliance.test_layouts import BASIC
 from tests.compliance.test_rules_submissions import STANDARD
 from tests.compliance.test_web import STANDARD as WEB_STANDARD
@@ -46,7 +48,7 @@ def every_token_form() -> set[type]:
 
 def test_every_form_of_the_apps_carries_the_token():
     """Every form the pages offer records something (a sign-in is Django's own), so each has a token."""
-    for module in (compliance_forms, inspections_forms):
+    for module in (compliance_forms, inspections_forms, flags_forms, reports_forms):
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, forms.BaseForm) and value.__module__ == module.__name__:
                 assert issubclass(value, OneTimeTokenForm), value

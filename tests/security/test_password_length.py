@@ -68,7 +68,13 @@ def test_every_api_password_beyond_the_limit_is_refused(world, operation, hashes
 
 
 def _form_classes() -> list[type[forms.Form]]:
-    for module in ("compliance.approvals.forms", "inspections.logbook.forms", "compliance.accounts.auth"):
+    for module in (
+        "compliance.approvals.forms",
+        "inspections.logbook.forms",
+        "inspections.flags.forms",
+        "inspections.reports.forms",
+        "compliance.accounts.auth",
+    ):
         importlib.import_module(module)
     found, stack = [], list(forms.BaseForm.__subclasses__())
     while stack:

@@ -20,6 +20,7 @@ from compliance.accounts.signatures import SignatureInput, Unattended, signer_au
 from compliance.approvals import forms as compliance_forms
 from compliance.approvals.models import ApprovalSignature, LayoutSubmission, RulesSubmission
 from compliance.rulebook import RuleViolation
+from inspections.flags import forms as flags_forms  # noqa: F401  (its form is a SignatureFields too)
 from inspections.flags.models import ComplianceException
 from inspections.logbook import forms as inspections_forms  # noqa: F401  (its forms are SignatureFields too)
 from inspections.logbook import services

@@ -10,9 +10,10 @@ from rest_framework.response import Response
 
 from compliance.accounts import services
 from compliance.accounts.api.serializers import PersonSerializer, TokenRequestSerializer
-from compliance.accounts.auth import ScopedRateThrottle, is_locked_out, lockout_message, lockout_seconds
+from compliance.accounts.auth import is_locked_out, lockout_message, lockout_seconds
 from compliance.accounts.models import User
 from compliance.accounts.selectors import people_visible_to
+from compliance.accounts.throttles import ScopedRateThrottle
 from config.api.filters import IdFilter
 from config.api.parsers import PARSERS
 from config.api.permissions import ReadOrConfigure

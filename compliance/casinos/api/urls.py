@@ -8,6 +8,6 @@ router = SimpleRouter()
 router.register("properties", PropertyViewSet, basename="property")
 router.register("wheels", WheelViewSet, basename="wheel")
 router.register("balls", BallViewSet, basename="ball")
-# /api/tables/ is the logbook's (its viewset adds the table's events to this app's GamingTableViewSet).
+# /api/tables/ is the logbook's: one viewset for the configuration (through this app's services) and the events.
 
 urlpatterns: list = []  # nothing besides the router's

@@ -4,12 +4,11 @@ from rest_framework import mixins, viewsets
 from compliance.casinos import services
 from compliance.casinos.api.serializers import (
     BallSerializer,
-    GamingTableSerializer,
     PropertySerializer,
     WheelSerializer,
 )
-from compliance.casinos.models import Ball, GamingTable, Wheel
-from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to, wheels_visible_to
+from compliance.casinos.models import Ball, Wheel
+from compliance.casinos.selectors import balls_visible_to, properties_visible_to, wheels_visible_to
 from config.api.filters import IdFilter
 from config.api.permissions import ReadOrAdministrator, ReadOrConfigure
 from config.api.viewsets import ListRetrieveCreatePatchViewSet
@@ -29,36 +28,6 @@ class PropertyViewSet(ListRetrieveCreatePatchViewSet):
         # A compliance manager keeps their own property's policy (the service says who changes what).
         serializer.instance = services.property_update(
             property_id=serializer.instance.pk, actor=self.request.user, changes=serializer.validated_data
-        )
-
-
-class GamingTableFilter(filters.FilterSet):
-    property = IdFilter(field_name="property_id")
-
-    class Meta:
-        model = GamingTable
-        fields = ["property", "game", "wheel_type", "state", "number"]
-
-
-class GamingTableViewSet(ListRetrieveCreatePatchViewSet):
-    """Tables; the logbook app adds the open/close/cover/unlock actions. A table's configuration (game,
-    wheel type, external movable parts, electronic, wheel, ball) changes only while it is closed, and
-    it is then inspected again before it opens; a table with logbook entries stays at its property."""
-
-    serializer_class = GamingTableSerializer
-    permission_classes = [ReadOrConfigure]
-    filterset_class = GamingTableFilter
-
-    def get_queryset(self):
-        return tables_visible_to(self.request.user).order_by("property__name", "number")
-
-    def perform_create(self, serializer):
-        serializer.instance = services.table_create(actor=self.request.user, **serializer.validated_data)
-
-    def perform_update(self, serializer):
-        # The service reads the row again under its lock and writes only what changes.
-        serializer.instance = services.table_update(
-            table_id=serializer.instance.pk, actor=self.request.user, changes=serializer.validated_data
         )
 
 

@@ -3,42 +3,25 @@
 from __future__ import annotations
 
 import json
-import zoneinfo
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from compliance.accounts.api.serializers import SignatureInputSerializer
-from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
-from compliance.rulebook import rulebook_for
+from compliance.casinos.selectors import balls_visible_to, tables_visible_to
 from compliance.rulebook.pa import AMENDMENT_KINDS, IRREGULARITY_KINDS
 from config.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
 from config.validators import NOTE_MAX_LENGTH, printable_line, printable_strings, printable_text
-from inspections.flags.models import ComplianceException
-from inspections.flags.overdue import flag_label, flag_resolution_text
 from inspections.logbook.models import Entry, EntryKind, Signature
-from inspections.logbook.selectors import ADJUSTMENT_KINDS, entries_visible_to
-from inspections.reports.models import ChainState, Report
-from inspections.reports.requests import report_problems
+from inspections.logbook.register import register_row, signature_representation
+from inspections.logbook.selectors import entries_visible_to
 
-_datetime = serializers.DateTimeField()
 # An entry's own time (compliance.rulebook.pa.entry_time_plausible).
 TIME_HELP = (
     "Defaults to now. Never in the future (beyond a device clock's skew), nor further back than "
     "ENTRY_MAX_BACKDATE_HOURS (24 by default)."
 )
-
-
-def signature_representation(signature: Signature) -> dict:
-    return {
-        "signer": signature.signer_id,
-        "signer_name": signature.signer_name,
-        "credential_number": signature.credential_number,
-        "meaning": signature.meaning,
-        "signed_at": _datetime.to_representation(signature.signed_at),
-        "content_hash": signature.content_hash,
-    }
 
 
 class SignatureSerializer(serializers.ModelSerializer):
@@ -248,76 +231,6 @@ class TableEventSerializer(serializers.Serializer):
     signature = SignatureInputSerializer()
 
 
-# The register's fields, in the order the reports print them: the API's rows carry each (with
-# more, for machines), the PDF and the CSV a column of each (inspections.reports.kinds).
-REGISTER_FIELDS = (
-    "seq",
-    "date",
-    "time",
-    "table_number",
-    "kind",
-    "part",
-    "description",
-    "failed_items",
-    "notes",
-    "inspection_certified",
-    "signatures",
-)
-# The entries whose notes the register prints: an inspection's, a no spin's.
-NOTED_KINDS = frozenset({EntryKind.INSPECTION, EntryKind.IRREGULARITY})
-
-
-def failed_items(entry: Entry) -> list[dict]:
-    """An inspection's checklist items that failed, in the checklist's order, each with its words
-    and its paragraph (entries from `for_register()`, which carry their jurisdiction)."""
-    if entry.kind != EntryKind.INSPECTION:
-        return []
-    checklist = rulebook_for(entry.jurisdiction).CHECKLIST_BY_CODE
-    order = list(checklist)
-    failed = [code for code, passed in (entry.details or {}).get("items", {}).items() if not passed]
-    failed.sort(key=lambda code: order.index(code) if code in order else len(order))
-    return [
-        {
-            "code": code,
-            "label": checklist[code].label if code in checklist else code,
-            "citation": checklist[code].citation if code in checklist else None,
-        }
-        for code in failed
-    ]
-
-
-def register_row(entry: Entry) -> dict:
-    """One § 617a.2(e) register row, as the API and the reports give it (entries from `for_register()`)."""
-    local = entry.occurred_at.astimezone(zoneinfo.ZoneInfo(entry.time_zone))
-    details = entry.details or {}
-    signatures = entry.signature_list
-    # § 617a.2(e): the individual making the adjustment or replacement signs first (performer).
-    first = signatures[0] if signatures else None
-    return {
-        "id": entry.pk,
-        "seq": entry.seq,
-        "property": entry.property_id,
-        "table": entry.table_id,
-        "table_number": entry.table_number,
-        "date": local.date().isoformat(),
-        "time": local.strftime("%H:%M:%S"),
-        "occurred_at": _datetime.to_representation(entry.occurred_at),
-        "kind": entry.kind,
-        "adjustment_or_replacement": entry.kind if entry.kind in ADJUSTMENT_KINDS else None,
-        "part": details.get("part", "") if entry.kind in ADJUSTMENT_KINDS else "",
-        "description": entry.description,
-        "failed_items": failed_items(entry),
-        "notes": details.get("notes", "") if entry.kind in NOTED_KINDS else "",
-        "inspection_certified": entry.passed if entry.kind == EntryKind.INSPECTION else None,
-        "signer_name": first.signer_name if first else None,
-        "credential_number": first.credential_number if first else None,
-        "signatures": [signature_representation(signature) for signature in signatures],
-        "amends": entry.amends_id,
-        "amended_by": entry.amended_by,
-        "entry_hash": entry.entry_hash,
-    }
-
-
 class AmendedBySerializer(serializers.Serializer):
     """An amendment made to the entry: its id and number, and what it says of the entry."""
 
@@ -395,148 +308,3 @@ class LogbookRowSerializer(serializers.ModelSerializer):
 
     def to_representation(self, entry: Entry) -> dict:
         return register_row(entry)
-
-
-class CuringEntrySerializer(serializers.ModelSerializer):
-    """The logbook entry that cured a flag, as the register names it."""
-
-    class Meta:
-        model = Entry
-        fields = ["id", "seq", "kind", "occurred_at"]
-        read_only_fields = fields
-
-
-class ComplianceExceptionSerializer(serializers.ModelSerializer):
-    table_number = serializers.CharField(source="table.number", read_only=True)
-    label = serializers.SerializerMethodField(help_text="The kind of flag in words.")
-    resolved_by_system = serializers.SerializerMethodField(
-        help_text="Cured, not resolved by a person: by a logbook entry (`cured_by_entry`) or without one."
-    )
-    resolution = serializers.CharField(
-        read_only=True,
-        help_text="`cured` (by the logbook entry `cured_by_entry`), `cleared` (cured without an entry: an approval, "
-        "a policy or a configuration change), `manager` (a compliance manager's signed note); empty while open.",
-    )
-    cured_by_entry = CuringEntrySerializer(
-        read_only=True, allow_null=True, help_text="The entry that moved the missed deadline, so cured the flag."
-    )
-    resolution_text = serializers.SerializerMethodField(
-        help_text="How it was resolved, in words, as the flags report and page say it."
-    )
-
-    class Meta:
-        model = ComplianceException
-        fields = [
-            "id",
-            "property",
-            "table",
-            "table_number",
-            "kind",
-            "label",
-            "citation",
-            "due_at",
-            "detected_at",
-            "status",
-            "resolved_at",
-            "resolved_by",
-            "resolved_by_system",
-            "resolution",
-            "cured_by_entry",
-            "resolution_text",
-            "resolver_name",
-            "resolver_credential",
-            "resolution_note",
-        ]
-        read_only_fields = fields
-
-    def get_label(self, flag) -> str:
-        return flag_label(flag)
-
-    def get_resolved_by_system(self, flag) -> bool:
-        return flag.status == "resolved" and flag.resolved_by_id is None
-
-    def get_resolution_text(self, flag) -> str:
-        return flag_resolution_text(flag, flag.property.zone)
-
-
-class FlagResolveSerializer(serializers.Serializer):
-    note = serializers.CharField(
-        max_length=NOTE_MAX_LENGTH, help_text="How the problem was dealt with.", validators=[printable_text]
-    )
-    signature = SignatureInputSerializer()
-
-
-class ReportSerializer(serializers.ModelSerializer):
-    property = ScopedPrimaryKeyRelatedField(scope=properties_visible_to)
-    tables = ScopedPrimaryKeyRelatedField(
-        scope=tables_visible_to, many=True, required=False, help_text="Ids of the tables (default: all)."
-    )
-    # "from" is a Python keyword: the field is put in the class's namespace under its API name.
-    locals()["from"] = serializers.DateField(
-        source="period_from", help_text="The first day, in the property's time zone (2000-01-01 or later)."
-    )
-    to = serializers.DateField(
-        source="period_to", help_text="The last day, in the property's time zone (at most the property's tomorrow)."
-    )
-    download = serializers.SerializerMethodField(help_text="Where to get the file once `status` is done.")
-    chain = serializers.ChoiceField(
-        source="chain_state",
-        choices=ChainState.choices,
-        read_only=True,
-        help_text="The property's hash chain when the report was made: `intact`, `broken` (see "
-        "`chain_broken_entry`) or `not_verified` (an unknown is never reported as broken).",
-    )
-    chain_broken_entry = serializers.IntegerField(
-        source="chain_broken_seq",
-        read_only=True,
-        allow_null=True,
-        help_text="The number (`seq`) of the first broken entry of the property's chain, when broken.",
-    )
-    chain_broken_reason = serializers.CharField(read_only=True, help_text="Why that entry breaks the chain.")
-
-    class Meta:
-        model = Report
-        fields = [
-            "id",
-            "kind",
-            "property",
-            "tables",
-            "from",
-            "to",
-            "format",
-            "status",
-            "progress",
-            "error",
-            "sha256",
-            "size",
-            "pages",
-            "rows",
-            "chain",
-            "chain_intact",
-            "chain_broken_entry",
-            "chain_broken_reason",
-            "chain_head",
-            "requested_by",
-            "requested_at",
-            "finished_at",
-            "download",
-        ]
-        # Everything but what is asked for is the report's own doing.
-        read_only_fields = [
-            name for name in fields if name not in ("kind", "property", "tables", "from", "to", "format")
-        ]
-
-    def get_download(self, report) -> str | None:
-        return f"/api/reports/{report.pk}/download/" if report.status == "done" else None
-
-    def validate(self, attrs):
-        problems = report_problems(
-            kind=attrs["kind"],
-            prop=attrs["property"],
-            period_from=attrs["period_from"],
-            period_to=attrs["period_to"],
-            tables=attrs.get("tables", []),
-        )
-        if problems:
-            raise serializers.ValidationError(problems)
-        return attrs

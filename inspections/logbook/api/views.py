@@ -7,18 +7,17 @@ from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from compliance.accounts.api.permissions import ReadOrLogbookWriter, ReportRoles
+from compliance.accounts.api.permissions import ReadOrLogbookWriter
+from compliance.casinos import services as casinos
 from compliance.casinos.api.serializers import GamingTableSerializer
-from compliance.casinos.api.views import GamingTableViewSet as ConfiguredTableViewSet
+from compliance.casinos.models import GamingTable
+from compliance.casinos.selectors import tables_visible_to
 from config.api.filters import IdFilter, UtcDateTimeFilter
 from config.api.permissions import ReadOrConfigure
-from inspections.flags import overdue
-from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from inspections.logbook.api import serializers as s
-from inspections.logbook.models import Entry, EntryKind
-from inspections.logbook.selectors import ADJUSTMENT_KINDS, flags_visible_to, logbook_rows, reports_visible_to
-from inspections.reports import requests as reports
+from inspections.logbook.models import ADJUSTMENT_KINDS, Entry, EntryKind
+from inspections.logbook.selectors import logbook_rows
 
 
 class EntryFilter(filters.FilterSet):
@@ -147,13 +146,47 @@ class TableEventResponseSerializer(s.serializers.Serializer):
     table = GamingTableSerializer()
 
 
-class GamingTableViewSet(ConfiguredTableViewSet):
+class GamingTableFilter(filters.FilterSet):
+    property = IdFilter(field_name="property_id")
+
+    class Meta:
+        model = GamingTable
+        fields = ["property", "game", "wheel_type", "state", "number"]
+
+
+class GamingTableViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
     """Tables, with the logbook events that move their state."""
+
+    # One viewset for /api/tables/: the configuration is written by compliance.casinos' services (it
+    # changes only while the table is closed, and the table is then inspected again before it opens;
+    # a table with logbook entries stays at its property), the events by the logbook's.
+
+    serializer_class = GamingTableSerializer
+    filterset_class = GamingTableFilter
+    http_method_names = ["get", "post", "patch", "head", "options"]
 
     def get_permissions(self):
         if self.action in EntryKind.values:
             return [ReadOrLogbookWriter()]
         return [ReadOrConfigure()]
+
+    def get_queryset(self):
+        return tables_visible_to(self.request.user).order_by("property__name", "number")
+
+    def perform_create(self, serializer):
+        serializer.instance = casinos.table_create(actor=self.request.user, **serializer.validated_data)
+
+    def perform_update(self, serializer):
+        # The service reads the row again under its lock and writes only what changes.
+        serializer.instance = casinos.table_update(
+            table_id=serializer.instance.pk, actor=self.request.user, changes=serializer.validated_data
+        )
 
     def _event(self, request, kind: str) -> Response:
         table = self.get_object()
@@ -196,56 +229,3 @@ class GamingTableViewSet(ConfiguredTableViewSet):
     def cover(self, request, pk=None):
         """Cover the entire wheel and securely lock the cover (§ 617a.2(f))."""
         return self._event(request, EntryKind.COVER)
-
-
-class FlagFilter(filters.FilterSet):
-    property = IdFilter(field_name="property_id")
-    table = IdFilter(field_name="table_id")
-
-    class Meta:
-        model = ComplianceException
-        fields = ["property", "table", "status", "kind"]
-
-
-class ComplianceExceptionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """The overdue scan's flags (DESIGN.md §6), newest first; a compliance manager resolves one by hand."""
-
-    serializer_class = s.ComplianceExceptionSerializer
-    permission_classes = [IsAuthenticated]
-    filterset_class = FlagFilter
-
-    def get_queryset(self):
-        return flags_visible_to(self.request.user).order_by("-detected_at", "-id")
-
-    @extend_schema(request=s.FlagResolveSerializer, responses={200: s.ComplianceExceptionSerializer})
-    @action(detail=True, methods=["post"])
-    def resolve(self, request, pk=None):
-        """Resolve an open flag with a signed note (the property's compliance manager)."""
-        flag = self.get_object()
-        serializer = s.FlagResolveSerializer(data=request.data, context=self.get_serializer_context())
-        serializer.is_valid(raise_exception=True)
-        flag = overdue.flag_resolve(flag_id=flag.pk, **serializer.validated_data)
-        return Response(s.ComplianceExceptionSerializer(flag).data)
-
-
-class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
-    """Audit reports: asked for here, generated in the background (watch `status` and `progress`),
-    downloaded when done; every download is logged. A request is refused with HTTP 429 (product
-    policy, in the error format) while its person or property already has its limit of reports
-    waiting or being generated, and with HTTP 400 when its period is longer than the limit."""
-
-    serializer_class = s.ReportSerializer
-    permission_classes = [ReportRoles]
-    filterset_fields = ["property", "kind", "status", "format"]
-
-    def get_queryset(self):
-        return reports_visible_to(self.request.user).prefetch_related("tables")
-
-    def perform_create(self, serializer):
-        serializer.instance = reports.report_request(requested_by=self.request.user, **serializer.validated_data)
-
-    @extend_schema(responses={(200, "application/octet-stream"): bytes})
-    @action(detail=True, methods=["get"])
-    def download(self, request, pk=None):
-        """The file, once done (PDF or CSV); the download is logged with the file's SHA-256."""
-        return reports.report_download(report=self.get_object(), user=request.user)

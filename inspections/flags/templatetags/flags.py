@@ -1,4 +1,4 @@
-"""Template filters of the logbook's pages."""
+"""Template filters naming a flag, for any page that shows one (`{% load flags %}`): the floor, a table, the flags."""
 
 from django import template
 

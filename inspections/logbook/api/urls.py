@@ -1,0 +1,16 @@
+"""The logbook's resources; config.api.urls adds them to the API's one router (and its root)."""
+
+from rest_framework.routers import SimpleRouter
+
+from inspections.logbook.api import views
+
+router = SimpleRouter()
+router.register("tables", views.GamingTableViewSet, basename="table")
+router.register("inspections", views.InspectionViewSet, basename="inspection")
+router.register("adjustments", views.AdjustmentViewSet, basename="adjustment")
+router.register("irregularities", views.IrregularityViewSet, basename="irregularity")
+router.register("deck-changes", views.DeckChangeViewSet, basename="deck-change")
+router.register("amendments", views.AmendmentViewSet, basename="amendment")
+router.register("logbook", views.LogbookViewSet, basename="logbook")
+
+urlpatterns: list = []  # nothing besides the router's

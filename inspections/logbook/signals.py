@@ -1,0 +1,12 @@
+"""What the logbook tells the apps above it, which it does not import (inspections.flags connects in
+its AppConfig.ready()).
+
+`entry_recorded` is sent by the logbook's services once an entry is appended and its table's state
+stored, synchronously, inside the entry's transaction and with the table still locked: a receiver's
+writes commit or roll back with the entry, and a receiver's exception refuses the entry.
+Arguments: `entry`, and `missed`, the deadline columns the entry moved, each with the deadline it held
+before (column → that deadline)."""
+
+from django.dispatch import Signal
+
+entry_recorded = Signal()

@@ -1,0 +1,86 @@
+"""A report as asked for and as followed: what it covers, its progress, its chain check, its file."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from compliance.casinos.selectors import properties_visible_to, tables_visible_to
+from config.api.fields import ScopedPrimaryKeyRelatedField
+from inspections.reports.models import ChainState, Report
+from inspections.reports.requests import report_problems
+
+
+class ReportSerializer(serializers.ModelSerializer):
+    property = ScopedPrimaryKeyRelatedField(scope=properties_visible_to)
+    tables = ScopedPrimaryKeyRelatedField(
+        scope=tables_visible_to, many=True, required=False, help_text="Ids of the tables (default: all)."
+    )
+    # "from" is a Python keyword: the field is put in the class's namespace under its API name.
+    locals()["from"] = serializers.DateField(
+        source="period_from", help_text="The first day, in the property's time zone (2000-01-01 or later)."
+    )
+    to = serializers.DateField(
+        source="period_to", help_text="The last day, in the property's time zone (at most the property's tomorrow)."
+    )
+    download = serializers.SerializerMethodField(help_text="Where to get the file once `status` is done.")
+    chain = serializers.ChoiceField(
+        source="chain_state",
+        choices=ChainState.choices,
+        read_only=True,
+        help_text="The property's hash chain when the report was made: `intact`, `broken` (see "
+        "`chain_broken_entry`) or `not_verified` (an unknown is never reported as broken).",
+    )
+    chain_broken_entry = serializers.IntegerField(
+        source="chain_broken_seq",
+        read_only=True,
+        allow_null=True,
+        help_text="The number (`seq`) of the first broken entry of the property's chain, when broken.",
+    )
+    chain_broken_reason = serializers.CharField(read_only=True, help_text="Why that entry breaks the chain.")
+
+    class Meta:
+        model = Report
+        fields = [
+            "id",
+            "kind",
+            "property",
+            "tables",
+            "from",
+            "to",
+            "format",
+            "status",
+            "progress",
+            "error",
+            "sha256",
+            "size",
+            "pages",
+            "rows",
+            "chain",
+            "chain_intact",
+            "chain_broken_entry",
+            "chain_broken_reason",
+            "chain_head",
+            "requested_by",
+            "requested_at",
+            "finished_at",
+            "download",
+        ]
+        # Everything but what is asked for is the report's own doing.
+        read_only_fields = [
+            name for name in fields if name not in ("kind", "property", "tables", "from", "to", "format")
+        ]
+
+    def get_download(self, report) -> str | None:
+        return f"/api/reports/{report.pk}/download/" if report.status == "done" else None
+
+    def validate(self, attrs):
+        problems = report_problems(
+            kind=attrs["kind"],
+            prop=attrs["property"],
+            period_from=attrs["period_from"],
+            period_to=attrs["period_to"],
+            tables=attrs.get("tables", []),
+        )
+        if problems:
+            raise serializers.ValidationError(problems)
+        return attrs
