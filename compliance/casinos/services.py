@@ -29,8 +29,9 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import Ball, GamingTable, Property, Wheel
 from compliance.casinos.selectors import is_administrator, properties_managed_by, rules_submission_in_effect
 from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
+from compliance.rulebook.games.big_six import big_six_house_edges
+from compliance.rulebook.games.roulette import house_edges
 from compliance.rulebook.roles import STAFF_ROLES
-from compliance.rulebook.wagers import big_six_house_edges, house_edges
 from inspections.logbook.deadlines import DEADLINE_FIELDS, deadlines_set, open_tables_recheck
 
 

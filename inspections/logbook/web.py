@@ -28,8 +28,8 @@ from compliance.casinos.selectors import (
     tables_visible_to,
 )
 from compliance.rulebook import RuleViolation, rulebook_for
-from compliance.rulebook.base import LimitReached
 from compliance.rulebook.roles import FLAG_RESOLVER_ROLES, LOGBOOK_WRITER_ROLES, REPORT_ROLES
+from compliance.rulebook.violations import LimitReached
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException, FlagStatus
 from inspections.logbook import services

@@ -12,7 +12,8 @@ from rest_framework import serializers
 from compliance.casinos.api.serializers import SignatureInputSerializer
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import rulebook_for
-from compliance.rulebook.pa import AMENDMENT_KINDS, IRREGULARITY_KINDS
+from compliance.rulebook.amendments import AMENDMENT_KINDS
+from compliance.rulebook.jurisdictions.pennsylvania import IRREGULARITY_KINDS
 from config.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
 from config.validators import NOTE_MAX_LENGTH, printable_line, printable_strings, printable_text
 from inspections.flags.models import ComplianceException
@@ -23,7 +24,7 @@ from inspections.reports.models import ChainState, Report
 from inspections.reports.requests import report_problems
 
 _datetime = serializers.DateTimeField()
-# An entry's own time (compliance.rulebook.pa.entry_time_plausible).
+# An entry's own time (compliance.rulebook.procedure.entry_time_plausible).
 TIME_HELP = (
     "Defaults to now. Never in the future (beyond a device clock's skew), nor further back than "
     "ENTRY_MAX_BACKDATE_HOURS (24 by default)."
