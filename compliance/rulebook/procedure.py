@@ -27,7 +27,7 @@ def role_phrase(person: Person) -> str:
 
 
 def role_names(roles: Iterable[str]) -> str:
-    return " or ".join(sorted(Role(role).label.lower() for role in roles))
+    return " or ".join(sorted(Role.label_of(role).lower() for role in roles))
 
 
 def checklist_for(table: Table) -> tuple[ChecklistItem, ...]:

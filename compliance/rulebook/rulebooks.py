@@ -8,6 +8,7 @@ bring their game rules (their facts modules meet jurisdiction.GameRules as they 
 from __future__ import annotations
 
 from compliance.rulebook import amendments, approvals, equipment, flags, procedure, records, signatures
+from compliance.rulebook.facts import ChecklistItem, FlagKind
 from compliance.rulebook.games import casino_war
 from compliance.rulebook.jurisdictions import pennsylvania as facts
 
@@ -24,7 +25,7 @@ class Pennsylvania:
     BIG_SIX_CITATION = facts.BIG_SIX_CITATION
     BIG_SIX_WAGERS = facts.BIG_SIX_WAGERS
     BIG_SIX_CLAPPER = facts.BIG_SIX_CLAPPER
-    BIG_SIX_ORDER = facts.BIG_SIX_ORDER
+    BIG_SIX_ORDER: tuple[str, ...] = facts.BIG_SIX_ORDER
     CASINO_WAR_PAYOUTS = facts.CASINO_WAR_PAYOUTS
     exclusivity = staticmethod(facts.exclusivity)
     required_options = staticmethod(facts.required_options)
@@ -34,18 +35,18 @@ class Pennsylvania:
     IRREGULARITIES = facts.IRREGULARITIES
     LAYOUT_APPROVAL = facts.LAYOUT_APPROVAL
     RULES_SUBMISSION = facts.RULES_SUBMISSION
-    CHECKLIST = facts.CHECKLIST
+    CHECKLIST: tuple[ChecklistItem, ...] = facts.CHECKLIST
     CHECKLIST_BY_CODE = facts.CHECKLIST_BY_CODE
-    IRREGULARITY_KINDS = facts.IRREGULARITY_KINDS
-    SINGLE_ZERO_ORDER = facts.SINGLE_ZERO_ORDER
-    DOUBLE_ZERO_ORDER = facts.DOUBLE_ZERO_ORDER
+    IRREGULARITY_KINDS: tuple[tuple[str, str], ...] = facts.IRREGULARITY_KINDS
+    SINGLE_ZERO_ORDER: tuple[str, ...] = facts.SINGLE_ZERO_ORDER
+    DOUBLE_ZERO_ORDER: tuple[str, ...] = facts.DOUBLE_ZERO_ORDER
     RED_NUMBERS = facts.RED_NUMBERS
     LAYOUT_FEATURES = facts.LAYOUT_FEATURES
     CASINO_WAR_DECK_CHANGE_HOURS = facts.CASINO_WAR_DECK_CHANGE_HOURS
-    AMENDMENT_KINDS = amendments.AMENDMENT_KINDS
+    AMENDMENT_KINDS: tuple[tuple[str, str], ...] = amendments.AMENDMENT_KINDS
     VOIDING_AMENDMENTS = amendments.VOIDING_AMENDMENTS
-    TABLE_CONFIGURATION = equipment.TABLE_CONFIGURATION
-    FLAG_KINDS = flags.FLAG_KINDS
+    TABLE_CONFIGURATION: tuple[str, ...] = equipment.TABLE_CONFIGURATION
+    FLAG_KINDS: tuple[FlagKind, ...] = flags.FLAG_KINDS
     FLAG_KINDS_BY_CODE = flags.FLAG_KINDS_BY_CODE
 
     # § 617a.1: equipment and the table's configuration.

@@ -25,6 +25,11 @@ class Vocabulary(StrEnum):
         return self.value, self.label
 
     @classmethod
+    def label_of(cls, value: str) -> str:
+        """The label of a stored value."""
+        return next(member.label for member in cls if member.value == value)
+
+    @classmethod
     def values(cls) -> frozenset[str]:
         return frozenset(member.value for member in cls)
 
