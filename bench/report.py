@@ -231,7 +231,7 @@ def seed(*, entries: int, small: int) -> dict:
 
     from compliance.accounts.models import Role, User
     from compliance.casinos.models import Game, GamingTable, Jurisdiction, Property, TableState, WheelType
-    from compliance.rulebook.pa import CHECKLIST
+    from compliance.rulebook.jurisdictions.pennsylvania import CHECKLIST
     from inspections.logbook import chain
     from inspections.logbook.models import Entry, Signature
 

@@ -20,7 +20,7 @@ from knox.models import AuthToken
 from bench.models import BaselineRow
 from compliance.accounts.models import Role, User
 from compliance.casinos.models import Game, GamingTable, Jurisdiction, Property, TableState, WheelType
-from compliance.rulebook.pa import CHECKLIST, IRREGULARITY_KINDS
+from compliance.rulebook.jurisdictions.pennsylvania import CHECKLIST, IRREGULARITY_KINDS
 from inspections.logbook import chain
 from inspections.logbook.models import Entry, EntryKind, Signature, SignatureMeaning
 

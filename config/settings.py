@@ -155,7 +155,7 @@ AUTH_PASSWORD_VALIDATORS = [
         "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH},
     },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
-    # At most 1,024 characters (compliance.rulebook.text.PASSWORD_MAX_LENGTH), as everywhere one is typed.
+    # At most 1,024 characters (config.validators.PASSWORD_MAX_LENGTH), as everywhere one is typed.
     {"NAME": "config.validators.PasswordMaximumLength"},
 ]
 LOGIN_URL = "/login/"

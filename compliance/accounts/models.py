@@ -12,16 +12,18 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from compliance.casinos.models import Jurisdiction, Property
+from compliance.rulebook import vocabulary as words
 from config.validators import printable_line
 
 
 class Role(models.TextChoices):
-    SECURITY = "security", "Security officer"
-    FLOORPERSON = "floorperson", "Floorperson"
-    MAINTENANCE = "maintenance", "Table game maintenance member"
-    COMPLIANCE = "compliance", "Compliance manager"
-    REGULATOR = "regulator", "Regulator (Board agent)"
-    ADMIN = "admin", "Administrator"
+    # The values and labels are the rulebook's (compliance.rulebook.vocabulary): one definition each.
+    SECURITY = words.Role.SECURITY.choice()
+    FLOORPERSON = words.Role.FLOORPERSON.choice()
+    MAINTENANCE = words.Role.MAINTENANCE.choice()
+    COMPLIANCE = words.Role.COMPLIANCE.choice()
+    REGULATOR = words.Role.REGULATOR.choice()
+    ADMIN = words.Role.ADMIN.choice()
 
 
 class PersonManager(UserManager):

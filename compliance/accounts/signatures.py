@@ -14,7 +14,8 @@ from django.http import HttpRequest
 from compliance.accounts.auth import is_locked_out, lockout_minutes
 from compliance.accounts.models import User
 from compliance.rulebook import RuleViolation, raise_if_any, rulebook_for
-from compliance.rulebook.text import password_within_limit
+from compliance.rulebook.signatures import password_within_limit
+from config.validators import PASSWORD_MAX_LENGTH
 
 
 class Unattended:
@@ -59,7 +60,7 @@ def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: 
     refuses the request, naming the field and the rule that asks for the signature: the inspection
     log's for an entry of the logbook (`in_logbook`), the product's policy for anything else signed."""
     # Whatever brought it: a password beyond the limit is never hashed (nor counted as a failure).
-    raise_if_any([password_within_limit(password=signature.password, field=field)])
+    raise_if_any([password_within_limit(password=signature.password, field=field, max_length=PASSWORD_MAX_LENGTH)])
     if isinstance(signature.request, Unattended):
         # On the server, by a command: the password is checked, nothing is counted.
         user = ModelBackend().authenticate(None, username=signature.username, password=signature.password)

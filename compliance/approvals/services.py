@@ -23,7 +23,8 @@ from compliance.approvals.signals import approval_decided
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
-from compliance.rulebook.wagers import big_six_house_edges, house_edges
+from compliance.rulebook.games.big_six import big_six_house_edges
+from compliance.rulebook.games.roulette import house_edges
 
 
 def rules_submission_check(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[Violation]:

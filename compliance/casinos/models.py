@@ -7,33 +7,36 @@ import zoneinfo
 from django.core.validators import MaxValueValidator
 from django.db import models
 
+from compliance.rulebook import vocabulary as words
+from compliance.rulebook.flags import DEADLINE_COLUMNS
 from config.validators import printable_line, validate_time_zone
 
 
+# The values and labels are the rulebook's (compliance.rulebook.vocabulary): one definition each.
 class Jurisdiction(models.TextChoices):
-    PA = "PA", "Pennsylvania (58 Pa. Code)"
-    NJ = "NJ", "New Jersey (N.J.A.C. 19:47)"
-    S4 = "S4", "Section 4 rules"
+    PA = words.Jurisdiction.PA.choice()
+    NJ = words.Jurisdiction.NJ.choice()
+    S4 = words.Jurisdiction.S4.choice()
 
 
 class Game(models.TextChoices):
-    ROULETTE = "roulette", "Roulette"
-    BIG_SIX = "big_six", "Big Six"
-    CASINO_WAR = "casino_war", "Casino War"
+    ROULETTE = words.Game.ROULETTE.choice()
+    BIG_SIX = words.Game.BIG_SIX.choice()
+    CASINO_WAR = words.Game.CASINO_WAR.choice()
 
 
 class WheelType(models.TextChoices):
-    SINGLE_ZERO = "single_zero", "Single zero"
-    DOUBLE_ZERO = "double_zero", "Double zero"
-    DOUBLE_ZERO_AS_SINGLE_ZERO = "double_zero_as_single_zero", "Double zero used as single zero"
+    SINGLE_ZERO = words.WheelType.SINGLE_ZERO.choice()
+    DOUBLE_ZERO = words.WheelType.DOUBLE_ZERO.choice()
+    DOUBLE_ZERO_AS_SINGLE_ZERO = words.WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO.choice()
 
 
 class TableState(models.TextChoices):
-    CLOSED = "closed", "Closed, wheel not yet covered"
-    LOCKED = "locked", "Closed, wheel covered and locked"
-    UNLOCKED = "unlocked", "Unlocked"
-    INSPECTED = "inspected", "Inspected, ready to open"
-    OPEN = "open", "Open for play"
+    CLOSED = words.TableState.CLOSED.choice()
+    LOCKED = words.TableState.LOCKED.choice()
+    UNLOCKED = words.TableState.UNLOCKED.choice()
+    INSPECTED = words.TableState.INSPECTED.choice()
+    OPEN = words.TableState.OPEN.choice()
 
 
 class Property(models.Model):
@@ -134,16 +137,9 @@ class Ball(models.Model):
         return f"Ball {self.serial}"
 
 
-# The overdue scan's deadline columns of a table (below), one per kind of flag.
-TABLE_DEADLINES = (
-    "uninspected_since",
-    "adjusted_since",
-    "replaced_since",
-    "cover_due_at",
-    "inspection_due_at",
-    "decks_due_at",
-    "approval_due_at",
-)
+# The overdue scan's deadline columns of a table (below), one per kind of flag: the rulebook's
+# registry of flag kinds names them (compliance.rulebook.flags.FLAG_KINDS).
+TABLE_DEADLINES = DEADLINE_COLUMNS
 
 
 class GamingTable(models.Model):

@@ -1,51 +1,72 @@
-"""The law as code: one module per jurisdiction, every rule carrying its citation.
+"""The law as code, pure Python: every rule carrying its citation, laid out as the Code is.
 
-No other module of the project holds a citation, a role list or a minimum.
+procedure.py (§ 617a.2), equipment.py (§ 617a.1), approvals.py (§ 601a.2 and the layouts),
+games/ (Roulette, side wagers, Big Six, Casino War), each jurisdiction's facts in jurisdictions/,
+every violation's message and citation in catalogue.py. No other module of the project holds a
+citation, a role list or a minimum; this package imports nothing of the project or of Django.
 """
 
-from types import ModuleType
+from __future__ import annotations
 
-from compliance.casinos.models import Jurisdiction
-from compliance.rulebook import nj, pa, s4
-from compliance.rulebook.base import RuleViolation, Violation, raise_if_any
+from compliance.rulebook.catalogue import violation
+from compliance.rulebook.games.casino_war import OPTIONS as CASINO_WAR_OPTIONS
+from compliance.rulebook.jurisdiction import GameRules, Jurisdiction
+from compliance.rulebook.jurisdictions import new_jersey as nj
+from compliance.rulebook.jurisdictions import section_4 as s4
+from compliance.rulebook.rulebooks import Pennsylvania
+from compliance.rulebook.violations import LimitReached, RuleViolation, Violation, raise_if_any
+from compliance.rulebook.vocabulary import Jurisdiction as Code
+
+pa = Pennsylvania()
 
 # The New Jersey (N.J.A.C. 19:47-5) and Section 4 texts set no wheel inspection procedure, so
 # their properties keep the logbook by Pennsylvania's § 617a.2, and refusals cite it as such.
-LOGBOOK_PROCEDURE: dict[str, ModuleType] = {
-    Jurisdiction.PA: pa,
-    Jurisdiction.NJ: pa,
-    Jurisdiction.S4: pa,
+LOGBOOK_PROCEDURE: dict[str, Jurisdiction] = {
+    Code.PA: pa,
+    Code.NJ: pa,
+    Code.S4: pa,
 }
-
 
 # The wagers, payout odds and Rules Submission options: each jurisdiction's own text.
-GAME_RULES: dict[str, ModuleType] = {
-    Jurisdiction.PA: pa,
-    Jurisdiction.NJ: nj,
-    Jurisdiction.S4: s4,
+GAME_RULES: dict[str, GameRules] = {
+    Code.PA: pa,
+    Code.NJ: nj,
+    Code.S4: s4,
 }
 
 
-def rulebook_for(jurisdiction: str) -> ModuleType:
+def rulebook_for(jurisdiction: str) -> Jurisdiction:
     return LOGBOOK_PROCEDURE[jurisdiction]
 
 
-def game_rules_for(jurisdiction: str) -> ModuleType:
+def game_rules_for(jurisdiction: str) -> GameRules:
     return GAME_RULES[jurisdiction]
 
 
-__all__ = ["RuleViolation", "Violation", "game_rules_for", "malformed", "raise_if_any", "rulebook_for"]
+__all__ = [
+    "GameRules",
+    "Jurisdiction",
+    "LimitReached",
+    "RuleViolation",
+    "Violation",
+    "game_rules_for",
+    "malformed",
+    "nj",
+    "pa",
+    "raise_if_any",
+    "rulebook_for",
+    "s4",
+]
 
 
-# Every wager code and option name any jurisdiction of the rulebook knows (API.md's vocabulary).
+# Every wager code and option name any jurisdiction of the rulebook knows (the API's vocabulary).
 KNOWN_WAGERS = frozenset(
     code
-    for module in (pa, nj, s4)
-    for code in (*module.WAGERS, *module.BIG_SIX_WAGERS, *getattr(module, "CASINO_WAR_PAYOUTS", {}))
+    for rules in GAME_RULES.values()
+    for code in (*rules.WAGERS, *rules.BIG_SIX_WAGERS, *(rules.CASINO_WAR_PAYOUTS or {}))
 )
 KNOWN_OPTIONS = frozenset(
-    {name for module in (pa, nj, s4) for name in module.OPTIONS}
-    | {"big_six_clapper_between", "casino_war_adjacent_boxes", "casino_war_decks", "automated_shuffler"}
+    {name for rules in GAME_RULES.values() for name in rules.OPTIONS} | {"big_six_clapper_between"} | CASINO_WAR_OPTIONS
 )
 # Answers that mean the request itself is malformed rather than the rules broken.
 MALFORMED = frozenset({"odds_format", "wheel_type_unknown", "paytable_not_listed", "option_value"})
@@ -63,15 +84,7 @@ def malformed(violations: list[Violation]) -> list[Violation]:
         if v.code in MALFORMED:
             found.append(v)
         elif v.code == "wager_not_in_jurisdiction" and name not in KNOWN_WAGERS:
-            found.append(
-                Violation(
-                    "wager_unknown", f"“{name}” is not a wager code: see the API's documentation.", v.citation, v.field
-                )
-            )
+            found.append(violation("wager_unknown", field=v.field, citation=v.citation, wager=name))
         elif v.code == "option_not_in_jurisdiction" and name not in KNOWN_OPTIONS:
-            found.append(
-                Violation(
-                    "option_unknown", f"“{name}” is not an option: see the API's documentation.", v.citation, v.field
-                )
-            )
+            found.append(violation("option_unknown", field=v.field, citation=v.citation, option=name))
     return found

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
-from compliance.rulebook.base import Violation
+from compliance.rulebook.catalogue import violation
+from compliance.rulebook.violations import Violation
 
 DATES_POLICY = "Product policy: a report's period lies between 2000-01-01 and the property's tomorrow"
 # No logbook entry is older than the product: a report of earlier days is a mistyped year.
@@ -26,11 +27,12 @@ def report_period_within(*, period_from: date, period_to: date, max_days: int) -
     """A report covers at most `max_days` days, both ends included."""
     days = (period_to - period_from).days + 1
     if days > max_days:
-        return Violation(
+        return violation(
             "report_period_too_long",
-            f"A report covers at most {max_days} days; this one asks for {days}. Ask for it in shorter periods.",
-            citation=period_policy(max_days=max_days),
             field="to",
+            citation=period_policy(max_days=max_days),
+            max_days=max_days,
+            days=days,
         )
     return None
 
@@ -40,21 +42,17 @@ def report_pending_within(
 ) -> Violation | None:
     """One more report only while the person, and the property, have fewer than their limit waiting
     or running."""
+    citation = pending_policy(max_mine=max_mine, max_of_property=max_of_property)
     if mine >= max_mine:
-        return Violation(
-            "too_many_reports_pending",
-            f"You already have {mine} reports waiting or being generated (at most {max_mine} at once). "
-            "Ask for this one when one of them is done.",
-            citation=pending_policy(max_mine=max_mine, max_of_property=max_of_property),
-            field=None,
-        )
+        return violation("too_many_reports_pending", field=None, citation=citation, mine=mine, max_mine=max_mine)
     if of_property >= max_of_property:
-        return Violation(
-            "too_many_reports_pending",
-            f"{property_name} already has {of_property} reports waiting or being generated (at most "
-            f"{max_of_property} at once). Ask for this one when one of them is done.",
-            citation=pending_policy(max_mine=max_mine, max_of_property=max_of_property),
+        return violation(
+            "too_many_reports_pending/property",
             field="property",
+            citation=citation,
+            property=property_name,
+            of_property=of_property,
+            max_of_property=max_of_property,
         )
     return None
 
@@ -66,19 +64,19 @@ def report_period_plausible(*, period_from: date, period_to: date, today: date) 
     latest = today + timedelta(days=1)
     for field, day in (("from", period_from), ("to", period_to)):
         if day < EARLIEST_REPORT_DAY:
-            return Violation(
+            return violation(
                 "report_period_implausible",
-                f"{day.isoformat()} is before {EARLIEST_REPORT_DAY.isoformat()}, when no logbook was kept here: "
-                "check the year.",
-                citation=DATES_POLICY,
                 field=field,
+                citation=DATES_POLICY,
+                day=day.isoformat(),
+                earliest=EARLIEST_REPORT_DAY.isoformat(),
             )
         if day > latest:
-            return Violation(
-                "report_period_implausible",
-                f"{day.isoformat()} is after {latest.isoformat()}: a report covers days that have begun at the "
-                "property. Check the year.",
-                citation=DATES_POLICY,
+            return violation(
+                "report_period_implausible/future",
                 field=field,
+                citation=DATES_POLICY,
+                day=day.isoformat(),
+                latest=latest.isoformat(),
             )
     return None

@@ -1,6 +1,6 @@
 """The product's role policy where the regulations are silent (DESIGN.md §2)."""
 
-from compliance.accounts.models import Role
+from compliance.rulebook.vocabulary import Role
 
 # Whose requests may write to the logbook at all; each signer is then checked by the rule itself.
 LOGBOOK_WRITER_ROLES = frozenset({Role.SECURITY, Role.FLOORPERSON, Role.MAINTENANCE, Role.COMPLIANCE})

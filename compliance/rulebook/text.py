@@ -1,8 +1,6 @@
 """The product's policy on typed text, where the regulations are silent (config.validators
-applies it). A refusal's code names its citation here; the API's error handler adds it."""
-
-from compliance.rulebook.base import Violation
-from config.validators import PASSWORD_MAX_LENGTH, PASSWORD_TOO_LONG
+applies it; a password's length: signatures.password_within_limit). A refusal's code names its
+citation here; the API's error handler adds it."""
 
 PRINTABLE_NAMES = "Product policy: names and numbers are printable text on one line"
 PRINTABLE_NOTES = "Product policy: notes are printable text"
@@ -33,10 +31,3 @@ SAME_CAUSE = {
 def citation_of(code: str) -> str:
     """The citation of a field's refusal by its code; any other is the request's form."""
     return CITATIONS.get(code, REQUEST_FORM)
-
-
-def password_within_limit(*, password: str, field: str | None) -> Violation | None:
-    """A password longer than PASSWORD_MAX_LENGTH is refused before it is hashed or checked."""
-    if len(password) > PASSWORD_MAX_LENGTH:
-        return Violation("max_length", PASSWORD_TOO_LONG, LENGTH_LIMITS, field)
-    return None

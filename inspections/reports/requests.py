@@ -19,7 +19,7 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import Property
 from compliance.rulebook import raise_if_any
 from compliance.rulebook import reports as policy
-from compliance.rulebook.base import LimitReached
+from compliance.rulebook.violations import LimitReached
 from inspections.reports.models import Report, ReportDownload, ReportKind, ReportStatus
 from inspections.reports.tasks import report_enqueue
 

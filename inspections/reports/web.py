@@ -13,8 +13,8 @@ from compliance.accounts.idempotency import AlreadyRecorded, already_recorded_re
 from compliance.casinos.clock import viewer_today
 from compliance.casinos.selectors import properties_visible_to
 from compliance.rulebook import RuleViolation
-from compliance.rulebook.base import LimitReached
 from compliance.rulebook.roles import REPORT_ROLES
+from compliance.rulebook.violations import LimitReached
 from inspections.logbook.web import require_role
 from inspections.reports import requests as reports
 from inspections.reports.forms import ReportForm

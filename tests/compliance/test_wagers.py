@@ -7,7 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from compliance.rulebook import nj, pa, s4
-from compliance.rulebook.wagers import check_roulette_submission, house_edge
+from compliance.rulebook.games.roulette import check_roulette_submission
+from compliance.rulebook.wagers import house_edge
 
 RED = {str(n) for n in pa.RED_NUMBERS}
 NUMBERS = {str(n) for n in range(1, 37)}

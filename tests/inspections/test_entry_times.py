@@ -13,7 +13,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from compliance.rulebook.pa import ENTRY_TIME_PLAUSIBLE, INSPECTION_LOG
+from compliance.rulebook.jurisdictions.pennsylvania import ENTRY_TIME_PLAUSIBLE, INSPECTION_LOG
 from inspections.logbook import services
 from inspections.logbook.models import Entry, EntryKind, Signature
 from tests.api_schema import WRITE_METHODS, operations

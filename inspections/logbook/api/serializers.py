@@ -10,14 +10,15 @@ from rest_framework import serializers
 
 from compliance.accounts.api.serializers import SignatureInputSerializer
 from compliance.casinos.selectors import balls_visible_to, tables_visible_to
-from compliance.rulebook.pa import AMENDMENT_KINDS, IRREGULARITY_KINDS
+from compliance.rulebook.amendments import AMENDMENT_KINDS
+from compliance.rulebook.jurisdictions.pennsylvania import IRREGULARITY_KINDS
 from config.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
 from config.validators import NOTE_MAX_LENGTH, printable_line, printable_strings, printable_text
 from inspections.logbook.models import Entry, EntryKind, Signature
 from inspections.logbook.register import register_row, signature_representation
 from inspections.logbook.selectors import entries_visible_to
 
-# An entry's own time (compliance.rulebook.pa.entry_time_plausible).
+# An entry's own time (compliance.rulebook.procedure.entry_time_plausible).
 TIME_HELP = (
     "Defaults to now. Never in the future (beyond a device clock's skew), nor further back than "
     "ENTRY_MAX_BACKDATE_HOURS (24 by default)."

@@ -1,13 +1,15 @@
 """New Jersey, N.J.A.C. 19:47-5: Roulette wagers, payout odds and their options.
 
-The wheel inspection procedure is Pennsylvania's (see compliance.rulebook.LOGBOOK_PROCEDURE):
+The wheel inspection procedure is Pennsylvania's (compliance.rulebook.LOGBOOK_PROCEDURE):
 this subchapter sets none.
 """
 
 from __future__ import annotations
 
-from compliance.rulebook.base import Violation
-from compliance.rulebook.wagers import DOUBLE, SINGLE, Wager, big_six_wagers, double_zero_loss_chosen, standard_wagers
+from compliance.rulebook.catalogue import violation
+from compliance.rulebook.games.roulette import double_zero_loss_chosen
+from compliance.rulebook.violations import Violation
+from compliance.rulebook.wagers import DOUBLE, SINGLE, Choice, Option, Wager, big_six_wagers, standard_wagers
 
 NAME = "New Jersey (N.J.A.C. 19:47-5)"
 WAGERS_CITATION = "N.J.A.C. 19:47-5.1(e)"
@@ -43,7 +45,7 @@ WAGERS = {
     ),
 }
 
-OPTIONS = {
+OPTIONS: dict[str, Option] = {
     "five_adjacent": ((True, False), "N.J.A.C. 19:47-5.1(e)1.i"),
     "double_zero_loss": (("half", "all"), "N.J.A.C. 19:47-5.2(b)"),
 }
@@ -55,26 +57,18 @@ def exclusivity(*, offered: set[str]) -> list[Violation]:
     colors = sorted(offered & COLOR_WAGERS)
     if colors and offered & {"red", "black"}:
         violations.append(
-            Violation(
+            violation(
                 "color_wager_with_red_black",
-                "A table that offers a colour wager does not offer the red and black wagers.",
-                EXCLUSIVITY,
-                "payout_odds.red" if "red" in offered else "payout_odds.black",
+                field="payout_odds.red" if "red" in offered else "payout_odds.black",
+                citation=EXCLUSIVITY,
             )
         )
     if offered & {"seven_numbers_color", "eight_numbers_color"} and "dozen" in offered:
-        violations.append(
-            Violation(
-                "color_wager_with_dozen",
-                "A table that offers the seven or eight numbers colour wager does not offer the dozen wager.",
-                EXCLUSIVITY,
-                "payout_odds.dozen",
-            )
-        )
+        violations.append(violation("color_wager_with_dozen", field="payout_odds.dozen", citation=EXCLUSIVITY))
     return violations
 
 
-def required_options(*, wheel_types: list[str], options: dict) -> list[Violation]:
+def required_options(*, wheel_types: list[str], options: dict[str, object]) -> list[Violation]:
     return double_zero_loss_chosen(wheel_types=wheel_types, options=options, citation="N.J.A.C. 19:47-5.2(b)")
 
 
@@ -83,4 +77,8 @@ def required_options(*, wheel_types: list[str], options: dict) -> list[Violation
 BIG_SIX_CITATION = "N.J.A.C. 19:47-5.5(a)"
 BIG_SIX_WAGERS = big_six_wagers(payout_citation=BIG_SIX_CITATION)
 # Between two sections: the number passed, or void and respin, as the casino chooses and posts.
-BIG_SIX_CLAPPER = (("previous_number", "void_and_respin"), "N.J.A.C. 19:47-5.6(c)")
+BIG_SIX_CLAPPER: Choice = (("previous_number", "void_and_respin"), "N.J.A.C. 19:47-5.6(c)")
+
+# ---- Casino War: not in this text ----
+
+CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None = None

@@ -13,7 +13,7 @@ class Violation:
     citation: str | None = None
     field: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str | None]:
         return asdict(self)
 
 

@@ -1,0 +1,367 @@
+"""Every violation the rulebook answers: its code, its message template and its citation.
+
+A rule names the entry and supplies the template's values (`violation("table_already_open",
+field="table", table=table.number)`). A key is the violation's code, or `code/variant` where one
+code is said in more than one way. The citation is a paragraph of the Code or a product policy
+stated as such; GIVEN where it is the jurisdiction's or the item's own, which the rule passes (a
+wager's minimum, a checklist item, a flag); None only for the request's own form (see
+compliance.rulebook.MALFORMED), which no rule cites.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compliance.rulebook.jurisdictions import pennsylvania as pa
+from compliance.rulebook.violations import Violation
+
+# The citation is given by the rule that answers the violation (the jurisdiction's, the item's).
+GIVEN = "(given by the rule)"
+
+
+@dataclass(frozen=True)
+class Entry:
+    template: str
+    citation: str | None
+
+
+CATALOGUE: dict[str, Entry] = {
+    # ---- § 617a.1: the wheel, the ball and the table's configuration (equipment.py) ----
+    "wheel_too_small": Entry(
+        "A Roulette wheel is at least 30 inches in diameter; this one is {diameter}.", pa.WHEEL_DIAMETER
+    ),
+    "wheel_compartments": Entry(
+        "A {zeros}-zero wheel has {required} compartments; {entered} numbers were entered.", GIVEN
+    ),
+    "wheel_number_order": Entry(
+        "Read clockwise from 0, compartment {position} must be {required}, not {entered}.", GIVEN
+    ),
+    "ball_metallic": Entry("A Roulette ball is made completely of a non-metallic substance.", pa.BALL),
+    "ball_diameter": Entry(
+        "A Roulette ball is 12/16 to 14/16 inch (0.75 to 0.875 inch) in diameter; this one is {diameter}.", pa.BALL
+    ),
+    "equipment_change_while_inspected": Entry(
+        "Table {table} is {state}: change its wheel or ball when it is closed, before the inspection that must "
+        "follow (§ 617a.2(d)).",
+        pa.REPLACEMENT,
+    ),
+    "equipment_in_use": Entry("{item} is on table {elsewhere}; take it off there first.", GIVEN),
+    "equipment_of_other_property/wheel": Entry("The wheel belongs to another property.", pa.WHEELS),
+    "equipment_of_other_property/ball": Entry("The ball belongs to another property.", pa.BALL),
+    "wheel_type_mismatch": Entry(
+        "Table {table} is a {table_wheel} table; wheel {serial} is a {wheel} wheel.", pa.WHEELS
+    ),
+    "ball_in_use": Entry("Ball {serial} is the ball of table {tables}: choose a spare ball.", pa.IRREGULARITIES),
+    "wheel_type_required": Entry("A Roulette table has a single-zero or a double-zero wheel.", pa.WHEELS),
+    "wheel_type_not_applicable": Entry(
+        "Only a Roulette table has a Roulette wheel (type and external movable parts).", pa.WHEELS
+    ),
+    "configuration_change_while_inspected": Entry(
+        "Table {table} is {state}: its configuration changes only while it is closed, and it is then inspected "
+        "again before it opens.",
+        pa.CONFIGURATION_WHILE_CLOSED,
+    ),
+    # ---- Records stay where they were signed (records.py) ----
+    "table_has_history": Entry(
+        "Table {table} has logbook entries, flags or layouts at {property}: it stays there. "
+        "Add a new table at the other property instead.",
+        pa.TABLE_STAYS_AT_PROPERTY,
+    ),
+    "table_number_in_logbook": Entry(
+        "Table {table} has logbook entries that name it by this number: it keeps it. "
+        "Add a new table with the new number instead.",
+        pa.TABLE_KEEPS_NUMBER,
+    ),
+    "property_has_records": Entry(
+        "{property} has logbook entries, flags or submissions kept under its jurisdiction: it keeps it. "
+        "Add a new property for the other jurisdiction instead.",
+        pa.PROPERTY_KEEPS_JURISDICTION,
+    ),
+    "credential_number_signed": Entry(
+        "{name} has signed the log with credential number {credential_number}: it stays as it is. "
+        "A person with a new Board credential is added as a new person.",
+        pa.INSPECTION_LOG,
+    ),
+    "person_has_signed": Entry(
+        "{name} has signed or recorded entries where they work now: they stay there. "
+        "Add them as a new person at the other {where} instead.",
+        pa.PERSON_STAYS_AT_PROPERTY,
+    ),
+    # ---- § 617a.2(a)–(d): inspection and adjustments (procedure.py) ----
+    "signer_not_at_property": Entry("{signer} is not a member of the staff of {property}.", GIVEN),
+    "not_a_roulette_table": Entry("Table {table} is a {game} table; this procedure is for Roulette.", GIVEN),
+    "wheel_covered_and_locked": Entry(
+        "The wheel of table {table} is still covered and locked: unlock it before the {action}.", pa.COVER_AND_LOCK
+    ),
+    "inspector_role": Entry("Only a {roles} may inspect a Roulette table; {inspector} is {role}.", pa.INSPECTION),
+    "checklist_item_missing": Entry("Answer the item “{label}”.", GIVEN),
+    "checklist_item_not_applicable": Entry(
+        "{item} (item (5): the 00 cover and signage) applies only to a double-zero wheel used as a single-zero "
+        "wheel; table {table} has a {wheel} wheel.",
+        pa.DOUBLE_ZERO_AS_SINGLE_ZERO,
+    ),
+    "checklist_item_unknown": Entry("“{item}” is not an item of the § 617a.2(a) checklist.", pa.INSPECTION),
+    "no_external_movable_parts": Entry(
+        "Table {table}'s wheel has no external movable parts to adjust or replace.", pa.ADJUSTMENT
+    ),
+    "performer_role": Entry(
+        "Adjustments and replacements are made by a {roles}; {performer} is {role}.", pa.ADJUSTMENT
+    ),
+    "witness_is_performer": Entry(
+        "The witness must be a different person from the one making the adjustment.", pa.ADJUSTMENT
+    ),
+    "witness_not_security": Entry(
+        "Adjustments are made in the presence of a security department member; {witness} is {role}.", pa.ADJUSTMENT
+    ),
+    "signer_role": Entry("A {roles} records this; {signer} is {role}.", GIVEN),
+    # ---- § 617a.2(a), (c), (d), (f), § 617a.6, § 651a.3(d): the table's events (procedure.py) ----
+    "table_already_open": Entry("Table {table} is already open.", pa.INSPECTION),
+    "wheel_covered_and_locked/opening": Entry(
+        "The wheel of table {table} is covered and locked: unlock it and inspect it before opening.", pa.INSPECTION
+    ),
+    "configuration_changed": Entry(
+        "Table {table}'s configuration changed after it was closed: inspect it again, with the checklist of its "
+        "new configuration, before opening.",
+        pa.CONFIGURATION_WHILE_CLOSED,
+    ),
+    "adjustment_after_inspection": Entry(
+        "Table {table}'s wheel was adjusted after its last inspection: all adjustments are completed before the "
+        "inspection, so inspect it again before opening.",
+        pa.ADJUSTMENTS_BEFORE_INSPECTION,
+    ),
+    "replacement_without_inspection": Entry(
+        "A movable part of table {table}'s wheel was replaced: an inspection must be completed before the table "
+        "reopens.",
+        pa.REPLACEMENT,
+    ),
+    "inspection_amended_away": Entry(
+        "The inspection table {table} was to open on {reason}, so it does not count: inspect the table again "
+        "before opening.",
+        pa.INSPECTION,
+    ),
+    "inspection_failed": Entry(
+        "The last inspection of table {table} failed an item: it may not open until an inspection passes.",
+        pa.INSPECTION,
+    ),
+    "no_inspection": Entry(
+        "Table {table} has no passing inspection since it was last closed: inspect it before opening.", pa.INSPECTION
+    ),
+    "table_not_open": Entry("Table {table} is not open, so it cannot be closed.", pa.COVER_AND_LOCK),
+    "table_open": Entry(
+        "Table {table} is open for play: close it before covering and locking the wheel.", pa.COVER_AND_LOCK
+    ),
+    "wheel_already_locked": Entry("The wheel of table {table} is already covered and locked.", pa.COVER_AND_LOCK),
+    "wheel_not_locked": Entry(
+        "The wheel of table {table} is not covered and locked, so there is nothing to unlock.", pa.COVER_AND_LOCK
+    ),
+    "table_not_open/irregularity": Entry(
+        "Table {table} is not open: a “no spin” irregularity is recorded during play.", pa.IRREGULARITIES
+    ),
+    "not_a_casino_war_table": Entry("Table {table} is not a Casino War table.", pa.CASINO_WAR_DECKS),
+    # ---- § 617a.2(e): the log's times (procedure.py) ----
+    "time_in_future": Entry(
+        "{at} is in the future: the server's time is {now} and a device's clock may be at most {skew} seconds ahead.",
+        pa.INSPECTION_LOG,
+    ),
+    "time_too_old": Entry(
+        "{at} is more than {hours} hours before the entry is recorded (the server's time is {now}): check the date "
+        "and time. Something that happened longer ago is reported to the compliance manager, not logged.",
+        pa.ENTRY_TIME_PLAUSIBLE,
+    ),
+    "time_before_last_entry": Entry(
+        "The time is before the last entry of table {table}; record entries in the order they happened "
+        "(correct an earlier entry with an amendment).",
+        pa.INSPECTION_LOG,
+    ),
+    # ---- § 617a.2(e): amendments (amendments.py) ----
+    "signer_not_at_property/amendment": Entry("{signer} is not a member of this property's staff.", pa.INSPECTION_LOG),
+    "amender_role": Entry(
+        "An entry is amended by one of the people who signed it or by a compliance manager.", pa.INSPECTION_LOG
+    ),
+    "correction_empty": Entry("Say what the correct values are.", pa.INSPECTION_LOG),
+    "correction_value/items": Entry(
+        "Give the corrected checklist items as item → true (passed) or false (failed).", pa.INSPECTION_LOG
+    ),
+    "correction_value/items_unknown": Entry(
+        "This table's checklist has no {unknown}; it has {checklist}.", pa.INSPECTION_LOG
+    ),
+    "correction_value/items_results": Entry(
+        "Each checklist item is true (passed) or false (failed).", pa.INSPECTION_LOG
+    ),
+    "correction_value/text": Entry("The corrected {name} is text of at most {limit:,} characters.", pa.INSPECTION_LOG),
+    "correction_value/kind": Entry("The corrected kind is one of {choices}.", pa.INSPECTION_LOG),
+    "correction_value/ball_replaced": Entry("Whether the ball was replaced is true or false.", pa.INSPECTION_LOG),
+    "correction_value/new_ball": Entry(
+        "The new ball is the id of a ball registered at this property, or null.", pa.INSPECTION_LOG
+    ),
+    "correction_value/decks": Entry("The corrected number of decks is a whole number from 1 to 16.", pa.INSPECTION_LOG),
+    "correction_value/correction": Entry("The corrected correction is an object of field → value.", pa.INSPECTION_LOG),
+    "correction_field_unknown": Entry("A {kind} entry has no “{name}”; it has {fields}.", pa.INSPECTION_LOG),
+    "correction_time": Entry("Give the corrected time in ISO 8601 with its offset.", pa.INSPECTION_LOG),
+    "time_in_future/correction": Entry("The corrected time is in the future.", pa.INSPECTION_LOG),
+    "time_too_old/correction": Entry(
+        "The corrected time is more than {hours} hours before the entry was recorded ({recorded_at}): check the "
+        "date and time.",
+        pa.ENTRY_TIME_PLAUSIBLE,
+    ),
+    "entry_already_voided": Entry(
+        "Entry #{seq} is already marked entered in error or a duplicate (by amendment #{voided_by}).",
+        pa.INSPECTION_LOG,
+    ),
+    "correction_with_void": Entry(
+        "An entry entered in error or a duplicate is marked as such, not corrected: leave the correction empty.",
+        pa.INSPECTION_LOG,
+    ),
+    "duplicate_of_without_duplicate": Entry(
+        "Name the entry it repeats only when marking a duplicate.", pa.INSPECTION_LOG
+    ),
+    "duplicate_of_required": Entry(
+        "Say which earlier entry #{seq} repeats (its number in the logbook).", pa.INSPECTION_LOG
+    ),
+    "duplicate_of_unknown": Entry(
+        "Table {table} has no entry #{duplicate_of} before #{seq}: a duplicate repeats an earlier entry of the same "
+        "table.",
+        pa.INSPECTION_LOG,
+    ),
+    "duplicate_of_other_kind": Entry(
+        "Entry #{duplicate_seq} is a {duplicate_kind} and #{seq} a {kind}: a duplicate repeats an entry of the same "
+        "kind.",
+        pa.INSPECTION_LOG,
+    ),
+    # ---- Signatures (signatures.py): § 617a.2(e) in the logbook, product policy elsewhere ----
+    "signature_invalid": Entry("The username or password given to sign as “{username}” is wrong.", GIVEN),
+    "signature_locked_out": Entry(
+        "Too many wrong passwords for “{username}” from this device: signing as “{username}” is locked for "
+        "{minutes} minutes. An administrator can lift the lock.",
+        GIVEN,
+    ),
+    "max_length/password": Entry("A password is at most {limit:,} characters.", GIVEN),
+    # ---- § 601a.2: Rules Submissions (approvals.py) ----
+    "game_not_in_jurisdiction": Entry("The rules of {jurisdiction} in this product have no Casino War.", GIVEN),
+    "wheel_types_required": Entry("Name the wheel types the rules are for.", pa.WHEELS),
+    "payout_odds_required": Entry("List the wagers offered and their payout odds.", pa.PAYOUT_ODDS),
+    "wheel_type_unknown": Entry("“{wheel_type}” is not a wheel type.", pa.WHEELS),
+    "submission_not_draft": Entry(
+        "Version {version} was {status}; it is never rewritten: make a new version instead.", pa.RULES_SUBMISSION
+    ),
+    "filer_role": Entry("The Rules Submission is filed by a compliance manager of {property}.", pa.RULES_SUBMISSION),
+    "submission_has_violations": Entry(
+        "The draft still breaks {count} rule(s) ({codes}); correct them before filing.", pa.RULES_SUBMISSION
+    ),
+    "submission_not_filed": Entry("Only a filed submission is decided; this one is {status}.", pa.RULES_SUBMISSION),
+    "approver_role": Entry(
+        "A regulator of the property's jurisdiction decides on a Rules Submission.", pa.RULES_SUBMISSION
+    ),
+    "rules_submission_not_in_effect": Entry(
+        "{property} has no approved {game} Rules Submission in effect today.", pa.RULES_SUBMISSION
+    ),
+    "rules_submission_wheel_type": Entry(
+        "The Rules Submission in effect (version {version}) does not cover {wheel} tables.", pa.RULES_SUBMISSION
+    ),
+    # ---- § 617a.1(f), § 617c, § 619a.1(g), § 651a.2(b): layouts (approvals.py) ----
+    "layout_feature_unknown": Entry("“{feature}” is not a layout feature.", pa.LAYOUT_APPROVAL),
+    "layout_feature_missing": Entry("The layout must have “{feature}” for what is offered on its tables.", GIVEN),
+    "touchdown_not_electronic": Entry(
+        "Touchdown Roulette is offered on a fully automated electronic table; {tables} is not.", pa.TOUCHDOWN_TABLE
+    ),
+    "layout_not_pending": Entry("This layout was already {status}.", pa.LAYOUT_APPROVAL),
+    "approver_role/layout": Entry(
+        "A regulator of the property's jurisdiction decides on a layout.", pa.LAYOUT_APPROVAL
+    ),
+    "layout_not_approved": Entry("Table {table} has no approved layout: a layout is approved before use.", GIVEN),
+    "touchdown_table": Entry(
+        "Table {table}'s layout offers Touchdown Roulette, which is played on a fully automated electronic table "
+        "with a double-zero wheel.",
+        pa.TOUCHDOWN_TABLE,
+    ),
+    "wheel_not_registered": Entry("Table {table} has no registered wheel.", pa.WHEELS),
+    "ball_not_registered": Entry("Table {table} has no registered ball.", pa.BALL),
+    # ---- Wagers and options: each jurisdiction's own citations (games/) ----
+    "wager_not_in_jurisdiction": Entry("“{wager}” is not a {game} wager of {jurisdiction}.", GIVEN),
+    "odds_format": Entry("Give the odds of {wager} as [X, Y] for “X to Y”.", None),
+    "odds_below_minimum": Entry("{wager} pays at least {minimum}; {given} was given.", GIVEN),
+    "wager_wheel_type": Entry("{wager} is not offered on a {wheels} wheel.", GIVEN),
+    "option_not_in_jurisdiction": Entry("“{option}” is not an option {jurisdiction} allows.", GIVEN),
+    "option_value": Entry("“{option}” is one of {values}.", GIVEN),
+    "double_zero_loss_required": Entry(
+        "On a double-zero wheel, say whether even-money wagers lose half or all on 0 and 00.", GIVEN
+    ),
+    "wager_unknown": Entry("“{wager}” is not a wager code: see the API's documentation.", GIVEN),
+    "option_unknown": Entry("“{option}” is not an option: see the API's documentation.", GIVEN),
+    # ---- Side wagers' paytables: § 617a.4(d), Chapter 617c (games/side_wagers.py) ----
+    "lightning_straight_odds": Entry(
+        "With Lightning Roulette a straight wager not on a Lucky Number is paid {odds}.", GIVEN
+    ),
+    "payouts_incomplete": Entry("All of the possible payouts are included, and no others: {listed}.", GIVEN),
+    "payouts_incomplete/missing": Entry(
+        "All of the possible payouts are included, and no others: {listed} (missing: {missing}).", GIVEN
+    ),
+    "paytable_not_listed": Entry("Choose one of the paytables the rule lists: {choices}.", GIVEN),
+    "option_wheel_type": Entry("“{option}” is not played on a {wheels} wheel.", GIVEN),
+    # ---- N.J.A.C. 19:47-5.1(g): colour wagers (jurisdictions/new_jersey.py) ----
+    "color_wager_with_red_black": Entry(
+        "A table that offers a colour wager does not offer the red and black wagers.", GIVEN
+    ),
+    "color_wager_with_dozen": Entry(
+        "A table that offers the seven or eight numbers colour wager does not offer the dozen wager.", GIVEN
+    ),
+    # ---- Big Six (games/big_six.py) ----
+    "clapper_option": Entry(
+        "When the clapper stops between two sections, big_six_clapper_between is {choices} here.", GIVEN
+    ),
+    "option_not_in_jurisdiction/big_six": Entry("“{option}” is not a Big Six option.", GIVEN),
+    # ---- Casino War, Chapter 651a (games/casino_war.py) ----
+    "casino_war_decks/shuffler": Entry(
+        "With an automated card shuffling device Casino War uses 12 to 16 decks in two equal batches.",
+        pa.CASINO_WAR_SHUFFLER,
+    ),
+    "casino_war_decks": Entry("Casino War is played with six or eight decks.", pa.CASINO_WAR_DECK_COUNT),
+    "casino_war_decks/missing": Entry("State how many decks are used.", pa.CASINO_WAR_DECK_COUNT),
+    "wager_not_in_jurisdiction/casino_war": Entry("“{wager}” is not a Casino War wager.", pa.CASINO_WAR_WAGERS),
+    "casino_war_odds": Entry("The {wager} wager is paid {odds}.", GIVEN),
+    "casino_war_odds/missing": Entry("State the {wager} wager's odds.", GIVEN),
+    "adjacent_boxes_required": Entry(
+        "State on how many adjacent boxes (1 to 7) a player may wager in one round.", pa.CASINO_WAR_BOXES
+    ),
+    "option_not_in_jurisdiction/casino_war": Entry("“{option}” is not a Casino War option.", pa.RULES_SUBMISSION),
+    # ---- Flags of the overdue scan: the flag's own citation (flags.py) ----
+    "flag_not_open": Entry("This flag is already resolved.", GIVEN),
+    "resolver_role": Entry("A flag is resolved by hand by a compliance manager of the table's property.", GIVEN),
+    "note_required": Entry("Say in the note how the problem was dealt with.", GIVEN),
+    # ---- The product's limits on audit reports: the policy, with its numbers (reports.py) ----
+    "report_period_too_long": Entry(
+        "A report covers at most {max_days} days; this one asks for {days}. Ask for it in shorter periods.", GIVEN
+    ),
+    "too_many_reports_pending": Entry(
+        "You already have {mine} reports waiting or being generated (at most {max_mine} at once). "
+        "Ask for this one when one of them is done.",
+        GIVEN,
+    ),
+    "too_many_reports_pending/property": Entry(
+        "{property} already has {of_property} reports waiting or being generated (at most {max_of_property} at "
+        "once). Ask for this one when one of them is done.",
+        GIVEN,
+    ),
+    "report_period_implausible": Entry(
+        "{day} is before {earliest}, when no logbook was kept here: check the year.", GIVEN
+    ),
+    "report_period_implausible/future": Entry(
+        "{day} is after {latest}: a report covers days that have begun at the property. Check the year.", GIVEN
+    ),
+}
+
+
+def code_of(key: str) -> str:
+    """The violation's code: the key without its variant."""
+    return key.split("/", 1)[0]
+
+
+def violation(key: str, *, field: str | None, citation: str | None = None, **values: object) -> Violation:
+    """The catalogue's violation `key`, its template filled with `values`; `citation` where the entry's
+    is GIVEN (and only there)."""
+    entry = CATALOGUE[key]
+    if (entry.citation == GIVEN) != (citation is not None):
+        raise TypeError(f"{key}: pass citation= exactly where the catalogue's is given by the rule")
+    return Violation(
+        code_of(key), entry.template.format(**values), citation if entry.citation == GIVEN else entry.citation, field
+    )

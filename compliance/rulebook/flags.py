@@ -1,0 +1,67 @@
+"""What the overdue scan flags (DESIGN.md §6): one registry of the kinds, each with its code, its
+label, its citation and the table's column holding the deadline it watches; and who resolves a
+flag by hand.
+
+The scan (inspections.flags.overdue), the deadlines the logbook keeps (inspections.logbook.deadlines)
+and the table's indexes (compliance.casinos.models.TABLE_DEADLINES) read their kinds and columns here.
+"""
+
+from __future__ import annotations
+
+from compliance.rulebook.catalogue import violation
+from compliance.rulebook.facts import FlagKind
+from compliance.rulebook.jurisdictions import pennsylvania as pa
+from compliance.rulebook.roles import FLAG_RESOLVER_ROLES
+from compliance.rulebook.subjects import Flag, Person
+from compliance.rulebook.violations import Violation
+
+FLAG_KINDS = (
+    FlagKind("opened_uninspected", "Open without a valid inspection", pa.INSPECTION, "uninspected_since"),
+    FlagKind(
+        "adjusted_after_inspection",
+        "Adjusted after the inspection, still open",
+        pa.ADJUSTMENTS_BEFORE_INSPECTION,
+        "adjusted_since",
+    ),
+    FlagKind(
+        "replaced_without_inspection",
+        "Part replaced, not inspected before play went on",
+        pa.REPLACEMENT,
+        "replaced_since",
+    ),
+    FlagKind(
+        "not_covered",
+        "Wheel not covered and locked within the grace period after closing",
+        pa.COVER_AND_LOCK,
+        "cover_due_at",
+    ),
+    FlagKind(
+        "inspection_stale",
+        "Open on an inspection older than the property's interval",
+        pa.INSPECTION,
+        "inspection_due_at",
+    ),
+    FlagKind("decks_stale", "Casino War decks not changed within 24 hours", pa.CASINO_WAR_DECKS, "decks_due_at"),
+    FlagKind(
+        "not_approved",
+        "Open with a layout or Rules Submission that is not approved or no longer in effect",
+        f"{pa.LAYOUT_APPROVAL}; {pa.RULES_SUBMISSION}",
+        "approval_due_at",
+    ),
+)
+FLAG_KINDS_BY_CODE = {kind.code: kind for kind in FLAG_KINDS}
+# Flag kind → the table's deadline column; and the columns, in the registry's order.
+DEADLINE_OF = {kind.code: kind.deadline for kind in FLAG_KINDS}
+DEADLINE_COLUMNS = tuple(kind.deadline for kind in FLAG_KINDS)
+
+
+def may_resolve_flag(flag: Flag, *, signer: Person, note: str) -> list[Violation | None]:
+    """A compliance manager of the property closes an open flag with a signed note saying why."""
+    violations: list[Violation | None] = []
+    if flag.status != "open":
+        violations.append(violation("flag_not_open", field=None, citation=flag.citation))
+    if signer.role not in FLAG_RESOLVER_ROLES or signer.property_id != flag.property_id:
+        violations.append(violation("resolver_role", field="signature", citation=flag.citation))
+    if not note.strip():
+        violations.append(violation("note_required", field="note", citation=flag.citation))
+    return violations

@@ -1,0 +1,70 @@
+"""Casino War (58 Pa. Code Chapter 651a, from the 2011 text): the payouts, the decks and the boxes
+of a Rules Submission. Of the texts this product holds only Pennsylvania's has the game."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from compliance.rulebook.catalogue import violation
+from compliance.rulebook.games.roulette import NOT_CHOSEN
+from compliance.rulebook.jurisdictions import pennsylvania as pa
+from compliance.rulebook.violations import Violation
+
+OPTIONS = frozenset({"casino_war_adjacent_boxes", "casino_war_decks", "automated_shuffler"})
+
+
+def casino_war_decks_allowed(*, decks: int, automated_shuffler: bool) -> Violation | None:
+    """§ 651a.3(a), (c): six or eight decks from a manual shoe; 12 to 16, in two equal batches, with a shuffler."""
+    if automated_shuffler:
+        if decks in pa.CASINO_WAR_SHUFFLER_DECKS:
+            return None
+        return violation("casino_war_decks/shuffler", field="decks")
+    if decks in pa.CASINO_WAR_MANUAL_DECKS:
+        return None
+    return violation("casino_war_decks", field="decks")
+
+
+def check_casino_war_submission(*, payout_odds: dict[str, object], options: dict[str, object]) -> list[Violation]:
+    """§ 651a.10: each wager paid exactly its odds; § 651a.7(e): the adjacent boxes; § 651a.3: the decks."""
+    payouts = pa.CASINO_WAR_PAYOUTS or {}
+    violations = []
+    for code, value in payout_odds.items():
+        field = f"payout_odds.{code}"
+        if code not in payouts:
+            violations.append(violation("wager_not_in_jurisdiction/casino_war", field=field, wager=code))
+            continue
+        required, citation = payouts[code]
+        if value != list(required):
+            violations.append(
+                violation(
+                    "casino_war_odds",
+                    field=field,
+                    citation=citation,
+                    wager=code.replace("_", " "),
+                    odds=f"{required[0]} to {required[1]}",
+                )
+            )
+    for code, (_required, citation) in payouts.items():
+        if code not in payout_odds:
+            violations.append(
+                violation(
+                    "casino_war_odds/missing",
+                    field=f"payout_odds.{code}",
+                    citation=citation,
+                    wager=code.replace("_", " "),
+                )
+            )
+    boxes = options.get("casino_war_adjacent_boxes")
+    if not isinstance(boxes, int) or isinstance(boxes, bool) or not 1 <= boxes <= pa.CASINO_WAR_MAX_BOXES:
+        violations.append(violation("adjacent_boxes_required", field="options.casino_war_adjacent_boxes"))
+    decks = options.get("casino_war_decks")
+    if not isinstance(decks, int) or isinstance(decks, bool):
+        violations.append(violation("casino_war_decks/missing", field="options.casino_war_decks"))
+    else:
+        problem = casino_war_decks_allowed(decks=decks, automated_shuffler=options.get("automated_shuffler") is True)
+        if problem:
+            violations.append(dataclasses.replace(problem, field="options.casino_war_decks"))
+    for name in options:
+        if name not in OPTIONS and options[name] not in NOT_CHOSEN:
+            violations.append(violation("option_not_in_jurisdiction/casino_war", field=f"options.{name}", option=name))
+    return violations

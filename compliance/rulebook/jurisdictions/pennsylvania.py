@@ -1,0 +1,264 @@
+"""Pennsylvania, 58 Pa. Code: the facts of Chapter 617a (Roulette), 617c (side wagers), 619a (Big
+Six) and 651a (Casino War), and of § 601a.2 (Rules Submissions): citations, numbers and tables.
+
+The rules that apply them are procedure.py (§ 617a.2), equipment.py (§ 617a.1), approvals.py and
+games/. The New Jersey and Section 4 texts set no wheel inspection procedure: their properties keep
+the logbook by this § 617a.2 (compliance.rulebook.LOGBOOK_PROCEDURE).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from compliance.rulebook.facts import ChecklistItem
+from compliance.rulebook.violations import Violation
+from compliance.rulebook.vocabulary import Game, Role
+from compliance.rulebook.wagers import DOUBLE, SINGLE, Choice, Option, Paytable, big_six_wagers, standard_wagers
+
+NAME = "Pennsylvania (58 Pa. Code)"
+
+# ---- The paragraphs the rules cite ----
+
+BALL = "58 Pa. Code § 617a.1(a)"
+WHEEL_DIAMETER = "58 Pa. Code § 617a.1(b)"
+SINGLE_ZERO_WHEEL = "58 Pa. Code § 617a.1(c)"
+DOUBLE_ZERO_WHEEL = "58 Pa. Code § 617a.1(d)"
+INSPECTION = "58 Pa. Code § 617a.2(a)"
+ADJUSTMENT = "58 Pa. Code § 617a.2(b)"
+ADJUSTMENTS_BEFORE_INSPECTION = "58 Pa. Code § 617a.2(c)"
+REPLACEMENT = "58 Pa. Code § 617a.2(d)"
+INSPECTION_LOG = "58 Pa. Code § 617a.2(e)"
+COVER_AND_LOCK = "58 Pa. Code § 617a.2(f)"
+DOUBLE_ZERO_AS_SINGLE_ZERO = "58 Pa. Code § 617a.1(e)"
+WHEELS = "58 Pa. Code § 617a.1(c), (d)"
+IRREGULARITIES = "58 Pa. Code § 617a.6"
+CASINO_WAR_DECKS = "58 Pa. Code § 651a.3(d)"
+TOUCHDOWN_TABLE = "58 Pa. Code § 617a.1(f)(5)"
+RULES_SUBMISSION = "58 Pa. Code § 601a.2"
+LAYOUT_APPROVAL = "58 Pa. Code § 617a.1(f)"
+# The product's own policies, each derived from the paragraph it names (which does not say it in so many words).
+CONFIGURATION_WHILE_CLOSED = "Product policy, derived from 58 Pa. Code § 617a.2(a), (d)"
+TABLE_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+TABLE_KEEPS_NUMBER = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+PROPERTY_KEEPS_JURISDICTION = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+PERSON_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+# How far back a time an entry may carry (ENTRY_MAX_BACKDATE_HOURS): the log holds the true date and time.
+ENTRY_TIME_PLAUSIBLE = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+# Outside the logbook (a flag's resolution, a filing, a regulator's decision) no paragraph asks for the
+# signature: signing by the password re-entered is the product's own rule (DESIGN.md §4).
+SIGNATURE_POLICY = "Product policy: a signature is the signer's password re-entered at signing"
+
+# ---- § 617a.1: the wheel and the ball ----
+
+# § 617a.1(c), (d): the numbers clockwise from zero.
+SINGLE_ZERO_ORDER = tuple(  # the order as the regulation prints it
+    "0 32 15 19 4 21 2 25 17 34 6 27 13 36 11 30 8 23 10 5 24 16 33 1 20 14 31 9 22 18 29 7 28 12 35 3 26".split()
+)
+DOUBLE_ZERO_ORDER = tuple(  # the order as the regulation prints it
+    "0 28 9 26 30 11 7 20 32 17 5 22 34 15 3 24 36 13 1 00 27 10 25 29 12 8 19 31 18 6 21 33 16 4 23 35 14 2".split()
+)
+# The red numbers of both rings ("colored alternately red and black"); 0 and 00 are green.
+RED_NUMBERS = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 32, 34, 36})
+# § 617a.1(a): 12/16 to 14/16 inch inclusive; § 617a.1(b): at least 30 inches.
+BALL_DIAMETER_INCHES = (Decimal(12) / 16, Decimal(14) / 16)
+WHEEL_MIN_DIAMETER_INCHES = Decimal(30)
+
+# ---- § 617a.2: the inspection and security procedures ----
+
+# § 617a.2(a)(1)–(5), in the order the regulation lists them.
+CHECKLIST = (
+    ChecklistItem(
+        "ball_non_magnetic",
+        "Ball passed over a magnet or compass: it is non-magnetic",
+        "58 Pa. Code § 617a.2(a)(1)",
+    ),
+    ChecklistItem(
+        "no_magnet_or_contrivance",
+        "Table and wheel free of any magnet or contrivance affecting fair operation",
+        "58 Pa. Code § 617a.2(a)(2)",
+    ),
+    ChecklistItem(
+        "wheel_level_and_rotating",
+        "Wheel level and rotating freely and evenly",
+        "58 Pa. Code § 617a.2(a)(3)",
+    ),
+    ChecklistItem(
+        "parts_secure",
+        "All parts of the wheel secure and free from movement",
+        "58 Pa. Code § 617a.2(a)(4)",
+    ),
+    ChecklistItem(
+        "layout_and_signage_00",
+        "00 area covered and the three § 617a.1(e) notices posted (double-zero wheel used as single-zero)",
+        "58 Pa. Code § 617a.2(a)(5)",
+    ),
+)
+CHECKLIST_BY_CODE = {item.code: item for item in CHECKLIST}
+
+INSPECTOR_ROLES = frozenset({Role.FLOORPERSON, Role.SECURITY})  # § 617a.2(a)
+ADJUSTER_ROLES = frozenset({Role.FLOORPERSON, Role.MAINTENANCE})  # § 617a.2(b)
+WITNESS_ROLES = frozenset({Role.SECURITY})  # § 617a.2(b)
+# Who records the other logbook events. § 617a.2 names no role for them; these are the floor
+# roles DESIGN.md §2 gives them, cited to the subsection whose procedure they belong to.
+EVENT_ROLES = {
+    "unlock": (frozenset({Role.SECURITY, Role.FLOORPERSON}), COVER_AND_LOCK),
+    "cover": (frozenset({Role.SECURITY, Role.FLOORPERSON}), COVER_AND_LOCK),
+    "open": (frozenset({Role.SECURITY, Role.FLOORPERSON}), INSPECTION),
+    "close": (frozenset({Role.SECURITY, Role.FLOORPERSON}), COVER_AND_LOCK),
+    "irregularity": (frozenset({Role.SECURITY, Role.FLOORPERSON}), IRREGULARITIES),
+    "deck_change": (frozenset({Role.SECURITY, Role.FLOORPERSON}), CASINO_WAR_DECKS),
+}
+
+# § 617a.6(a)–(d): the reasons for a "no spin".
+IRREGULARITY_KINDS = (
+    ("same_direction", "ball spun in the same direction as the wheel (§ 617a.6(a))"),
+    ("under_four_revolutions", "ball did not complete four revolutions (§ 617a.6(b))"),
+    ("ball_left_wheel", "ball left the wheel during the spin (§ 617a.6(c))"),
+    ("foreign_object", "a foreign object entered the wheel (§ 617a.6(d))"),
+)
+
+# ---- Wagers, payout odds and Rules Submission options (§ 617a.3, § 617a.4, Chapter 617c) ----
+
+WAGERS_CITATION = "58 Pa. Code § 617a.3(e)"
+PAYOUT_ODDS = "58 Pa. Code § 617a.4(a)"
+
+WAGERS = standard_wagers(payout_citation=PAYOUT_ODDS, first_five_citation="58 Pa. Code § 617a.3(e)(5)")
+
+OPTIONS: dict[str, Option] = {
+    "five_adjacent": ((True, False), "58 Pa. Code § 617a.3(e)(1)(i)"),
+    # § 617a.1(f)(5): Touchdown Roulette is played on a double-zero wheel (and a fully automated
+    # electronic table, checked where the submission meets its tables).
+    "touchdown_paytable": Paytable(
+        "58 Pa. Code § 617a.4(d)",
+        choices=("A", "B", "C", "D"),
+        wheels=frozenset({DOUBLE}),
+        wheels_citation=TOUCHDOWN_TABLE,
+    ),
+    "b2b_payouts": Paytable("58 Pa. Code § 617c.1(e)", include_all=frozenset({1000, 500, 250, 100, 50, 25, 10})),
+    "blazing7_paytable": Paytable("58 Pa. Code § 617c.2(j)", choices=(1, 2, 3, 4)),
+    "lightning_payouts": Paytable(
+        "58 Pa. Code § 617c.3(g)",
+        include_all=frozenset({499, 399, 349, 299, 249, 199, 149, 99, 49}),
+        wheels=frozenset({SINGLE}),
+        wheels_citation="58 Pa. Code § 617c.3(a)",
+        # § 617c.3(f): a straight wager not on a Lucky Number is paid 29 to 1.
+        straight=(29, 1),
+        straight_citation="58 Pa. Code § 617c.3(f)",
+    ),
+}
+
+
+def exclusivity(*, offered: set[str]) -> list[Violation]:
+    """Pennsylvania's text has no wagers that exclude one another."""
+    return []
+
+
+def required_options(*, wheel_types: list[str], options: dict[str, object]) -> list[Violation]:
+    """§ 617a.4(b): on 0 and 00 the even-money wagers are lost; there is no half-loss option here."""
+    return []
+
+
+# ---- Layouts (§ 617a.1(e)–(g), § 617c.1(b), § 617c.2(b), § 617c.3(b); § 619a.1; § 651a.2) ----
+
+LAYOUT_APPROVAL_BY_GAME: dict[str, str] = {
+    Game.ROULETTE: LAYOUT_APPROVAL,
+    Game.BIG_SIX: "58 Pa. Code § 619a.1(g)",
+    Game.CASINO_WAR: "58 Pa. Code § 651a.2(b)",
+}
+LAYOUT_FEATURES = frozenset(
+    {
+        "name_or_logo",
+        "betting_areas",
+        "min_max_signage",
+        "wheel_replica",
+        "touchdown_electronic_area",
+        "b2b_area",
+        "b2b_reader_board_rng",
+        "blazing7_area",
+        "blazing7_release_device",
+        "lightning_rng",
+        "double_zero_cover",
+        "single_zero_signage",
+        "drop_box",
+        "tip_box",
+        "payout_odds_signage",
+        "tie_betting_area",
+    }
+)
+# Always: § 617a.1(f)(1)–(3) and (g).
+LAYOUT_ALWAYS = (
+    ("name_or_logo", "58 Pa. Code § 617a.1(f)(1)"),
+    ("betting_areas", "58 Pa. Code § 617a.1(f)(2)"),
+    ("min_max_signage", "58 Pa. Code § 617a.1(f)(3)"),
+    ("drop_box", "58 Pa. Code § 617a.1(g)"),
+    ("tip_box", "58 Pa. Code § 617a.1(g)"),
+)
+# Big Six (§ 619a.1(f), (g)) and Casino War (§ 651a.2(b), (c)), from the 2011 text.
+LAYOUT_ALWAYS_BY_GAME: dict[str, tuple[tuple[str, str], ...]] = {
+    Game.ROULETTE: LAYOUT_ALWAYS,
+    Game.BIG_SIX: (
+        ("name_or_logo", "58 Pa. Code § 619a.1(g)(1)"),
+        ("betting_areas", "58 Pa. Code § 619a.1(g)(2)"),
+        ("payout_odds_signage", "58 Pa. Code § 619a.1(g)(3)"),
+        ("drop_box", "58 Pa. Code § 619a.1(f)"),
+        ("tip_box", "58 Pa. Code § 619a.1(f)"),
+    ),
+    Game.CASINO_WAR: (
+        ("name_or_logo", "58 Pa. Code § 651a.2(b)(1)"),
+        ("betting_areas", "58 Pa. Code § 651a.2(b)(2)"),
+        ("tie_betting_area", "58 Pa. Code § 651a.2(b)(3)"),
+        ("payout_odds_signage", "58 Pa. Code § 651a.2(b)(4)"),
+        ("drop_box", "58 Pa. Code § 651a.2(c)"),
+        ("tip_box", "58 Pa. Code § 651a.2(c)"),
+    ),
+}
+# What an option of the Rules Submission in effect adds.
+LAYOUT_FOR_OPTION = {
+    "five_adjacent": (("wheel_replica", "58 Pa. Code § 617a.1(f)(4)"),),
+    "touchdown_paytable": (("touchdown_electronic_area", TOUCHDOWN_TABLE),),
+    "b2b_payouts": (("b2b_area", "58 Pa. Code § 617c.1(b)"), ("b2b_reader_board_rng", "58 Pa. Code § 617c.1(b)")),
+    "blazing7_paytable": (
+        ("blazing7_area", "58 Pa. Code § 617c.2(b)"),
+        ("blazing7_release_device", "58 Pa. Code § 617c.2(b)"),
+    ),
+    "lightning_payouts": (("lightning_rng", "58 Pa. Code § 617c.3(b)"),),
+}
+# A double-zero wheel used as single-zero: the 00 area covered and the notices posted.
+LAYOUT_FOR_AS_SINGLE_ZERO = (
+    ("double_zero_cover", "58 Pa. Code § 617a.1(e)(1)"),
+    ("single_zero_signage", "58 Pa. Code § 617a.1(e)(2)"),
+)
+
+# ---- Big Six Wheel (Chapter 619a, from the 2011 text) ----
+
+BIG_SIX_CITATION = "58 Pa. Code § 619a.3"
+BIG_SIX_WAGERS = big_six_wagers(payout_citation=BIG_SIX_CITATION, flag_label="Flag, name or logo")
+# § 619a.1(b): clockwise from the joker.
+BIG_SIX_ORDER = tuple(  # the order as the regulation prints it
+    "joker 1 2 1 5 2 1 10 1 5 1 2 1 20 1 2 1 5 2 1 10 1 2 5 1 2 1 flag 2 5 2 1 2 1 10 1 5 1 2 1 20 1 "
+    "2 1 5 2 1 10 1 2 5 1 2 1".split()
+)
+# § 619a.2(d): between two sections the spin is void and respun; Pennsylvania gives no choice.
+BIG_SIX_CLAPPER: Choice = (("void_and_respin",), "58 Pa. Code § 619a.2(d)")
+
+# ---- Casino War (Chapter 651a, from the 2011 text) ----
+
+CASINO_WAR_WAGERS = "58 Pa. Code § 651a.7"
+# § 651a.10: the odds at which each wager "shall be paid" — exactly these, not minimums.
+CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None = {
+    "initial": ((1, 1), "58 Pa. Code § 651a.10(1)"),
+    "tie": ((10, 1), "58 Pa. Code § 651a.10(2)"),
+    "war": ((2, 1), "58 Pa. Code § 651a.10(3)"),
+    "war_tie": ((3, 1), "58 Pa. Code § 651a.10(3)"),
+}
+# § 651a.3(a): six or eight decks from a manual shoe; § 651a.3(c): 12 to 16, in two equal batches,
+# with an automated card shuffling device.
+CASINO_WAR_DECK_COUNT = "58 Pa. Code § 651a.3(a)"
+CASINO_WAR_MANUAL_DECKS = frozenset({6, 8})
+CASINO_WAR_SHUFFLER = "58 Pa. Code § 651a.3(c)"
+CASINO_WAR_SHUFFLER_DECKS = frozenset({12, 14, 16})
+# § 651a.7(e): a player wagers on adjacent boxes, at most seven, in one round (the casino says how many).
+CASINO_WAR_BOXES = "58 Pa. Code § 651a.7(e)"
+CASINO_WAR_MAX_BOXES = 7
+# § 651a.3(d): the decks opened for use are changed at least once every 24 hours (the overdue scan's deadline).
+CASINO_WAR_DECK_CHANGE_HOURS = 24

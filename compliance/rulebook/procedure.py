@@ -1,0 +1,282 @@
+"""58 Pa. Code § 617a.2: the inspection and security procedures, and the table's events.
+
+Every rule is a small function answering a Violation (from the catalogue, with its citation) or
+None. The logbook (inspections.logbook.services) calls them under the table's row lock and writes
+nothing when any of them answers. The facts they apply (the checklist, the roles, the citations)
+are Pennsylvania's (jurisdictions/pennsylvania.py); the state each event leads to is table_states.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from compliance.rulebook.amendments import AMENDED_VOID_REASONS
+from compliance.rulebook.catalogue import violation
+from compliance.rulebook.facts import ChecklistItem
+from compliance.rulebook.jurisdictions import pennsylvania as pa
+from compliance.rulebook.subjects import Person, Table
+from compliance.rulebook.violations import Violation
+from compliance.rulebook.vocabulary import Game, Role, TableState, WheelType
+
+
+def role_phrase(person: Person) -> str:
+    """ "a floorperson", "an administrator": the person's role with its article."""
+    label = person.get_role_display().lower()
+    return f"{'an' if label[0] in 'aeiou' else 'a'} {label}"
+
+
+def role_names(roles: Iterable[str]) -> str:
+    return " or ".join(sorted(Role.label_of(role).lower() for role in roles))
+
+
+def checklist_for(table: Table) -> tuple[ChecklistItem, ...]:
+    """§ 617a.2(a): items (1)–(4) always; item (5) only for a double-zero wheel used as single-zero."""
+    if table.wheel_type == WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO:
+        return pa.CHECKLIST
+    return pa.CHECKLIST[:4]
+
+
+def signer_belongs_to_property(*, signer: Person, table: Table, field: str, citation: str) -> Violation | None:
+    """The rules speak of the certificate holder's own floorpersons and departments."""
+    if signer.property_id != table.property_id:
+        return violation(
+            "signer_not_at_property",
+            field=field,
+            citation=citation,
+            signer=signer.display_name,
+            property=table.property.name,
+        )
+    return None
+
+
+def table_is_roulette(*, table: Table, citation: str) -> Violation | None:
+    if table.game != Game.ROULETTE:
+        return violation(
+            "not_a_roulette_table", field="table", citation=citation, table=table.number, game=table.get_game_display()
+        )
+    return None
+
+
+def wheel_not_locked(*, table: Table, action: str) -> Violation | None:
+    """§ 617a.2(f): while the wheel is covered and locked nobody inspects or adjusts it."""
+    if table.state == TableState.LOCKED:
+        return violation("wheel_covered_and_locked", field="table", table=table.number, action=action)
+    return None
+
+
+# ---- § 617a.2(a): the inspection ----
+
+
+def inspector_may_inspect(*, inspector: Person, table: Table) -> Violation | None:
+    """§ 617a.2(a): only a floorperson or a member of the security department inspects."""
+    if inspector.role not in pa.INSPECTOR_ROLES:
+        return violation(
+            "inspector_role",
+            field="signature",
+            roles=role_names(pa.INSPECTOR_ROLES),
+            inspector=inspector.display_name,
+            role=role_phrase(inspector),
+        )
+    return signer_belongs_to_property(signer=inspector, table=table, field="signature", citation=pa.INSPECTION)
+
+
+def checklist_complete(*, table: Table, items: dict[str, object]) -> list[Violation]:
+    """§ 617a.2(a)(1)–(5): every applicable item answered, and no item that does not apply."""
+    expected = {item.code for item in checklist_for(table)}
+    violations = []
+    for item in checklist_for(table):
+        if item.code not in items:
+            violations.append(
+                violation(
+                    "checklist_item_missing", field=f"items.{item.code}", citation=item.citation, label=item.label
+                )
+            )
+    for code in items:
+        if code in expected:
+            continue
+        if code in pa.CHECKLIST_BY_CODE:
+            violations.append(
+                violation(
+                    "checklist_item_not_applicable",
+                    field=f"items.{code}",
+                    item=code,
+                    table=table.number,
+                    wheel=(table.get_wheel_type_display() or "no").lower(),
+                )
+            )
+        else:
+            violations.append(violation("checklist_item_unknown", field=f"items.{code}", item=code))
+    return violations
+
+
+def check_inspection(*, table: Table, inspector: Person, items: dict[str, object]) -> list[Violation | None]:
+    return [
+        table_is_roulette(table=table, citation=pa.INSPECTION),
+        inspector_may_inspect(inspector=inspector, table=table),
+        wheel_not_locked(table=table, action="inspection"),
+        *checklist_complete(table=table, items=items),
+    ]
+
+
+def inspection_passed(*, items: dict[str, object]) -> bool:
+    """An inspection with any failed item never lets the table open (§ 617a.2(a))."""
+    return all(items.values())
+
+
+# ---- § 617a.2(b)–(d): adjustments and replacements ----
+
+
+def check_adjustment(*, table: Table, kind: str, performer: Person, witness: Person) -> list[Violation | None]:
+    """§ 617a.2(b): by a floorperson or maintenance member, in the presence of another person from security."""
+    citation = pa.ADJUSTMENT if kind == "adjustment" else pa.REPLACEMENT
+    violations = [
+        table_is_roulette(table=table, citation=citation),
+        wheel_not_locked(table=table, action=kind),
+    ]
+    if not table.has_external_movable_parts:
+        violations.append(violation("no_external_movable_parts", field="table", table=table.number))
+    if performer.role not in pa.ADJUSTER_ROLES:
+        violations.append(
+            violation(
+                "performer_role",
+                field="performer",
+                roles=role_names(pa.ADJUSTER_ROLES),
+                performer=performer.display_name,
+                role=role_phrase(performer),
+            )
+        )
+    violations.append(
+        signer_belongs_to_property(signer=performer, table=table, field="performer", citation=pa.ADJUSTMENT)
+    )
+    if witness.pk == performer.pk:
+        violations.append(violation("witness_is_performer", field="witness"))
+    elif witness.role not in pa.WITNESS_ROLES:
+        violations.append(
+            violation("witness_not_security", field="witness", witness=witness.display_name, role=role_phrase(witness))
+        )
+    violations.append(signer_belongs_to_property(signer=witness, table=table, field="witness", citation=pa.ADJUSTMENT))
+    return violations
+
+
+# ---- The table's events: who records them, and when they may happen ----
+
+
+def signer_may_record(*, event: str, signer: Person, table: Table) -> list[Violation | None]:
+    roles, citation = pa.EVENT_ROLES[event]
+    found = None
+    if signer.role not in roles:
+        found = violation(
+            "signer_role",
+            field="signature",
+            citation=citation,
+            roles=role_names(roles),
+            signer=signer.display_name,
+            role=role_phrase(signer),
+        )
+    return [found, signer_belongs_to_property(signer=signer, table=table, field="signature", citation=citation)]
+
+
+# The table's `inspection_void_reason` and what opening then answers (§ 617a.2(a), (c), (d); product policy).
+VOID_REASONS = {
+    "configuration": "configuration_changed",
+    "adjustment": "adjustment_after_inspection",
+    "replacement": "replacement_without_inspection",
+}
+
+
+def may_open(*, table: Table) -> Violation | None:
+    """§ 617a.2(a), (c), (d): a passing inspection after the last closing, adjustment and replacement."""
+    if table.state == TableState.OPEN:
+        return violation("table_already_open", field="table", table=table.number)
+    if table.game != Game.ROULETTE:
+        return None
+    if table.state == TableState.INSPECTED:
+        return None
+    if table.state == TableState.LOCKED:
+        return violation("wheel_covered_and_locked/opening", field="table", table=table.number)
+    reason = table.inspection_void_reason
+    if reason in VOID_REASONS:
+        return violation(VOID_REASONS[reason], field="table", table=table.number)
+    if reason in AMENDED_VOID_REASONS:
+        return violation(
+            "inspection_amended_away", field="table", table=table.number, reason=AMENDED_VOID_REASONS[reason]
+        )
+    if reason == "failed":
+        return violation("inspection_failed", field="table", table=table.number)
+    return violation("no_inspection", field="table", table=table.number)
+
+
+def may_close(*, table: Table) -> Violation | None:
+    if table.state != TableState.OPEN:
+        return violation("table_not_open", field="table", table=table.number)
+    return None
+
+
+def may_cover(*, table: Table) -> Violation | None:
+    """§ 617a.2(f): a closed table's wheel is covered and the cover securely locked."""
+    if table.state == TableState.OPEN:
+        return violation("table_open", field="table", table=table.number)
+    if table.state == TableState.LOCKED:
+        return violation("wheel_already_locked", field="table", table=table.number)
+    return None
+
+
+def may_unlock(*, table: Table) -> Violation | None:
+    if table.state != TableState.LOCKED:
+        return violation("wheel_not_locked", field="table", table=table.number)
+    return None
+
+
+def may_record_irregularity(*, table: Table) -> Violation | None:
+    """§ 617a.6: a "no spin" happens during play."""
+    if table.state != TableState.OPEN:
+        return violation("table_not_open/irregularity", field="table", table=table.number)
+    return table_is_roulette(table=table, citation=pa.IRREGULARITIES)
+
+
+def may_change_decks(*, table: Table) -> Violation | None:
+    """§ 651a.3(d): the decks of a Casino War table."""
+    if table.game != Game.CASINO_WAR:
+        return violation("not_a_casino_war_table", field="table", table=table.number)
+    return None
+
+
+# ---- § 617a.2(e): the log holds the true date and time ----
+
+
+def entry_time_plausible(
+    *, at: datetime, now: datetime, skew: timedelta, max_backdate: timedelta, field: str
+) -> Violation | None:
+    """§ 617a.2(e): the log holds the date and time an entry happened, so never a time still to come
+    (beyond a device clock's skew) and, product policy, never one further back than `max_backdate`
+    (year 0001 in a log that can never be corrected by deletion)."""
+    if at > now + skew:
+        return violation(
+            "time_in_future",
+            field=field,
+            at=at.isoformat(timespec="seconds"),
+            now=now.isoformat(timespec="seconds"),
+            skew=int(skew.total_seconds()),
+        )
+    if at < now - max_backdate:
+        return violation(
+            "time_too_old",
+            field=field,
+            at=at.isoformat(timespec="seconds"),
+            hours=int(max_backdate.total_seconds() // 3600),
+            now=now.isoformat(timespec="seconds"),
+        )
+    return None
+
+
+def time_in_order(
+    *, table: Table, at: datetime, now: datetime, skew: timedelta, max_backdate: timedelta, field: str
+) -> Violation | None:
+    """§ 617a.2(e): the log states the true date and time; entries of a table follow each other in time."""
+    implausible = entry_time_plausible(at=at, now=now, skew=skew, max_backdate=max_backdate, field=field)
+    if implausible:
+        return implausible
+    if table.last_entry_at and at < table.last_entry_at:
+        return violation("time_before_last_entry", field=field, table=table.number)
+    return None

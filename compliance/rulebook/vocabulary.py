@@ -1,0 +1,76 @@
+"""The rulebook's words: the games, roles, table states and wheel types the rules speak of.
+
+Each value and its label is defined here once; the Django models take their choices from these
+(compliance.casinos.models, compliance.accounts.models), so the rules and the database agree.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Vocabulary(StrEnum):
+    """A word of the rules: its value (stored) and its label (shown)."""
+
+    label: str
+
+    def __new__(cls, value: str, label: str) -> Vocabulary:
+        member = str.__new__(cls, value)
+        member._value_ = value
+        member.label = label
+        return member
+
+    def choice(self) -> tuple[str, str]:
+        """(value, label): a Django model's choice."""
+        return self.value, self.label
+
+    @classmethod
+    def label_of(cls, value: str) -> str:
+        """The label of a stored value."""
+        return next(member.label for member in cls if member.value == value)
+
+    @classmethod
+    def values(cls) -> frozenset[str]:
+        return frozenset(member.value for member in cls)
+
+
+class Game(Vocabulary):
+    ROULETTE = "roulette", "Roulette"
+    BIG_SIX = "big_six", "Big Six"
+    CASINO_WAR = "casino_war", "Casino War"
+
+
+class WheelType(Vocabulary):
+    SINGLE_ZERO = "single_zero", "Single zero"
+    DOUBLE_ZERO = "double_zero", "Double zero"
+    # § 617a.1(e): a double-zero wheel with the 00 covered, played as a single-zero wheel.
+    DOUBLE_ZERO_AS_SINGLE_ZERO = "double_zero_as_single_zero", "Double zero used as single zero"
+
+
+class TableState(Vocabulary):
+    """Where a table is in its day (DESIGN.md §3); table_states.TRANSITIONS says how it moves."""
+
+    CLOSED = "closed", "Closed, wheel not yet covered"
+    LOCKED = "locked", "Closed, wheel covered and locked"
+    UNLOCKED = "unlocked", "Unlocked"
+    INSPECTED = "inspected", "Inspected, ready to open"
+    OPEN = "open", "Open for play"
+
+
+class Role(Vocabulary):
+    """What a person is at their property (DESIGN.md §2); who may do what is in roles.py and the rules."""
+
+    SECURITY = "security", "Security officer"
+    FLOORPERSON = "floorperson", "Floorperson"
+    MAINTENANCE = "maintenance", "Table game maintenance member"
+    COMPLIANCE = "compliance", "Compliance manager"
+    REGULATOR = "regulator", "Regulator (Board agent)"
+    ADMIN = "admin", "Administrator"
+
+
+class Jurisdiction(Vocabulary):
+    """The rulebooks this product holds (rulebook_for)."""
+
+    PA = "PA", "Pennsylvania (58 Pa. Code)"
+    NJ = "NJ", "New Jersey (N.J.A.C. 19:47)"
+    S4 = "S4", "Section 4 rules"

@@ -1,0 +1,98 @@
+"""Every jurisdiction provides what its Protocol says, with the same signatures; and the rulebook is
+pure Python: no module of it imports Django or a project module outside compliance.rulebook."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import pathlib
+import typing
+
+import pytest
+
+from compliance import rulebook
+from compliance.rulebook import GAME_RULES, LOGBOOK_PROCEDURE, GameRules, Jurisdiction
+
+RULEBOOK = pathlib.Path(rulebook.__file__).parent
+MODULES = sorted(RULEBOOK.rglob("*.py"))
+
+
+def _members(protocol: type) -> tuple[set[str], set[str]]:
+    """(the attributes, the methods) the protocol declares, its bases' included."""
+    attributes: set[str] = set()
+    methods: set[str] = set()
+    for klass in protocol.__mro__:
+        if klass in (object, typing.Protocol, typing.Generic) or not getattr(klass, "_is_protocol", False):
+            continue
+        attributes |= set(getattr(klass, "__annotations__", {}))
+        methods |= {name for name, value in vars(klass).items() if inspect.isfunction(value) and name[0] != "_"}
+    return attributes, methods
+
+
+def _parameters(function) -> list[tuple[str, object, bool]]:
+    """Name, kind and whether it has a default, for every parameter but the protocol's `self`."""
+    parameters = list(inspect.signature(function).parameters.values())
+    if parameters and parameters[0].name == "self":
+        parameters = parameters[1:]
+    return [(p.name, p.kind, p.default is not inspect.Parameter.empty) for p in parameters]
+
+
+CASES = [(f"rulebook_for({code})", rules, Jurisdiction) for code, rules in LOGBOOK_PROCEDURE.items()] + [
+    (f"game_rules_for({code})", rules, GameRules) for code, rules in GAME_RULES.items()
+]
+
+
+@pytest.mark.parametrize(("name", "rules", "protocol"), CASES, ids=[case[0] for case in CASES])
+def test_each_jurisdiction_provides_its_protocol(name, rules, protocol):
+    assert isinstance(rules, protocol), name
+    attributes, methods = _members(protocol)
+    missing = sorted(member for member in attributes | methods if not hasattr(rules, member))
+    assert not missing, f"{name} lacks {missing}"
+    for method in sorted(methods):
+        provided = getattr(rules, method)
+        assert callable(provided), f"{name}.{method}"
+        wanted = _parameters(getattr(protocol, method))
+        assert _parameters(provided) == wanted, f"{name}.{method}{inspect.signature(provided)}"
+
+
+def test_the_protocol_names_every_rule_the_rest_of_the_code_calls():
+    """Each name the project reads from rulebook_for(…) or game_rules_for(…) is a Protocol member."""
+    attributes, methods = _members(Jurisdiction)
+    project = pathlib.Path(rulebook.__file__).parents[2]
+    called = set()
+    for path in [*project.glob("compliance/**/*.py"), *project.glob("inspections/**/*.py")]:
+        if RULEBOOK in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Call)
+                and getattr(node.value.func, "id", "") in ("rulebook_for", "game_rules_for")
+            ):
+                called.add(node.attr)
+    assert called, "the scan found no call"
+    assert called <= attributes | methods, sorted(called - attributes - methods)
+
+
+def _imports(tree: ast.Module) -> list[tuple[int, str]]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.append((node.lineno, node.module))
+    return found
+
+
+PROJECT_PACKAGES = ("compliance", "inspections", "config", "tests", "bench", "django", "rest_framework", "celery")
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(RULEBOOK)) for p in MODULES])
+def test_the_rulebook_imports_nothing_of_the_project_or_django(path):
+    outside = [
+        (line, module)
+        for line, module in _imports(ast.parse(path.read_text()))
+        if module.split(".")[0] in PROJECT_PACKAGES
+        and not (module == "compliance.rulebook" or module.startswith("compliance.rulebook."))
+    ]
+    assert not outside, f"{path.relative_to(RULEBOOK)} imports {outside}"
