@@ -1,4 +1,4 @@
-"""Electronic signatures (DESIGN.md §4): the signer re-enters their password at the moment of signing,
+"""Electronic signatures (docs/architecture.md: Signatures): the signer re-enters their password at the moment of signing,
 and what is stored is bound to a SHA-256 of a canonical form of what was signed."""
 
 from __future__ import annotations

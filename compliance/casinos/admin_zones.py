@@ -1,4 +1,4 @@
-"""The admin shows a record's times in its property's time zone, named (DESIGN.md §5: stored in UTC,
+"""The admin shows a record's times in its property's time zone, named (docs/architecture.md: Integrity and time: stored in UTC,
 shown in the property's zone). Without it the admin printed UTC: an inspection at 22:30 in New York
 read as 03:30 the next day."""
 

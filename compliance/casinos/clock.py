@@ -1,4 +1,4 @@
-"""Dates people read or choose are the property's local dates (DESIGN.md §5: times are stored in
+"""Dates people read or choose are the property's local dates (docs/architecture.md: Integrity and time: times are stored in
 UTC and shown in the property's time zone).
 
 At 22:30 in New York it is already tomorrow in UTC: "today" taken from the server (`date.today()`,

@@ -172,7 +172,7 @@ class GamingTable(models.Model):
     last_deck_change_at = models.DateTimeField(null=True, blank=True)
     # The earliest of the deadlines below, shown on the floor as "due".
     next_due = models.DateTimeField(null=True, blank=True, db_index=True)
-    # The overdue scan's deadlines (DESIGN.md §6): each is the moment a kind of flag is due, or
+    # The overdue scan's deadlines (docs/architecture.md: The flag kinds): each is the moment a kind of flag is due, or
     # null while nothing is pending. A problem that is one at once (an adjustment on an open
     # table) is "due" when it happened. Kept by inspections.flags.overdue with every entry.
     uninspected_since = models.DateTimeField(null=True, blank=True)

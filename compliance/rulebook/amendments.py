@@ -1,5 +1,5 @@
 """58 Pa. Code § 617a.2(e): a signed entry is never changed; an amendment corrects it, or marks it
-entered in error or a duplicate, and is itself signed (DESIGN.md §2)."""
+entered in error or a duplicate, and is itself signed (docs/architecture.md: People)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from compliance.rulebook.roles import AMENDER_ROLES
 from compliance.rulebook.subjects import Entry, Person
 from compliance.rulebook.violations import Violation
 
-# What an amendment says of the entry it amends (the entry itself is never changed, DESIGN.md §2):
+# What an amendment says of the entry it amends (the entry itself is never changed, docs/architecture.md: People):
 # corrected values; entered in error (it should not be in the log); a duplicate of an earlier entry.
 AMENDMENT_KINDS = (
     ("correction", "correction"),

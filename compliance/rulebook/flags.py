@@ -1,4 +1,4 @@
-"""What the overdue scan flags (DESIGN.md §6): one registry of the kinds, each with its code, its
+"""What the overdue scan flags (docs/architecture.md: The flag kinds): one registry of the kinds, each with its code, its
 label, its citation and the table's column holding the deadline it watches; and who resolves a
 flag by hand.
 

@@ -1,4 +1,4 @@
-"""The product's role policy where the regulations are silent (DESIGN.md §2)."""
+"""The product's role policy where the regulations are silent (docs/architecture.md: People)."""
 
 from compliance.rulebook.vocabulary import Role
 
@@ -11,8 +11,8 @@ STAFF_ROLES = frozenset({Role.SECURITY, Role.FLOORPERSON, Role.MAINTENANCE, Role
 # Who files a Rules Submission or layout with the Board, and who decides on it.
 FILER_ROLES = frozenset({Role.COMPLIANCE})
 APPROVER_ROLES = frozenset({Role.REGULATOR})
-# Who resolves a flag of the overdue scan by hand, with a signed note (DESIGN.md §6).
+# Who resolves a flag of the overdue scan by hand, with a signed note (docs/architecture.md: The flag kinds).
 FLAG_RESOLVER_ROLES = frozenset({Role.COMPLIANCE})
-# Who asks for and downloads the audit reports of a property (DESIGN.md §7): its compliance
+# Who asks for and downloads the audit reports of a property (docs/architecture.md: Reports): its compliance
 # manager, and the regulators of its jurisdiction.
 REPORT_ROLES = frozenset({Role.COMPLIANCE, Role.REGULATOR})

@@ -1,4 +1,4 @@
-"""Signatures: a person signs by re-entering their password (DESIGN.md §4). In the logbook
+"""Signatures: a person signs by re-entering their password (docs/architecture.md: Signatures). In the logbook
 58 Pa. Code § 617a.2(e) asks for the signature of the individual; elsewhere it is product policy."""
 
 from __future__ import annotations

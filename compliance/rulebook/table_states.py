@@ -1,4 +1,4 @@
-"""The table's state machine (DESIGN.md §3): which event moves a table from which state to which,
+"""The table's state machine (docs/architecture.md: The table's state machine): which event moves a table from which state to which,
 beside the guards that may still refuse it (procedure.py: may_open, may_close, may_cover,
 may_unlock, may_record_irregularity, and the inspection's and adjustment's checks).
 

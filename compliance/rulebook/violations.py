@@ -18,7 +18,7 @@ class Violation:
 
 
 class RuleViolation(Exception):
-    """Raised with every violation found; the API answers it with HTTP 400 (API.md's format)."""
+    """Raised with every violation found; the API answers it with HTTP 400 (docs/api.md's format)."""
 
     def __init__(self, violations: Iterable[Violation]):
         self.violations = list(violations)

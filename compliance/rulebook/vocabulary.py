@@ -48,7 +48,7 @@ class WheelType(Vocabulary):
 
 
 class TableState(Vocabulary):
-    """Where a table is in its day (DESIGN.md §3); table_states.TRANSITIONS says how it moves."""
+    """Where a table is in its day (docs/architecture.md: The table's state machine); table_states.TRANSITIONS says how it moves."""
 
     CLOSED = "closed", "Closed, wheel not yet covered"
     LOCKED = "locked", "Closed, wheel covered and locked"
@@ -58,7 +58,7 @@ class TableState(Vocabulary):
 
 
 class Role(Vocabulary):
-    """What a person is at their property (DESIGN.md §2); who may do what is in roles.py and the rules."""
+    """What a person is at their property (docs/architecture.md: People); who may do what is in roles.py and the rules."""
 
     SECURITY = "security", "Security officer"
     FLOORPERSON = "floorperson", "Floorperson"

@@ -1,4 +1,4 @@
-"""One exception handler turns every refusal into API.md's body:
+"""One exception handler turns every refusal into docs/api.md's body:
 {"errors": [{"code", "message", "citation", "field"}]}."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Overdue detection (DESIGN.md §6): the scan, and the mail it sends.
+"""Overdue detection (docs/architecture.md: The flag kinds): the scan, and the mail it sends.
 
 Every kind of flag has a deadline column on the table (compliance.casinos.models.TABLE_DEADLINES), set or
 cleared by inspections.logbook.deadlines in the same transaction as the entry that changes it. The scan never walks the logbook:

@@ -1,4 +1,4 @@
-"""The logbook in the admin: everything visible, nothing editable or deletable (DESIGN.md §2, §5)."""
+"""The logbook in the admin: everything visible, nothing editable or deletable (docs/architecture.md: People; Integrity and time)."""
 
 from django.contrib import admin
 

@@ -1,4 +1,4 @@
-"""A table's deadlines: when each kind of flag of the overdue scan falls due (DESIGN.md §6).
+"""A table's deadlines: when each kind of flag of the overdue scan falls due (docs/architecture.md: The flag kinds).
 
 They are derived from the table's state and kept with it — by the logbook's services with every
 entry, by the approval services when what is in effect changes, and when the property's policy

@@ -29,7 +29,7 @@ from inspections.logbook.selectors import entries_visible_to, floor_tables
 
 PAGE = 25  # timeline entries on a table's page
 
-# What a table needs next, by state, and the action that does it (DESIGN.md §3).
+# What a table needs next, by state, and the action that does it (docs/architecture.md: The table's state machine).
 NEXT_STEP = {
     TableState.LOCKED: ("Unlock the wheel", EntryKind.UNLOCK),
     TableState.UNLOCKED: ("Inspect (§ 617a.2(a))", EntryKind.INSPECTION),

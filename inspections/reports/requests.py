@@ -1,4 +1,4 @@
-"""Audit reports (DESIGN.md §7): asked for, generated in the background, downloaded and logged.
+"""Audit reports (docs/architecture.md: Reports): asked for, generated in the background, downloaded and logged.
 
 `report_request` and `report_download` are the write paths the API and the pages call;
 `kinds` says what each report holds, `render` how it becomes a PDF or CSV.

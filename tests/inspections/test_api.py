@@ -1,4 +1,4 @@
-"""The REST API of API.md: each endpoint, each role, two properties, and the error body."""
+"""The REST API of docs/api.md: each endpoint, each role, two properties, and the error body."""
 
 import pytest
 from django.db import connection

@@ -1,4 +1,4 @@
-"""Client mistakes are 400s (or 404s) in API.md's format, never 500s."""
+"""Client mistakes are 400s (or 404s) in docs/api.md's format, never 500s."""
 
 import pytest
 

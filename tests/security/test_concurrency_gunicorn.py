@@ -21,7 +21,7 @@ from tests.servers import gunicorn_start
 
 CLIENTS = 50
 REQUESTS_EACH = 8
-# The state each event leads to (DESIGN.md §3), to check the tables against their last entries.
+# The state each event leads to (docs/architecture.md: The table's state machine), to check the tables against their last entries.
 LEADS_TO = {
     "unlock": {"unlocked"},
     "inspection": {"inspected", "open"},  # an inspection of an open table leaves it open

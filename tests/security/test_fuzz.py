@@ -1,5 +1,5 @@
 """Fuzzing the API from its own OpenAPI schema (schemathesis), signed in as a compliance manager:
-no answer is ever a 5xx, and every 400 is in API.md's format, each error with code, message,
+no answer is ever a 5xx, and every 400 is in docs/api.md's format, each error with code, message,
 citation and field. A bounded pass (FUZZ_EXAMPLES per operation) runs in CI."""
 
 import json

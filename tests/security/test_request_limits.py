@@ -1,5 +1,5 @@
 """What a request may make the server hold or compute is bounded, and going past a bound is a
-400 (413 for size) in API.md's format, never a 500: the body's size, JSON's nesting, times at
+400 (413 for size) in docs/api.md's format, never a 500: the body's size, JSON's nesting, times at
 the calendar's ends, whole numbers beyond what the database holds. Every endpoint, every filter
 and every integer field, as the API's schema lists them."""
 

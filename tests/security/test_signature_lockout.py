@@ -147,7 +147,7 @@ def cases(casino) -> dict[tuple[str, str], Case]:
 
 
 def test_the_schema_has_the_signed_endpoints_api_md_names():
-    """The discovery itself: it finds the endpoints API.md says take a signature (and may find more)."""
+    """The discovery itself: it finds the endpoints docs/api.md says take a signature (and may find more)."""
     paths = {path for _, path, _ in SIGNED}
     assert {"/api/inspections/", "/api/adjustments/", "/api/layouts/{id}/decision/"} <= paths
     assert {"/api/rules-submissions/{id}/file/", "/api/exceptions/{id}/resolve/"} <= paths

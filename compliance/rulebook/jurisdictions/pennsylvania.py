@@ -45,7 +45,7 @@ PERSON_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e
 # How far back a time an entry may carry (ENTRY_MAX_BACKDATE_HOURS): the log holds the true date and time.
 ENTRY_TIME_PLAUSIBLE = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 # Outside the logbook (a flag's resolution, a filing, a regulator's decision) no paragraph asks for the
-# signature: signing by the password re-entered is the product's own rule (DESIGN.md §4).
+# signature: signing by the password re-entered is the product's own rule (docs/architecture.md: Signatures).
 SIGNATURE_POLICY = "Product policy: a signature is the signer's password re-entered at signing"
 
 # ---- § 617a.1: the wheel and the ball ----
@@ -99,7 +99,7 @@ INSPECTOR_ROLES = frozenset({Role.FLOORPERSON, Role.SECURITY})  # § 617a.2(a)
 ADJUSTER_ROLES = frozenset({Role.FLOORPERSON, Role.MAINTENANCE})  # § 617a.2(b)
 WITNESS_ROLES = frozenset({Role.SECURITY})  # § 617a.2(b)
 # Who records the other logbook events. § 617a.2 names no role for them; these are the floor
-# roles DESIGN.md §2 gives them, cited to the subsection whose procedure they belong to.
+# roles docs/architecture.md: People gives them, cited to the subsection whose procedure they belong to.
 EVENT_ROLES = {
     "unlock": (frozenset({Role.SECURITY, Role.FLOORPERSON}), COVER_AND_LOCK),
     "cover": (frozenset({Role.SECURITY, Role.FLOORPERSON}), COVER_AND_LOCK),

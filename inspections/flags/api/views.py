@@ -24,7 +24,7 @@ class FlagFilter(filters.FilterSet):
 
 
 class ComplianceExceptionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """The overdue scan's flags (DESIGN.md §6), newest first; a compliance manager resolves one by hand."""
+    """The overdue scan's flags (docs/architecture.md: The flag kinds), newest first; a compliance manager resolves one by hand."""
 
     serializer_class = s.ComplianceExceptionSerializer
     permission_classes = [IsAuthenticated]

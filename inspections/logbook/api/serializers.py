@@ -151,7 +151,7 @@ class IrregularitySerializer(EntrySerializer):
         return attrs
 
     def to_internal_value(self, data):
-        # API.md names the irregularity's reason `kind`; the entry's own kind is "irregularity".
+        # docs/api.md names the irregularity's reason `kind`; the entry's own kind is "irregularity".
         if hasattr(data, "get") and "kind" in data and "irregularity" not in data:
             data = {**{key: data.get(key) for key in data}, "irregularity": data.get("kind")}
         return super().to_internal_value(data)
