@@ -16,6 +16,7 @@ from compliance.casinos.models import TableState
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import RuleViolation, rulebook_for
 from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES
+from compliance.rulebook.table_states import actions_from
 from inspections.logbook import services
 from inspections.logbook.forms import (
     AdjustmentForm,
@@ -29,22 +30,18 @@ from inspections.logbook.selectors import entries_visible_to, floor_tables
 
 PAGE = 25  # timeline entries on a table's page
 
-# What a table needs next, by state, and the action that does it (DESIGN.md §3).
-NEXT_STEP = {
-    TableState.LOCKED: ("Unlock the wheel", EntryKind.UNLOCK),
-    TableState.UNLOCKED: ("Inspect (§ 617a.2(a))", EntryKind.INSPECTION),
-    TableState.CLOSED: ("Cover and lock the wheel (§ 617a.2(f))", EntryKind.COVER),
-    TableState.INSPECTED: ("Open for play", EntryKind.OPEN),
-    TableState.OPEN: ("In play", EntryKind.CLOSE),
+# The actions each state allows at any game, in the order a floor person does them: the rulebook's
+# transitions (table_states.actions_from; a Roulette table in play also offers a "no spin").
+ACTIONS = {state: actions_from(state, game="") for state in TableState}
+# What a table needs next, in words, by state: its first action (DESIGN.md §3).
+NEXT_STEP_WORDS = {
+    EntryKind.UNLOCK: "Unlock the wheel",
+    EntryKind.INSPECTION: "Inspect (§ 617a.2(a))",
+    EntryKind.COVER: "Cover and lock the wheel (§ 617a.2(f))",
+    EntryKind.OPEN: "Open for play",
+    EntryKind.CLOSE: "In play",
 }
-# The actions each state allows, in the order a floor person does them.
-ACTIONS = {
-    TableState.LOCKED: (EntryKind.UNLOCK,),
-    TableState.UNLOCKED: (EntryKind.INSPECTION, EntryKind.ADJUSTMENT, EntryKind.COVER),
-    TableState.CLOSED: (EntryKind.COVER, EntryKind.INSPECTION, EntryKind.ADJUSTMENT),
-    TableState.INSPECTED: (EntryKind.OPEN, EntryKind.ADJUSTMENT, EntryKind.INSPECTION, EntryKind.COVER),
-    TableState.OPEN: (EntryKind.CLOSE, EntryKind.INSPECTION),
-}
+NEXT_STEP = {state: NEXT_STEP_WORDS[ACTIONS[state][0]] for state in TableState}
 ACTION_LABELS = {
     EntryKind.UNLOCK: "Unlock",
     EntryKind.INSPECTION: "Inspect",
@@ -101,10 +98,7 @@ def floor(request):
     if request.GET.get("property", "").isdigit():
         tables = tables.filter(property_id=int(request.GET["property"]))
     tables = floor_tables(tables)
-    rows = [
-        {"table": table, "next": NEXT_STEP.get(table.state, ("", None))[0], "zone": table.property.zone}
-        for table in tables
-    ]
+    rows = [{"table": table, "next": NEXT_STEP.get(table.state, ""), "zone": table.property.zone} for table in tables]
     return render(request, "floor/dashboard.html", {"rows": rows})
 
 
@@ -122,10 +116,7 @@ def table_page(request, pk: int):
     rows = list(entries[: PAGE + 1])
     page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
     may_write = _may_write(request.user)
-    allowed = ACTIONS.get(table.state, ()) if may_write else ()
-    # A "no spin" is offered where the rulebook would take it: at a Roulette table in play.
-    if may_write and rulebook_for(table.property.jurisdiction).may_record_irregularity(table=table) is None:
-        allowed = (*allowed, EntryKind.IRREGULARITY)
+    allowed = actions_from(table.state, table.game) if may_write else ()
     actions = [(ACTION_LABELS[kind], action_url(table, kind)) for kind in allowed]
     return render(
         request,
@@ -137,7 +128,7 @@ def table_page(request, pk: int):
             "actions": actions,
             "may_write": may_write,
             "amendable": AMENDABLE,
-            "next": NEXT_STEP[table.state][0],
+            "next": NEXT_STEP[table.state],
             # What the regulator approved for it, as the gate at opening sees it.
             "layout": layout_approved_for(table_id=table.pk),
             "rules": rules_submission_in_effect(
