@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from compliance.casinos.models import GamingTable, Property
+from compliance.casinos.models import GamingTable, Property, PropertyScopedQuerySet
 from compliance.rulebook.flags import FLAG_KINDS
 from config.validators import note_validators, printable_line
 from inspections.logbook.models import Entry
@@ -65,6 +65,8 @@ class ComplianceException(models.Model):
         help_text="The logbook entry that moved the missed deadline, so cured the flag.",
     )
     notified_at = models.DateTimeField(null=True, blank=True, help_text="When the supervisors were mailed.")
+
+    objects = PropertyScopedQuerySet.as_manager()
 
     class Meta:
         ordering = ["-detected_at", "-id"]

@@ -15,7 +15,7 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import TableState
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import RuleViolation, rulebook_for
-from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES
+from compliance.rulebook.roles import MAY
 from compliance.rulebook.table_states import actions_from
 from inspections.logbook import services
 from inspections.logbook.forms import (
@@ -60,33 +60,30 @@ def _table(request, pk: int):
     return get_object_or_404(tables_visible_to(request.user).select_related("wheel", "ball"), pk=pk)
 
 
-def _may_write(user) -> bool:
-    return user.role in LOGBOOK_WRITER_ROLES
-
-
 def _roles(roles) -> str:
     return ", ".join(sorted(Role(role).label.lower() for role in roles))
 
 
-def require_role(user, roles, what: str) -> None:
-    """The 403 page says which roles may do this, and which one the person has."""
-    if user.role not in roles:
+def require_may(user, action: str, what: str) -> None:
+    """Refuse unless the person may do `action` (User.may); the 403 page says which roles may do
+    this, and which one the person has."""
+    if not user.may(action):
         raise PermissionDenied(
-            f"{what} needs one of these roles: {_roles(roles)}. "
+            f"{what} needs one of these roles: {_roles(MAY[action])}. "
             f"You are signed in as a {user.get_role_display().lower()}."
         )
 
 
 def _require_writer(user) -> None:
-    require_role(user, LOGBOOK_WRITER_ROLES, "Recording in the logbook")
+    require_may(user, "logbook.write", "Recording in the logbook")
 
 
 @login_required
 def home(request):
     """Each role's home: the regulator's properties, the compliance manager's configuration, the floor."""
-    if request.user.role == Role.REGULATOR:
+    if request.user.may("approvals.decide"):
         return render(request, "floor/regulator_home.html", {"properties": properties_visible_to(request.user)})
-    if request.user.role == Role.COMPLIANCE:
+    if request.user.may("approvals.file"):
         return redirect("manage")
     return redirect("floor")
 
@@ -115,7 +112,7 @@ def table_page(request, pk: int):
         entries = entries.filter(seq__lt=int(before))
     rows = list(entries[: PAGE + 1])
     page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
-    may_write = _may_write(request.user)
+    may_write = request.user.may("logbook.write")
     allowed = actions_from(table.state, table.game) if may_write else ()
     actions = [(ACTION_LABELS[kind], action_url(table, kind)) for kind in allowed]
     return render(
@@ -126,7 +123,6 @@ def table_page(request, pk: int):
             "page": page,
             "zone": table.property.zone,
             "actions": actions,
-            "may_write": may_write,
             "amendable": AMENDABLE,
             "next": NEXT_STEP[table.state],
             # What the regulator approved for it, as the gate at opening sees it.
