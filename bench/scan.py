@@ -302,8 +302,8 @@ def seed(*, tables: int, entries: int) -> datetime:
     """Seed an empty, migrated database; returns the seeding moment (the scans' `now`)."""
     from django.db import connection
 
-    from compliance.casinos.models import TABLE_DEADLINES, GamingTable
-    from inspections.logbook.deadlines import deadlines_set
+    from compliance.casinos.models import GamingTable
+    from inspections.logbook.deadlines import DEADLINE_FIELDS, deadlines_set
 
     per_table = entries // tables
     assert per_table * tables == entries, "BENCH_SCAN_ENTRIES must be a multiple of BENCH_SCAN_TABLES"
@@ -459,7 +459,7 @@ def seed(*, tables: int, entries: int) -> datetime:
         )
 
     # The deadlines, by the project's own rule (inspections.logbook.deadlines.deadlines_set).
-    columns = [*TABLE_DEADLINES, "next_due"]
+    columns = DEADLINE_FIELDS
     buffer = io.StringIO()
     for table in GamingTable.objects.select_related("property").order_by("pk").iterator(chunk_size=10_000):
         deadlines_set(table)
@@ -529,7 +529,7 @@ def late_by_kind(as_of: datetime) -> dict[str, int]:
     """How many tables each kind of flag should catch at `as_of`, straight from the columns."""
     from django.db import connection
 
-    from inspections.flags.overdue import DEADLINE_OF
+    from compliance.rulebook.flags import DEADLINE_OF
 
     with connection.cursor() as cursor:
         cursor.execute(
@@ -607,7 +607,6 @@ def naive(as_of: datetime, limit: int) -> set[tuple[int, str, datetime]]:
     from compliance.casinos.models import GamingTable, TableState
     from compliance.rulebook import rulebook_for
     from inspections.flags.models import ComplianceException
-    from inspections.flags.overdue import DEADLINE_OF
     from inspections.logbook.deadlines import deadlines_set
     from inspections.logbook.models import Entry, EntryKind
 
@@ -653,7 +652,7 @@ def naive(as_of: datetime, limit: int) -> set[tuple[int, str, datetime]]:
         table.last_deck_change_at = at(EntryKind.DECK_CHANGE)
         deadlines_set(table)
         for kind in rulebook_for(table.property.jurisdiction).FLAG_KINDS:
-            due = getattr(table, DEADLINE_OF[kind.code])
+            due = getattr(table, kind.deadline)
             if due is not None and due <= as_of:
                 raised.append(
                     ComplianceException(

@@ -13,7 +13,9 @@ from django.db import models
 
 from compliance.casinos.models import Jurisdiction, Property
 from compliance.rulebook import vocabulary as words
+from compliance.rulebook.roles import MAY
 from config.validators import printable_line
+from config.visibility import NOTHING, VisibleQuerySet
 
 
 class Role(models.TextChoices):
@@ -26,7 +28,21 @@ class Role(models.TextChoices):
     ADMIN = words.Role.ADMIN.choice()
 
 
-class PersonManager(UserManager):
+class PersonQuerySet(VisibleQuerySet):
+    """People are seen by the staff of their property; by the regulators of its jurisdiction, with
+    that jurisdiction's regulators; by administrators all."""
+
+    def visibility(self, person) -> models.Q:
+        if person.is_administrator:
+            return models.Q()
+        if person.role == Role.REGULATOR:
+            return models.Q(property__jurisdiction=person.jurisdiction) | models.Q(
+                role=Role.REGULATOR, jurisdiction=person.jurisdiction
+            )
+        return models.Q(property_id=person.property_id) if person.property_id else NOTHING
+
+
+class PersonManager(UserManager.from_queryset(PersonQuerySet)):
     # Not in migrations: they create no one, so they need none of this code.
     use_in_migrations = False
 
@@ -85,7 +101,17 @@ class User(AbstractUser):
     @builtins.property
     def is_administrator(self) -> bool:
         """Sees and changes everything (the apps below this one ask the person, importing nothing)."""
-        return self.is_superuser or self.role == Role.ADMIN
+        return self.may("admin")
+
+    def may(self, action: str, obj: models.Model | None = None) -> bool:
+        """Whether this person's role may do `action` (compliance.rulebook.roles.MAY names them; an
+        unknown action is a KeyError, never a silent no). With `obj`, also whether that row is one
+        this person sees (its model's `restrict`): whose property it is stays the selectors'."""
+        roles = MAY[action]
+        allowed = self.role in roles or (self.is_superuser and Role.ADMIN in roles)
+        if allowed and obj is not None:
+            return type(obj)._default_manager.all().restrict(self).filter(pk=obj.pk).exists()
+        return allowed
 
     def clean(self) -> None:
         if self.role == Role.REGULATOR:

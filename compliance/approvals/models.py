@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import models
 
 from compliance.accounts.models import User
-from compliance.casinos.models import Game, GamingTable, Property
+from compliance.casinos.models import Game, GamingTable, Property, PropertyScopedQuerySet
 from config.validators import note_validators, printable_line
 
 
@@ -40,6 +40,8 @@ class RulesSubmission(models.Model):
     )
     decision_reference = models.CharField(max_length=100, blank=True, validators=[printable_line])
 
+    objects = PropertyScopedQuerySet.as_manager()
+
     class Meta:
         ordering = ["property", "game", "-version"]
         constraints = [
@@ -70,6 +72,8 @@ class LayoutSubmission(models.Model):
     decision_reference = models.CharField(max_length=100, blank=True, validators=[printable_line])
     created_by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PropertyScopedQuerySet.as_manager()
 
     class Meta:
         ordering = ["property", "-created_at"]

@@ -7,13 +7,10 @@ from datetime import date
 from django.db.models import QuerySet
 
 from compliance.approvals.models import LayoutStatus, LayoutSubmission, RulesSubmission, SubmissionStatus
-from compliance.casinos.selectors import property_filter
 
 
 def rules_submissions_visible_to(user) -> QuerySet[RulesSubmission]:
-    return (
-        RulesSubmission.objects.filter(property_filter(user)).select_related("property").prefetch_related("signatures")
-    )
+    return RulesSubmission.objects.restrict(user).select_related("property").prefetch_related("signatures")
 
 
 def rules_submission_in_effect(*, property_id: int, game: str, on: date) -> RulesSubmission | None:
@@ -28,11 +25,7 @@ def rules_submission_in_effect(*, property_id: int, game: str, on: date) -> Rule
 
 
 def layouts_visible_to(user) -> QuerySet[LayoutSubmission]:
-    return (
-        LayoutSubmission.objects.filter(property_filter(user))
-        .select_related("property")
-        .prefetch_related("tables", "signatures")
-    )
+    return LayoutSubmission.objects.restrict(user).select_related("property").prefetch_related("tables", "signatures")
 
 
 def layout_approved_for(*, table_id: int) -> LayoutSubmission | None:

@@ -29,7 +29,7 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import Game, WheelType
 from compliance.casinos.selectors import properties_managed_by, tables_visible_to
 from compliance.rulebook import RuleViolation, game_rules_for, malformed, rulebook_for
-from compliance.rulebook.roles import APPROVER_ROLES, FILER_ROLES
+from compliance.rulebook.roles import MAY
 
 
 def _roles(roles) -> str:
@@ -42,16 +42,16 @@ def _managed_property(request, pk: int | None = None):
     prop = managed.filter(pk=pk).first() if pk else managed.order_by("name").first()
     if prop is None:
         raise PermissionDenied(
-            f"Tables, Rules Submissions and layouts are kept by the property's {_roles(FILER_ROLES)}. "
+            f"Tables, Rules Submissions and layouts are kept by the property's {_roles(MAY['approvals.file'])}. "
             f"You are signed in as a {request.user.get_role_display().lower()}."
         )
     return prop
 
 
 def _require_approver(user) -> None:
-    if user.role not in APPROVER_ROLES:
+    if not user.may("approvals.decide"):
         raise PermissionDenied(
-            f"The approvals queue is the {_roles(APPROVER_ROLES)}'s. "
+            f"The approvals queue is the {_roles(MAY['approvals.decide'])}'s. "
             f"You are signed in as a {user.get_role_display().lower()}."
         )
 
@@ -211,7 +211,7 @@ def rules_submission(request, pk: int):
                     return already_recorded_redirect(request, filed)
                 messages.success(request, f"Version {submission.version} filed with the regulator, signed.")
                 return redirect("rules-submission", pk=submission.pk)
-    if request.user.role in APPROVER_ROLES and submission.status == SubmissionStatus.FILED:
+    if request.user.may("approvals.decide") and submission.status == SubmissionStatus.FILED:
         decision_form, done = _decision_step(
             request,
             action,
@@ -315,7 +315,7 @@ def layout(request, pk: int):
     layout = get_object_or_404(layouts_visible_to(request.user), pk=pk)
     action = request.POST.get("action") if request.method == "POST" else None
     decision_form = None
-    if request.user.role in APPROVER_ROLES and layout.status == LayoutStatus.PENDING:
+    if request.user.may("approvals.decide") and layout.status == LayoutStatus.PENDING:
         decision_form, done = _decision_step(
             request,
             action,

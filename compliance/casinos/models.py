@@ -6,10 +6,12 @@ import zoneinfo
 
 from django.core.validators import MaxValueValidator
 from django.db import models
+from django.db.models import Q
 
 from compliance.rulebook import vocabulary as words
 from compliance.rulebook.flags import DEADLINE_COLUMNS
 from config.validators import printable_line, validate_time_zone
+from config.visibility import NOTHING, VisibleQuerySet
 
 
 # The values and labels are the rulebook's (compliance.rulebook.vocabulary): one definition each.
@@ -37,6 +39,29 @@ class TableState(models.TextChoices):
     UNLOCKED = words.TableState.UNLOCKED.choice()
     INSPECTED = words.TableState.INSPECTED.choice()
     OPEN = words.TableState.OPEN.choice()
+
+
+class PropertyScopedQuerySet(VisibleQuerySet):
+    """Rows of a property (through `property_path`; "" for a property itself), seen as their property is:
+    by administrators all; by regulators their jurisdiction's; by the staff of a property its own."""
+
+    property_path = "property"
+
+    def visibility(self, person) -> Q:
+        path = self.property_path
+        if person.is_administrator:
+            return Q()
+        if person.role == words.Role.REGULATOR:
+            if not person.jurisdiction:
+                return NOTHING
+            return Q(**{f"{path}__jurisdiction" if path else "jurisdiction": person.jurisdiction})
+        if person.property_id:
+            return Q(**{f"{path}_id" if path else "pk": person.property_id})
+        return NOTHING
+
+
+class PropertyQuerySet(PropertyScopedQuerySet):
+    property_path = ""
 
 
 class Property(models.Model):
@@ -69,6 +94,8 @@ class Property(models.Model):
     # verification compares it with the entries, so a deleted last entry shows too.
     chain_length = models.PositiveBigIntegerField(default=0, editable=False)
     chain_head = models.CharField(max_length=64, default="0" * 64, editable=False, validators=[printable_line])
+
+    objects = PropertyQuerySet.as_manager()
 
     class Meta:
         verbose_name_plural = "properties"
@@ -112,6 +139,8 @@ class Wheel(models.Model):
     number_order = models.JSONField(help_text="The numbers read clockwise from 0, as entered at registration.")
     registered_at = models.DateTimeField(auto_now_add=True)
 
+    objects = PropertyScopedQuerySet.as_manager()
+
     class Meta:
         ordering = ["property", "serial"]
         constraints = [models.UniqueConstraint(fields=["property", "serial"], name="wheel_serial_unique_per_property")]
@@ -128,6 +157,8 @@ class Ball(models.Model):
     material = models.CharField(max_length=20, choices=BallMaterial.choices)
     diameter_inches = models.DecimalField(max_digits=5, decimal_places=4)
     registered_at = models.DateTimeField(auto_now_add=True)
+
+    objects = PropertyScopedQuerySet.as_manager()
 
     class Meta:
         ordering = ["property", "serial"]
@@ -182,6 +213,8 @@ class GamingTable(models.Model):
     inspection_due_at = models.DateTimeField(null=True, blank=True)
     decks_due_at = models.DateTimeField(null=True, blank=True)
     approval_due_at = models.DateTimeField(null=True, blank=True)
+
+    objects = PropertyScopedQuerySet.as_manager()
 
     class Meta:
         ordering = ["property", "number"]

@@ -17,9 +17,12 @@ class ChecklistItem:
 @dataclass(frozen=True)
 class FlagKind:
     """A problem the overdue scan flags: its code, its label, its citation, and the column of the
-    table (compliance.casinos.models.GamingTable) holding the deadline it watches."""
+    table (compliance.casinos.models.GamingTable) holding the deadline it watches. `ahead`: the
+    deadline is a moment to come (counted in the table's next due, shown on the floor); otherwise
+    it is when a problem of the open table happened, flagged at once."""
 
     code: str
     label: str
     citation: str
     deadline: str
+    ahead: bool = True

@@ -2,8 +2,9 @@
 label, its citation and the table's column holding the deadline it watches; and who resolves a
 flag by hand.
 
-The scan (inspections.flags.overdue), the deadlines the logbook keeps (inspections.logbook.deadlines)
-and the table's indexes (compliance.casinos.models.TABLE_DEADLINES) read their kinds and columns here.
+The scan (inspections.flags.overdue), the deadlines the logbook keeps (inspections.logbook.deadlines),
+the table's indexes (compliance.casinos.models.TABLE_DEADLINES), the flag's choice of kinds
+(inspections.flags.models) and the scan's benchmark (bench/scan.py) read their kinds and columns here.
 """
 
 from __future__ import annotations
@@ -16,18 +17,20 @@ from compliance.rulebook.subjects import Flag, Person
 from compliance.rulebook.violations import Violation
 
 FLAG_KINDS = (
-    FlagKind("opened_uninspected", "Open without a valid inspection", pa.INSPECTION, "uninspected_since"),
+    FlagKind("opened_uninspected", "Open without a valid inspection", pa.INSPECTION, "uninspected_since", ahead=False),
     FlagKind(
         "adjusted_after_inspection",
         "Adjusted after the inspection, still open",
         pa.ADJUSTMENTS_BEFORE_INSPECTION,
         "adjusted_since",
+        ahead=False,
     ),
     FlagKind(
         "replaced_without_inspection",
         "Part replaced, not inspected before play went on",
         pa.REPLACEMENT,
         "replaced_since",
+        ahead=False,
     ),
     FlagKind(
         "not_covered",
@@ -53,6 +56,8 @@ FLAG_KINDS_BY_CODE = {kind.code: kind for kind in FLAG_KINDS}
 # Flag kind → the table's deadline column; and the columns, in the registry's order.
 DEADLINE_OF = {kind.code: kind.deadline for kind in FLAG_KINDS}
 DEADLINE_COLUMNS = tuple(kind.deadline for kind in FLAG_KINDS)
+# The deadlines still to come, the earliest of which is the table's next due (shown on the floor).
+DUE_COLUMNS = tuple(kind.deadline for kind in FLAG_KINDS if kind.ahead)
 
 
 def may_resolve_flag(flag: Flag, *, signer: Person, note: str) -> list[Violation | None]:

@@ -16,3 +16,28 @@ FLAG_RESOLVER_ROLES = frozenset({Role.COMPLIANCE})
 # Who asks for and downloads the audit reports of a property (docs/architecture.md: Reports): its compliance
 # manager, and the regulators of its jurisdiction.
 REPORT_ROLES = frozenset({Role.COMPLIANCE, Role.REGULATOR})
+
+# What a person may do, by role: each action of the product and the roles that may do it. The one
+# place the views, the API's permissions and the templates ask, through `User.may(action)` and the
+# `may` template filter (compliance.accounts.templatetags.people). It answers for the role only:
+# whether the thing is this person's (their property, their jurisdiction) is the selectors' and the
+# services' (`*_visible_to`, `restrict`), and each signer is checked by the rule itself. An
+# administrator account (Django's superuser) counts as the administrator role.
+MAY: dict[str, frozenset[Role]] = {
+    # Record entries in the logbook (inspections, adjustments, table events, amendments).
+    "logbook.write": LOGBOOK_WRITER_ROLES,
+    # Change the configuration: a property's policy, its tables and equipment, its Rules Submissions
+    # and layouts (drafts), through the API and the configuration pages.
+    "tables.configure": frozenset({Role.COMPLIANCE, Role.ADMIN}),
+    # Add and change the people of a property.
+    "people.manage": frozenset({Role.COMPLIANCE, Role.ADMIN}),
+    # File a Rules Submission or a layout with the Board, and decide on one.
+    "approvals.file": FILER_ROLES,
+    "approvals.decide": APPROVER_ROLES,
+    # Resolve a flag of the overdue scan by hand.
+    "flags.resolve": FLAG_RESOLVER_ROLES,
+    # Ask for and download the audit reports.
+    "reports.request": REPORT_ROLES,
+    # Everything, properties created included (the Django admin site is Django's is_staff).
+    "admin": frozenset({Role.ADMIN}),
+}

@@ -4,6 +4,9 @@ may_unlock, may_record_irregularity, and the inspection's and adjustment's check
 
 locked → unlocked → (adjustments) → inspected → open → closed → locked; an adjustment, a failed
 inspection or an amendment that voids the inspection sends an inspected table back to unlocked.
+
+The logbook's services move a table with `next_state` after its guard (`guard`, `may`) allowed the
+event, and the floor pages offer `actions_from` the table's state: neither keeps a copy.
 """
 
 from __future__ import annotations
@@ -18,15 +21,18 @@ from compliance.rulebook.vocabulary import Game, TableState
 if TYPE_CHECKING:
     from compliance.rulebook.jurisdiction import Jurisdiction
 
-# The events of the logbook that move a table (the logbook's entry kinds of the same names).
-UNLOCK, INSPECTION, ADJUSTMENT, OPEN, CLOSE, COVER, IRREGULARITY = (
+# The events of the logbook that move a table (the logbook's entry kinds of the same names), and
+# VOID: an amendment that takes away the inspection the table's opening rests on.
+UNLOCK, INSPECTION, ADJUSTMENT, REPLACEMENT, OPEN, CLOSE, COVER, IRREGULARITY, VOID = (
     "unlock",
     "inspection",
     "adjustment",
+    "replacement",
     "open",
     "close",
     "cover",
     "irregularity",
+    "void",
 )
 
 LOCKED, UNLOCKED, CLOSED, INSPECTED, OPENED = (
@@ -60,15 +66,27 @@ TRANSITIONS: dict[tuple[TableState, str], TableState] = {
 }
 
 
+# The method of the jurisdiction's rules that may refuse each table event (called with table=...).
+GUARDS = {
+    UNLOCK: "may_unlock",
+    OPEN: "may_open",
+    CLOSE: "may_close",
+    COVER: "may_cover",
+    IRREGULARITY: "may_record_irregularity",
+}
+# Where a guarded event leads, from any state its guard allows it in: the transitions above are a
+# Roulette table's course, and a Big Six or Casino War table (no § 617a.2 inspection) opens from any
+# state but open (procedure.may_open). Each of these events leads to one state wherever it happens.
+ENTERS = {event: target for (_, event), target in TRANSITIONS.items() if event in GUARDS}
+
+
 def next_state(state: TableState, event: str, *, passed: bool = True) -> TableState:
-    """The state `event` leads to from `state`. A failed inspection, or an adjustment or replacement,
-    leaves an inspected table unlocked and any other as it was (an adjustment of an open table is
-    recorded and flagged, not refused)."""
-    if event == INSPECTION and not passed:
+    """The state `event` leads to from `state`. A failed inspection, an adjustment or replacement, or
+    an amendment that voids the inspection leaves an inspected table unlocked and any other as it
+    was (an adjustment of an open table is recorded and flagged, not refused)."""
+    if (event == INSPECTION and not passed) or event in (ADJUSTMENT, REPLACEMENT, VOID):
         return UNLOCKED if state == INSPECTED else state
-    if event in (ADJUSTMENT, "replacement"):
-        return UNLOCKED if state == INSPECTED else state
-    return TRANSITIONS.get((state, event), state)
+    return TRANSITIONS.get((state, event), ENTERS.get(event, state))
 
 
 def actions_from(state: TableState, game: str) -> tuple[str, ...]:
@@ -80,14 +98,8 @@ def actions_from(state: TableState, game: str) -> tuple[str, ...]:
 
 def guard(rules: Jurisdiction, event: str) -> Callable[..., Violation | None]:
     """The rule that may refuse a table event (called with table=...)."""
-    guards: dict[str, Callable[..., Violation | None]] = {
-        UNLOCK: rules.may_unlock,
-        OPEN: rules.may_open,
-        CLOSE: rules.may_close,
-        COVER: rules.may_cover,
-        IRREGULARITY: rules.may_record_irregularity,
-    }
-    return guards[event]
+    found: Callable[..., Violation | None] = getattr(rules, GUARDS[event])
+    return found
 
 
 def may(rules: Jurisdiction, event: str, *, table: Table) -> Violation | None:

@@ -1,22 +1,29 @@
-"""The configuration's permissions, which every app shares. A person is asked (`role`,
-`is_administrator`: compliance.accounts.models.User), never imported: the kernel imports no app.
-The permissions that follow a role list of the rulebook are the people's app's
+"""The configuration's permissions, which every app shares. A person is asked (`may(action)`:
+compliance.accounts.models.User; the actions are compliance.rulebook.roles.MAY), never imported:
+the kernel imports no app. The logbook's and the reports' permissions are the people's app's
 (compliance.accounts.api.permissions)."""
 
 from rest_framework import permissions
 
 
 class ReadOrConfigure(permissions.IsAuthenticated):
-    """Configuration (properties, people, tables) is changed by administrators and compliance managers."""
+    """Configuration (properties, tables, submissions) is changed by administrators and compliance managers."""
 
     message = "Only an administrator or the property's compliance manager changes this."
+    action = "tables.configure"
 
     def has_permission(self, request, view) -> bool:
         if not super().has_permission(request, view):
             return False
         if request.method in permissions.SAFE_METHODS:
             return True
-        return request.user.is_administrator or request.user.role == "compliance"
+        return request.user.may(self.action)
+
+
+class ReadOrManagePeople(ReadOrConfigure):
+    """The people of a property are added and changed by administrators and its compliance manager."""
+
+    action = "people.manage"
 
 
 class ReadOrAdministrator(permissions.IsAuthenticated):
@@ -27,4 +34,4 @@ class ReadOrAdministrator(permissions.IsAuthenticated):
             return False
         if request.method in permissions.SAFE_METHODS or request.method == "PATCH":
             return True
-        return request.user.is_administrator
+        return request.user.may("admin")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
-from compliance.casinos.models import GamingTable, Property
+from compliance.casinos.models import GamingTable, Property, PropertyScopedQuerySet
+from compliance.rulebook.flags import FLAG_KINDS
 from config.validators import note_validators, printable_line
 from inspections.logbook.models import Entry
 
@@ -37,7 +38,10 @@ class ComplianceException(models.Model):
     # (fewer indexes to write when a scan raises many flags at once).
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="flags", db_index=False)
     table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="flags", db_index=False)
-    kind = models.CharField(max_length=40, validators=[printable_line])
+    # The registry of flag kinds (compliance.rulebook.flags) is the list of codes and their labels.
+    kind = models.CharField(
+        max_length=40, choices=[(kind.code, kind.label) for kind in FLAG_KINDS], validators=[printable_line]
+    )
     citation = models.CharField(max_length=200, validators=[printable_line])
     due_at = models.DateTimeField(help_text="The deadline missed (for a problem at once: when it happened).")
     detected_at = models.DateTimeField()
@@ -61,6 +65,8 @@ class ComplianceException(models.Model):
         help_text="The logbook entry that moved the missed deadline, so cured the flag.",
     )
     notified_at = models.DateTimeField(null=True, blank=True, help_text="When the supervisors were mailed.")
+
+    objects = PropertyScopedQuerySet.as_manager()
 
     class Meta:
         ordering = ["-detected_at", "-id"]

@@ -1,6 +1,7 @@
 """Overdue detection (docs/architecture.md: The flag kinds): the scan, and the mail it sends.
 
-Every kind of flag has a deadline column on the table (compliance.casinos.models.TABLE_DEADLINES), set or
+Every kind of flag has a deadline column on the table, named by the registry of flag kinds
+(compliance.rulebook.flags: FLAG_KINDS, DEADLINE_OF), set or
 cleared by inspections.logbook.deadlines in the same transaction as the entry that changes it. The scan never walks the logbook:
 one statement resolves the flags whose problem is cured, one raises a flag for every deadline
 passed, each reading only the tables whose deadline is set (a partial index per column). The
@@ -29,21 +30,11 @@ from django.utils import timezone
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import LOGBOOK_PROCEDURE, raise_if_any, rulebook_for
+from compliance.rulebook.flags import DEADLINE_OF
 from inspections.flags.models import ComplianceException, FlagResolution, FlagStatus
 from inspections.logbook.models import Entry, EntryKind
 
 log = logging.getLogger(__name__)
-
-# Each kind of flag and the table column holding its deadline.
-DEADLINE_OF = {
-    "opened_uninspected": "uninspected_since",
-    "adjusted_after_inspection": "adjusted_since",
-    "replaced_without_inspection": "replaced_since",
-    "not_covered": "cover_due_at",
-    "inspection_stale": "inspection_due_at",
-    "decks_stale": "decks_due_at",
-    "not_approved": "approval_due_at",
-}
 
 
 def flags_cure(*, entry: Entry, missed: dict[str, datetime]) -> int:
@@ -102,7 +93,7 @@ def _groups() -> list[tuple[object, list[str] | None]]:
     return list(by_module.items())
 
 
-# The statements below are built from the models' table names and the fixed DEADLINE_OF columns
+# The statements below are built from the models' table names and the registry's deadline columns
 # only; every value (kinds, citations, times, jurisdictions) is a parameter.
 
 
@@ -112,7 +103,7 @@ def _raise_sql(now: datetime) -> tuple[str, list]:
     selects, params = [], []
     for module, jurisdictions in _groups():
         for kind in module.FLAG_KINDS:
-            column = DEADLINE_OF[kind.code]
+            column = kind.deadline
             where = f"t.{column} <= %s"
             # In the order of the placeholders: kind, citation, detected_at, then the WHERE's.
             params += [kind.code, kind.citation, now, now]

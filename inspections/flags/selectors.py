@@ -1,17 +1,14 @@
-"""Reads of the flags, scoped by compliance.casinos.selectors."""
+"""Reads of the flags, scoped by `ComplianceException.objects.restrict` (config.visibility)."""
 
 from __future__ import annotations
 
 from django.db.models import Prefetch, QuerySet
 
-from compliance.casinos.selectors import property_filter
 from inspections.flags.models import ComplianceException, FlagStatus
 
 
 def flags_visible_to(user) -> QuerySet[ComplianceException]:
-    return ComplianceException.objects.filter(property_filter(user)).select_related(
-        "table", "property", "cured_by_entry"
-    )
+    return ComplianceException.objects.restrict(user).select_related("table", "property", "cured_by_entry")
 
 
 def open_flags_prefetch() -> Prefetch:

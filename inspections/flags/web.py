@@ -14,12 +14,11 @@ from compliance.accounts.idempotency import (
     form_write_once,
 )
 from compliance.rulebook import RuleViolation
-from compliance.rulebook.roles import FLAG_RESOLVER_ROLES
 from inspections.flags import overdue
 from inspections.flags.forms import FlagResolveForm
 from inspections.flags.models import FlagStatus
 from inspections.flags.selectors import flags_visible_to
-from inspections.logbook.web import require_role
+from inspections.logbook.web import require_may
 
 
 @login_required
@@ -34,7 +33,6 @@ def flags(request):
             "resolved": visible.filter(status=FlagStatus.RESOLVED)
             .select_related("cured_by_entry")
             .order_by("-resolved_at")[:25],
-            "may_resolve": request.user.role in FLAG_RESOLVER_ROLES,
         },
     )
 
@@ -45,7 +43,7 @@ def flag_resolve(request, pk: int):
     if repeat := form_already_recorded(request):
         return already_recorded_redirect(request, repeat)
     flag = get_object_or_404(flags_visible_to(request.user), pk=pk, status=FlagStatus.OPEN)
-    require_role(request.user, FLAG_RESOLVER_ROLES, "Resolving a flag by hand")
+    require_may(request.user, "flags.resolve", "Resolving a flag by hand")
     form = FlagResolveForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         try:

@@ -15,12 +15,14 @@ from django.utils import timezone
 from compliance.approvals.models import RulesSubmission, SubmissionStatus
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import local_date, local_midnight
-from compliance.casinos.models import TABLE_DEADLINES, Game, GamingTable, Property, TableState
+from compliance.casinos.models import Game, GamingTable, Property, TableState
 from compliance.casinos.services import PROPERTY_DEADLINE_POLICY, TABLE_EQUIPMENT
 from compliance.rulebook import rulebook_for
+from compliance.rulebook.flags import DEADLINE_COLUMNS, DUE_COLUMNS
 
-# The columns deadlines_set writes: what a caller saves after it (and nothing else of the row).
-DEADLINE_FIELDS = [*TABLE_DEADLINES, "next_due"]
+# The columns deadlines_set writes (the registry of flag kinds names the deadlines): what a caller
+# saves after it (and nothing else of the row).
+DEADLINE_FIELDS = [*DEADLINE_COLUMNS, "next_due"]
 
 
 def _after(moment: datetime | None, since: datetime | None) -> bool:
@@ -76,7 +78,7 @@ def deadlines_set(table: GamingTable) -> None:
         table.decks_due_at = since + timedelta(hours=hours) if since else None
     if not is_open:
         table.approval_due_at = None
-    dues = [getattr(table, name) for name in ("cover_due_at", "inspection_due_at", "decks_due_at", "approval_due_at")]
+    dues = [getattr(table, name) for name in DUE_COLUMNS]
     table.next_due = min((due for due in dues if due), default=None)
 
 

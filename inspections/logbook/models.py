@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from compliance.casinos.models import GamingTable, Property
+from compliance.casinos.models import GamingTable, Property, PropertyScopedQuerySet
 from config.validators import note_validators, printable_line
 
 
@@ -50,7 +50,9 @@ def amendment_label(details: dict) -> str:
     return {"entered_in_error": "entered in error"}.get(kind, "correction")
 
 
-class EntryQuerySet(models.QuerySet):
+class EntryQuerySet(PropertyScopedQuerySet):
+    """Entries are seen as their property is (`restrict`)."""
+
     def for_register(self) -> EntryQuerySet:
         """Everything a register row prints, in a constant number of queries.
 

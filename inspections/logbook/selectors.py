@@ -1,4 +1,4 @@
-"""Reads of the logbook, scoped by compliance.casinos.selectors."""
+"""Reads of the logbook, scoped by `Entry.objects.restrict` (config.visibility)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from collections.abc import Callable
 from django.db.models import Prefetch, QuerySet
 
 from compliance.casinos.models import GamingTable
-from compliance.casinos.selectors import property_filter
 from inspections.logbook.models import Entry
 
 # What the apps above the logbook show with each table of the floor pages, as the prefetches they
@@ -17,7 +16,7 @@ TABLE_PREFETCHES: list[Callable[[], Prefetch]] = []
 
 
 def entries_visible_to(user) -> QuerySet[Entry]:
-    return Entry.objects.filter(property_filter(user)).for_register()
+    return Entry.objects.restrict(user).for_register()
 
 
 def logbook_rows(*, viewer, kinds: tuple[str, ...] | None = None) -> QuerySet[Entry]:

@@ -21,9 +21,9 @@ from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import property_today
-from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property, TableState
+from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property
 from compliance.casinos.services import equipment_lock
-from compliance.rulebook import raise_if_any, rulebook_for
+from compliance.rulebook import raise_if_any, rulebook_for, table_states
 from inspections.logbook import chain
 from inspections.logbook.deadlines import configuration_due, deadlines_set
 from inspections.logbook.models import Entry, EntryKind, Signature, SignatureMeaning, amendment_label
@@ -168,15 +168,9 @@ def inspection_record(
             details={"items": items, "notes": notes},
         )
         table.last_inspection_at = at
-        if passed:
-            table.inspection_void_reason = ""
-            if table.state != TableState.OPEN:
-                table.state = TableState.INSPECTED
-        else:
-            # An inspection with a failed item never lets the table open.
-            table.inspection_void_reason = "failed"
-            if table.state == TableState.INSPECTED:
-                table.state = TableState.UNLOCKED
+        # An inspection with a failed item never lets the table open.
+        table.inspection_void_reason = "" if passed else "failed"
+        table.state = table_states.next_state(table.state, EntryKind.INSPECTION, passed=passed)
         _table_save(table, at=at, entry=entry)
     return entry
 
@@ -227,8 +221,7 @@ def adjustment_record(
             table.last_adjustment_at = at
         else:
             table.last_replacement_at = at
-        if table.state == TableState.INSPECTED:
-            table.state = TableState.UNLOCKED
+        table.state = table_states.next_state(table.state, kind)
         _table_save(table, at=at, entry=entry)
     return entry
 
@@ -237,7 +230,7 @@ def _recorded_event(
     *,
     table_id: int,
     event: str,
-    check: str,
+    check: Callable[[ModuleType, GamingTable], object],
     signature: SignatureInput,
     recorded_by: User,
     at: datetime | None,
@@ -256,7 +249,7 @@ def _recorded_event(
         at, out_of_order = _entry_time(table=table, at=at, field="at")
         raise_if_any(
             [
-                getattr(rules, check)(table=table),
+                check(rules, table),
                 *rules.signer_may_record(event=event, signer=signer, table=table),
                 *(more_checks(rules, table) if more_checks else []),
                 out_of_order,
@@ -277,12 +270,13 @@ def _recorded_event(
     return entry
 
 
-# The table events: what each checks and the state it leads to.
+# The table events and what the logbook says of each; the rule that may refuse one and the state it
+# leads to are the rulebook's (table_states: guard, next_state).
 _EVENTS = {
-    EntryKind.UNLOCK: ("may_unlock", TableState.UNLOCKED, "Wheel cover unlocked and removed"),
-    EntryKind.OPEN: ("may_open", TableState.OPEN, "Table opened for play"),
-    EntryKind.CLOSE: ("may_close", TableState.CLOSED, "Table closed"),
-    EntryKind.COVER: ("may_cover", TableState.LOCKED, "Wheel covered and the cover securely locked"),
+    EntryKind.UNLOCK: "Wheel cover unlocked and removed",
+    EntryKind.OPEN: "Table opened for play",
+    EntryKind.CLOSE: "Table closed",
+    EntryKind.COVER: "Wheel covered and the cover securely locked",
 }
 
 
@@ -290,10 +284,10 @@ def table_event_record(
     *, table_id: int, kind: str, signature: SignatureInput, recorded_by: User, at: datetime | None = None
 ) -> Entry:
     """Unlock, open, close, or cover-and-lock (§ 617a.2(f)) a table."""
-    check, new_state, description = _EVENTS[kind]
+    description = _EVENTS[kind]
 
     def move(table: GamingTable, at: datetime) -> None:
-        table.state = new_state
+        table.state = table_states.next_state(table.state, kind)
         if kind == EntryKind.OPEN:
             table.last_opened_at = at
             # Approved and in effect now (the gate checked); when a later version takes effect
@@ -321,7 +315,7 @@ def table_event_record(
     return _recorded_event(
         table_id=table_id,
         event=kind,
-        check=check,
+        check=lambda rules, table: table_states.may(rules, kind, table=table),
         signature=signature,
         recorded_by=recorded_by,
         at=at,
@@ -357,13 +351,14 @@ def irregularity_record(
         ]
 
     def use_new_ball(table: GamingTable, at: datetime) -> None:
+        table.state = table_states.next_state(table.state, EntryKind.IRREGULARITY)  # play goes on
         if new_ball is not None:
             table.ball = new_ball
 
     return _recorded_event(
         table_id=table_id,
         event=EntryKind.IRREGULARITY,
-        check="may_record_irregularity",
+        check=lambda rules, table: table_states.may(rules, EntryKind.IRREGULARITY, table=table),
         signature=signature,
         recorded_by=recorded_by,
         at=at,
@@ -389,7 +384,7 @@ def deck_change_record(
     return _recorded_event(
         table_id=table_id,
         event=EntryKind.DECK_CHANGE,
-        check="may_change_decks",
+        check=lambda rules, table: rules.may_change_decks(table=table),
         signature=signature,
         recorded_by=recorded_by,
         at=at,
@@ -476,8 +471,7 @@ def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: Modu
         else:
             return  # the inspection it repeats still counts
     table.inspection_void_reason = reason
-    if table.state == TableState.INSPECTED:
-        table.state = TableState.UNLOCKED
+    table.state = table_states.next_state(table.state, table_states.VOID)
 
 
 def amendment_record(

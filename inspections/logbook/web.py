@@ -15,7 +15,8 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import TableState
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import RuleViolation, rulebook_for
-from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES
+from compliance.rulebook.roles import MAY
+from compliance.rulebook.table_states import actions_from
 from inspections.logbook import services
 from inspections.logbook.forms import (
     AdjustmentForm,
@@ -29,22 +30,18 @@ from inspections.logbook.selectors import entries_visible_to, floor_tables
 
 PAGE = 25  # timeline entries on a table's page
 
-# What a table needs next, by state, and the action that does it (docs/architecture.md: The table's state machine).
-NEXT_STEP = {
-    TableState.LOCKED: ("Unlock the wheel", EntryKind.UNLOCK),
-    TableState.UNLOCKED: ("Inspect (§ 617a.2(a))", EntryKind.INSPECTION),
-    TableState.CLOSED: ("Cover and lock the wheel (§ 617a.2(f))", EntryKind.COVER),
-    TableState.INSPECTED: ("Open for play", EntryKind.OPEN),
-    TableState.OPEN: ("In play", EntryKind.CLOSE),
+# The actions each state allows at any game, in the order a floor person does them: the rulebook's
+# transitions (table_states.actions_from; a Roulette table in play also offers a "no spin").
+ACTIONS = {state: actions_from(state, game="") for state in TableState}
+# What a table needs next, in words, by state: its first action (docs/architecture.md: The table's state machine).
+NEXT_STEP_WORDS = {
+    EntryKind.UNLOCK: "Unlock the wheel",
+    EntryKind.INSPECTION: "Inspect (§ 617a.2(a))",
+    EntryKind.COVER: "Cover and lock the wheel (§ 617a.2(f))",
+    EntryKind.OPEN: "Open for play",
+    EntryKind.CLOSE: "In play",
 }
-# The actions each state allows, in the order a floor person does them.
-ACTIONS = {
-    TableState.LOCKED: (EntryKind.UNLOCK,),
-    TableState.UNLOCKED: (EntryKind.INSPECTION, EntryKind.ADJUSTMENT, EntryKind.COVER),
-    TableState.CLOSED: (EntryKind.COVER, EntryKind.INSPECTION, EntryKind.ADJUSTMENT),
-    TableState.INSPECTED: (EntryKind.OPEN, EntryKind.ADJUSTMENT, EntryKind.INSPECTION, EntryKind.COVER),
-    TableState.OPEN: (EntryKind.CLOSE, EntryKind.INSPECTION),
-}
+NEXT_STEP = {state: NEXT_STEP_WORDS[ACTIONS[state][0]] for state in TableState}
 ACTION_LABELS = {
     EntryKind.UNLOCK: "Unlock",
     EntryKind.INSPECTION: "Inspect",
@@ -63,33 +60,30 @@ def _table(request, pk: int):
     return get_object_or_404(tables_visible_to(request.user).select_related("wheel", "ball"), pk=pk)
 
 
-def _may_write(user) -> bool:
-    return user.role in LOGBOOK_WRITER_ROLES
-
-
 def _roles(roles) -> str:
     return ", ".join(sorted(Role(role).label.lower() for role in roles))
 
 
-def require_role(user, roles, what: str) -> None:
-    """The 403 page says which roles may do this, and which one the person has."""
-    if user.role not in roles:
+def require_may(user, action: str, what: str) -> None:
+    """Refuse unless the person may do `action` (User.may); the 403 page says which roles may do
+    this, and which one the person has."""
+    if not user.may(action):
         raise PermissionDenied(
-            f"{what} needs one of these roles: {_roles(roles)}. "
+            f"{what} needs one of these roles: {_roles(MAY[action])}. "
             f"You are signed in as a {user.get_role_display().lower()}."
         )
 
 
 def _require_writer(user) -> None:
-    require_role(user, LOGBOOK_WRITER_ROLES, "Recording in the logbook")
+    require_may(user, "logbook.write", "Recording in the logbook")
 
 
 @login_required
 def home(request):
     """Each role's home: the regulator's properties, the compliance manager's configuration, the floor."""
-    if request.user.role == Role.REGULATOR:
+    if request.user.may("approvals.decide"):
         return render(request, "floor/regulator_home.html", {"properties": properties_visible_to(request.user)})
-    if request.user.role == Role.COMPLIANCE:
+    if request.user.may("approvals.file"):
         return redirect("manage")
     return redirect("floor")
 
@@ -101,10 +95,7 @@ def floor(request):
     if request.GET.get("property", "").isdigit():
         tables = tables.filter(property_id=int(request.GET["property"]))
     tables = floor_tables(tables)
-    rows = [
-        {"table": table, "next": NEXT_STEP.get(table.state, ("", None))[0], "zone": table.property.zone}
-        for table in tables
-    ]
+    rows = [{"table": table, "next": NEXT_STEP.get(table.state, ""), "zone": table.property.zone} for table in tables]
     return render(request, "floor/dashboard.html", {"rows": rows})
 
 
@@ -121,11 +112,8 @@ def table_page(request, pk: int):
         entries = entries.filter(seq__lt=int(before))
     rows = list(entries[: PAGE + 1])
     page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
-    may_write = _may_write(request.user)
-    allowed = ACTIONS.get(table.state, ()) if may_write else ()
-    # A "no spin" is offered where the rulebook would take it: at a Roulette table in play.
-    if may_write and rulebook_for(table.property.jurisdiction).may_record_irregularity(table=table) is None:
-        allowed = (*allowed, EntryKind.IRREGULARITY)
+    may_write = request.user.may("logbook.write")
+    allowed = actions_from(table.state, table.game) if may_write else ()
     actions = [(ACTION_LABELS[kind], action_url(table, kind)) for kind in allowed]
     return render(
         request,
@@ -135,9 +123,8 @@ def table_page(request, pk: int):
             "page": page,
             "zone": table.property.zone,
             "actions": actions,
-            "may_write": may_write,
             "amendable": AMENDABLE,
-            "next": NEXT_STEP[table.state][0],
+            "next": NEXT_STEP[table.state],
             # What the regulator approved for it, as the gate at opening sees it.
             "layout": layout_approved_for(table_id=table.pk),
             "rules": rules_submission_in_effect(

@@ -9,8 +9,9 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from compliance.casinos.models import GamingTable, Property
+from compliance.casinos.models import GamingTable, Property, PropertyScopedQuerySet
 from config.validators import note_validators, printable_line
+from config.visibility import NOTHING
 
 
 class ReportKind(models.TextChoices):
@@ -31,6 +32,14 @@ class ChainState(models.TextChoices):
     INTACT = "intact", "Intact"
     BROKEN = "broken", "Broken"
     NOT_VERIFIED = "not_verified", "Not verified"
+
+
+class ReportQuerySet(PropertyScopedQuerySet):
+    """A property's reports: seen by those of its people who may ask for them (its compliance manager,
+    its jurisdiction's regulators), nobody else."""
+
+    def visibility(self, person) -> models.Q:
+        return super().visibility(person) if person.may("reports.request") else NOTHING
 
 
 class Report(models.Model):
@@ -70,6 +79,8 @@ class Report(models.Model):
     )
     chain_broken_reason = models.TextField(blank=True, validators=note_validators())
     finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ReportQuerySet.as_manager()
 
     class Meta:
         ordering = ["-requested_at", "-id"]

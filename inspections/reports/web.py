@@ -13,16 +13,15 @@ from compliance.accounts.idempotency import AlreadyRecorded, already_recorded_re
 from compliance.casinos.clock import viewer_today
 from compliance.casinos.selectors import properties_visible_to
 from compliance.rulebook import RuleViolation
-from compliance.rulebook.roles import REPORT_ROLES
 from compliance.rulebook.violations import LimitReached
-from inspections.logbook.web import require_role
+from inspections.logbook.web import require_may
 from inspections.reports import requests as reports
 from inspections.reports.forms import ReportForm
 from inspections.reports.selectors import reports_visible_to
 
 
 def _require_reports(user) -> None:
-    require_role(user, REPORT_ROLES, "Reports")
+    require_may(user, "reports.request", "Reports")
 
 
 @login_required

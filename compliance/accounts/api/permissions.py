@@ -1,8 +1,7 @@
-"""Who may call an API by role, from the rulebook's role lists (compliance.rulebook.roles)."""
+"""Who may call an API by role: the person's `may` (compliance.accounts.models.User; the actions
+are compliance.rulebook.roles.MAY)."""
 
 from rest_framework import permissions
-
-from compliance.rulebook.roles import LOGBOOK_WRITER_ROLES, REPORT_ROLES
 
 
 class ReadOrLogbookWriter(permissions.IsAuthenticated):
@@ -15,7 +14,7 @@ class ReadOrLogbookWriter(permissions.IsAuthenticated):
             return False
         if request.method in permissions.SAFE_METHODS:
             return True
-        return request.user.role in LOGBOOK_WRITER_ROLES
+        return request.user.may("logbook.write")
 
 
 class ReportRoles(permissions.IsAuthenticated):
@@ -24,4 +23,4 @@ class ReportRoles(permissions.IsAuthenticated):
     message = "Reports are for the property's compliance manager and the regulators of its jurisdiction."
 
     def has_permission(self, request, view) -> bool:
-        return super().has_permission(request, view) and request.user.role in REPORT_ROLES
+        return super().has_permission(request, view) and request.user.may("reports.request")

@@ -16,7 +16,7 @@ from compliance.accounts.selectors import people_visible_to
 from compliance.accounts.throttles import ScopedRateThrottle
 from config.api.filters import IdFilter
 from config.api.parsers import PARSERS
-from config.api.permissions import ReadOrConfigure
+from config.api.permissions import ReadOrManagePeople
 
 
 class PersonFilter(filters.FilterSet):
@@ -29,7 +29,7 @@ class PersonFilter(filters.FilterSet):
 
 class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
     serializer_class = PersonSerializer
-    permission_classes = [ReadOrConfigure]
+    permission_classes = [ReadOrManagePeople]
     filterset_class = PersonFilter
 
     def get_queryset(self):
