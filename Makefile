@@ -16,7 +16,8 @@ PORT ?= 8000
 WEB_CONCURRENCY ?= 3
 BIND ?= 127.0.0.1:$(PORT)
 
-.PHONY: venv run serve test test-slow bench bench-table-page bench-scan bench-report lint format clean-venv
+.PHONY: venv run serve test test-slow screenshots bench bench-table-page bench-scan bench-report lint format \
+	clean-venv
 
 venv: $(STAMP)
 
@@ -49,6 +50,13 @@ test: venv
 # The heavier tests alone (make test runs them too): gunicorn under 50 clients, the faults, the make run smoke.
 test-slow: venv
 	$(BIN)/pytest -m slow $(PYTEST_ARGS)
+
+# Tests save their screenshots in build/screenshots/ (ignored), never in docs/. This runs the tests
+# that take them, then copies over those docs/screenshots/ already has (the README shows them).
+screenshots: venv
+	rm -rf build/screenshots
+	LOGBOOK_SCREENSHOTS=build/screenshots $(BIN)/pytest -m "browser or screenshots" $(PYTEST_ARGS)
+	$(BIN)/python scripts/screenshots.py build/screenshots docs/screenshots
 
 bench: venv
 	$(BIN)/python bench/run.py

@@ -1,6 +1,7 @@
 import os
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
@@ -22,6 +23,12 @@ from tests.factories import (
 )
 from tests.servers import RedisServer
 
+ROOT = Path(__file__).resolve().parent.parent
+# Where tests save the screenshots they take (tests/browser's `screenshot`, the `screenshots_dir`
+# fixture): build/screenshots/, which git ignores, or LOGBOOK_SCREENSHOTS. Never docs/screenshots/:
+# `make screenshots` copies them there, on purpose, when the pictures in the README should change.
+SCREENSHOTS = Path(os.environ.get("LOGBOOK_SCREENSHOTS") or ROOT / "build" / "screenshots").resolve()
+
 NEW_YORK = ZoneInfo("America/New_York")
 # Both sides of a property's local midnight: at 23:30 in New York it is already the 24th in UTC
 # (04:30Z), at noon both clocks read the same date. A test that takes "today" from the server
@@ -38,6 +45,21 @@ def pytest_generate_tests(metafunc):
     """`@pytest.mark.any_hour` (on a test or a module): the test runs once at each of CLOCKS."""
     if metafunc.definition.get_closest_marker("any_hour"):
         metafunc.parametrize("frozen_clock", list(CLOCKS.values()), ids=list(CLOCKS), indirect=True)
+
+
+def pytest_collection_modifyitems(items):
+    """A test that saves a picture through `screenshots_dir` is marked `screenshots` (make screenshots
+    runs them, and the browser tests)."""
+    for item in items:
+        if "screenshots_dir" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.screenshots)
+
+
+@pytest.fixture
+def screenshots_dir() -> Path:
+    """The folder to save screenshots in (SCREENSHOTS), made if missing."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
 
 
 @pytest.fixture(autouse=True)
