@@ -16,8 +16,15 @@ PORT ?= 8000
 WEB_CONCURRENCY ?= 3
 BIND ?= 127.0.0.1:$(PORT)
 
-.PHONY: venv run serve test test-slow screenshots bench bench-table-page bench-scan bench-report lint format \
+.PHONY: venv run serve test test-slow migrations-check screenshots bench bench-table-page bench-scan bench-report lint format \
 	clean-venv
+
+# Fails when a model changed and its migration was not made (`manage.py makemigrations`). With the
+# tests' settings, against the database in DATABASE_URL (PostgreSQL in CI); without one, against an
+# empty SQLite in memory, so that a local db.sqlite3 is neither read nor made.
+MIGRATIONS_CHECK := DJANGO_SETTINGS_MODULE=tests.settings DATABASE_URL="$${DATABASE_URL:-sqlite://:memory:}" \
+	$(BIN)/python manage.py makemigrations --check --dry-run \
+	|| { echo "A model changed without its migration: make it with manage.py makemigrations." >&2; exit 1; }
 
 venv: $(STAMP)
 
@@ -43,13 +50,18 @@ serve:
 	@if [ ! -x $(BIN)/gunicorn ]; then echo "No $(BIN)/gunicorn: install first (README, Production)." >&2; exit 1; fi
 	$(BIN)/gunicorn config.wsgi --config config/gunicorn.conf.py --bind $(BIND) --workers $(WEB_CONCURRENCY)
 
+# What CI runs (.ci/run): ruff, the migrations check, then every test.
 test: venv
 	$(BIN)/ruff check .
+	$(MIGRATIONS_CHECK)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The heavier tests alone (make test runs them too): gunicorn under 50 clients, the faults, the make run smoke.
 test-slow: venv
 	$(BIN)/pytest -m slow $(PYTEST_ARGS)
+
+migrations-check: venv
+	$(MIGRATIONS_CHECK)
 
 # Tests save their screenshots in build/screenshots/ (ignored), never in docs/. This runs the tests
 # that take them, then copies over those docs/screenshots/ already has (the README shows them).
