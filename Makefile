@@ -16,7 +16,7 @@ PORT ?= 8000
 WEB_CONCURRENCY ?= 3
 BIND ?= 127.0.0.1:$(PORT)
 
-.PHONY: venv run serve test test-slow migrations-check screenshots bench bench-table-page bench-scan bench-report lint format \
+.PHONY: venv run serve test test-slow typecheck migrations-check screenshots bench bench-table-page bench-scan bench-report lint format \
 	clean-venv
 
 # Fails when a model changed and its migration was not made (`manage.py makemigrations`). With the
@@ -50,15 +50,20 @@ serve:
 	@if [ ! -x $(BIN)/gunicorn ]; then echo "No $(BIN)/gunicorn: install first (README, Production)." >&2; exit 1; fi
 	$(BIN)/gunicorn config.wsgi --config config/gunicorn.conf.py --bind $(BIND) --workers $(WEB_CONCURRENCY)
 
-# What CI runs (.ci/run): ruff, the migrations check, then every test.
+# What CI runs (.ci/run): ruff, mypy, the migrations check, then every test.
 test: venv
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(MIGRATIONS_CHECK)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The heavier tests alone (make test runs them too): gunicorn under 50 clients, the faults, the make run smoke.
 test-slow: venv
 	$(BIN)/pytest -m slow $(PYTEST_ARGS)
+
+# mypy on the modules listed in pyproject.toml ([tool.mypy] files).
+typecheck: venv
+	$(BIN)/mypy
 
 migrations-check: venv
 	$(MIGRATIONS_CHECK)

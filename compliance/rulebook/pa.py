@@ -1082,7 +1082,7 @@ def may_file(*, submission, signer) -> list[Violation | None]:
     return violations
 
 
-def may_decide(submission, *, signer) -> list[Violation | None]:
+def may_decide(submission, *, signer) -> list[Violation]:
     """A Board agent of the property's jurisdiction approves or rejects a filed submission."""
     violations = []
     if submission.status != "filed":
@@ -1143,7 +1143,7 @@ LAYOUT_ALWAYS = (
     ("tip_box", "58 Pa. Code § 617a.1(g)"),
 )
 # Big Six (§ 619a.1(f), (g)) and Casino War (§ 651a.2(b), (c)), from the 2011 text.
-LAYOUT_ALWAYS_BY_GAME = {
+LAYOUT_ALWAYS_BY_GAME: dict[str, tuple[tuple[str, str], ...]] = {
     Game.ROULETTE: LAYOUT_ALWAYS,
     Game.BIG_SIX: (
         ("name_or_logo", "58 Pa. Code § 619a.1(g)(1)"),
@@ -1223,7 +1223,7 @@ def check_layout(*, features: list[str], tables, options: dict | None, game: str
     return violations
 
 
-def may_decide_layout(layout, *, signer) -> list[Violation | None]:
+def may_decide_layout(layout, *, signer) -> list[Violation]:
     """The Bureau approves a layout (§ 617a.1(f)): a regulator of the jurisdiction, on a pending one."""
     violations = []
     if layout.status != "pending":
@@ -1453,7 +1453,7 @@ FLAG_KINDS = (
 FLAG_KINDS_BY_CODE = {kind.code: kind for kind in FLAG_KINDS}
 
 
-def may_resolve_flag(flag, *, signer, note: str) -> list[Violation | None]:
+def may_resolve_flag(flag, *, signer, note: str) -> list[Violation]:
     """A compliance manager of the property closes an open flag with a signed note saying why."""
     violations = []
     if flag.status != "open":
