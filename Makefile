@@ -16,9 +16,11 @@ PORT ?= 8000
 WEB_CONCURRENCY ?= 3
 BIND ?= 127.0.0.1:$(PORT)
 
-.PHONY: venv run serve test test-slow typecheck migrations-check screenshots bench bench-table-page bench-scan bench-report lint format \
-	clean-venv
+.PHONY: venv run serve test test-fast test-slow typecheck migrations-check screenshots bench bench-table-page bench-scan \
+	bench-report lint format clean-venv
 
+# make test-fast's pytest processes (pytest-xdist): one a core by default.
+TEST_FAST_WORKERS ?= auto
 # Fails when a model changed and its migration was not made (`manage.py makemigrations`). With the
 # tests' settings, against the database in DATABASE_URL (PostgreSQL in CI); without one, against an
 # empty SQLite in memory, so that a local db.sqlite3 is neither read nor made.
@@ -57,7 +59,14 @@ test: venv
 	$(MIGRATIONS_CHECK)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-# The heavier tests alone (make test runs them too): gunicorn under 50 clients, the faults, the make run smoke.
+# The edit-and-test loop, in under a minute on 2 cores: every test but the browser and slow ones
+# (gunicorn, the faults, the make run smoke: make test-slow), in TEST_FAST_WORKERS processes, with
+# Hypothesis' `fast` profile (tests/conftest.py). make test still runs everything, fully.
+test-fast: venv
+	$(BIN)/pytest -m "not slow and not browser" -n $(TEST_FAST_WORKERS) --dist worksteal --hypothesis-profile=fast $(PYTEST_ARGS)
+
+# The heavier tests alone (make test runs them too): gunicorn under 50 clients, the faults, the make run smoke,
+# the waits on a stopped broker.
 test-slow: venv
 	$(BIN)/pytest -m slow $(PYTEST_ARGS)
 

@@ -9,6 +9,8 @@ import pytest
 import time_machine
 from django.db import connection
 from django.test import RequestFactory
+from hypothesis import Phase
+from hypothesis import settings as hypothesis_settings
 
 from compliance.models import Role
 from compliance.signatures import SignatureInput
@@ -28,6 +30,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # fixture): build/screenshots/, which git ignores, or LOGBOOK_SCREENSHOTS. Never docs/screenshots/:
 # `make screenshots` copies them there, on purpose, when the pictures in the README should change.
 SCREENSHOTS = Path(os.environ.get("LOGBOOK_SCREENSHOTS") or ROOT / "build" / "screenshots").resolve()
+
+# Hypothesis' profiles: `default` (make test, CI) is Hypothesis' own. `fast` (make test-fast, or
+# `pytest --hypothesis-profile=fast`) generates fewer cases and runs no explicit examples; for the
+# API fuzz (tests/security/test_fuzz.py) those are schemathesis' cases derived from the schema,
+# some 100 an operation and most of its time. Its random cases still run.
+hypothesis_settings.register_profile(
+    "fast", max_examples=20, phases=[phase for phase in Phase if phase is not Phase.explicit]
+)
 
 NEW_YORK = ZoneInfo("America/New_York")
 # Both sides of a property's local midnight: at 23:30 in New York it is already the 24th in UTC

@@ -467,6 +467,7 @@ def test_a_table_history_holds_only_its_tables_entries(committed_db, media, hist
     assert len(rows) == Entry.objects.filter(table=history.table).count() and {r["Table"] for r in rows} == {"R-01"}
 
 
+@pytest.mark.slow  # some 12 s: Celery retries the stopped broker before it gives up
 def test_a_report_asked_for_with_redis_down_is_sent_when_it_is_back(
     casino, media, redis_url, django_capture_on_commit_callbacks
 ):
