@@ -16,7 +16,17 @@ PORT ?= 8000
 WEB_CONCURRENCY ?= 3
 BIND ?= 127.0.0.1:$(PORT)
 
-.PHONY: venv run serve test test-slow bench bench-table-page bench-scan bench-report lint format clean-venv
+.PHONY: venv run serve test test-fast test-slow typecheck migrations-check screenshots bench bench-table-page bench-scan \
+	bench-report lint format clean-venv
+
+# make test-fast's pytest processes (pytest-xdist): one a core by default.
+TEST_FAST_WORKERS ?= auto
+# Fails when a model changed and its migration was not made (`manage.py makemigrations`). With the
+# tests' settings, against the database in DATABASE_URL (PostgreSQL in CI); without one, against an
+# empty SQLite in memory, so that a local db.sqlite3 is neither read nor made.
+MIGRATIONS_CHECK := DJANGO_SETTINGS_MODULE=tests.settings DATABASE_URL="$${DATABASE_URL:-sqlite://:memory:}" \
+	$(BIN)/python manage.py makemigrations --check --dry-run \
+	|| { echo "A model changed without its migration: make it with manage.py makemigrations." >&2; exit 1; }
 
 venv: $(STAMP)
 
@@ -42,14 +52,38 @@ serve:
 	@if [ ! -x $(BIN)/gunicorn ]; then echo "No $(BIN)/gunicorn: install first (README, Production)." >&2; exit 1; fi
 	$(BIN)/gunicorn config.wsgi --config config/gunicorn.conf.py --bind $(BIND) --workers $(WEB_CONCURRENCY)
 
+# What CI runs (.ci/run): ruff, mypy, the migrations check, then every test.
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
+	$(MIGRATIONS_CHECK)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-# The heavier tests alone (make test runs them too): gunicorn under 50 clients, the faults, the make run smoke.
+# The edit-and-test loop, in under a minute on 2 cores: every test but the browser and slow ones
+# (gunicorn, the faults, the make run smoke: make test-slow), in TEST_FAST_WORKERS processes, with
+# Hypothesis' `fast` profile (tests/conftest.py). make test still runs everything, fully.
+test-fast: venv
+	$(BIN)/pytest -m "not slow and not browser" -n $(TEST_FAST_WORKERS) --dist worksteal --hypothesis-profile=fast $(PYTEST_ARGS)
+
+# The heavier tests alone (make test runs them too): gunicorn under 50 clients, the faults, the make run smoke,
+# the waits on a stopped broker.
 test-slow: venv
 	$(BIN)/pytest -m slow $(PYTEST_ARGS)
+
+# mypy on the modules listed in pyproject.toml ([tool.mypy] files).
+typecheck: venv
+	$(BIN)/mypy
+
+migrations-check: venv
+	$(MIGRATIONS_CHECK)
+
+# Tests save their screenshots in build/screenshots/ (ignored), never in docs/. This runs the tests
+# that take them, then copies over those docs/screenshots/ already has (the README shows them).
+screenshots: venv
+	rm -rf build/screenshots
+	LOGBOOK_SCREENSHOTS=build/screenshots $(BIN)/pytest -m "browser or screenshots" $(PYTEST_ARGS)
+	$(BIN)/python scripts/screenshots.py build/screenshots docs/screenshots
 
 bench: venv
 	$(BIN)/python bench/run.py

@@ -1,6 +1,7 @@
 import os
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
@@ -8,6 +9,8 @@ import pytest
 import time_machine
 from django.db import connection
 from django.test import RequestFactory
+from hypothesis import Phase
+from hypothesis import settings as hypothesis_settings
 
 from compliance.accounts.models import Role
 from compliance.accounts.signatures import SignatureInput
@@ -22,6 +25,20 @@ from tests.factories import (
     configure_for_opening,
 )
 from tests.servers import RedisServer
+
+ROOT = Path(__file__).resolve().parent.parent
+# Where tests save the screenshots they take (tests/browser's `screenshot`, the `screenshots_dir`
+# fixture): build/screenshots/, which git ignores, or LOGBOOK_SCREENSHOTS. Never docs/screenshots/:
+# `make screenshots` copies them there, on purpose, when the pictures in the README should change.
+SCREENSHOTS = Path(os.environ.get("LOGBOOK_SCREENSHOTS") or ROOT / "build" / "screenshots").resolve()
+
+# Hypothesis' profiles: `default` (make test, CI) is Hypothesis' own. `fast` (make test-fast, or
+# `pytest --hypothesis-profile=fast`) generates fewer cases and runs no explicit examples; for the
+# API fuzz (tests/security/test_fuzz.py) those are schemathesis' cases derived from the schema,
+# some 100 an operation and most of its time. Its random cases still run.
+hypothesis_settings.register_profile(
+    "fast", max_examples=20, phases=[phase for phase in Phase if phase is not Phase.explicit]
+)
 
 NEW_YORK = ZoneInfo("America/New_York")
 # Both sides of a property's local midnight: at 23:30 in New York it is already the 24th in UTC
@@ -52,6 +69,21 @@ def writes_through_services():
     found = write_guard.bypasses[before:]
     if found:
         pytest.fail("Written around the service:\n" + "\n".join(sorted({str(b) for b in found})), pytrace=False)
+
+
+def pytest_collection_modifyitems(items):
+    """A test that saves a picture through `screenshots_dir` is marked `screenshots` (make screenshots
+    runs them, and the browser tests)."""
+    for item in items:
+        if "screenshots_dir" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.screenshots)
+
+
+@pytest.fixture
+def screenshots_dir() -> Path:
+    """The folder to save screenshots in (SCREENSHOTS), made if missing."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
 
 
 @pytest.fixture(autouse=True)

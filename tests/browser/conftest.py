@@ -17,6 +17,8 @@ import pytest
 from django.db import connections
 from playwright.sync_api import sync_playwright
 
+from tests.conftest import SCREENSHOTS
+
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",  # CI runs as root, where Chromium's sandbox refuses to start
@@ -26,7 +28,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 # Playwright waits up to 30 s for each action by default; a page of this project that takes a
 # tenth of that is already broken, and a failing test should say so soon.
 TIMEOUT_MS = 10_000
@@ -140,7 +141,7 @@ def site(committed_db, live_server) -> str:
 
 
 def screenshot(page, name: str) -> Path:
-    """Saves the whole page as docs/screenshots/<name>.png."""
+    """Saves the whole page as <name>.png in SCREENSHOTS (tests/conftest.py: build/screenshots/)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=path, full_page=True)

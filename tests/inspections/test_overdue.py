@@ -352,6 +352,7 @@ def broker_down():
         yield
 
 
+@pytest.mark.slow  # some 6 s: Celery retries the stopped broker before it gives up
 def test_nothing_in_a_request_needs_the_broker(client, casino, broker_down):
     """Redis down: signing in and logging keep working (the scan catches up when it is back)."""
     with pytest.raises(OperationalError):  # the broker really is unreachable here

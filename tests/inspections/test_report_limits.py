@@ -115,6 +115,7 @@ def test_the_reports_page_shows_the_same_refusals(client, casino, limits):
     assert Report.objects.count() == 2
 
 
+@pytest.mark.slow  # some 6 s: Celery retries the stopped broker before it gives up
 def test_two_requests_at_once_cannot_both_take_the_last_place(committed_db, casino, settings):
     settings.REPORT_MAX_PENDING_PER_PERSON = 1
 

@@ -26,8 +26,6 @@ from tests.factories import RegulatorFactory, UserFactory
 from tests.inspections.test_api import client_for
 from tests.inspections.test_services import ALL_PASS, a_day, adjust, event, inspect
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
 
 @pytest.fixture
 def media(settings, tmp_path):
@@ -370,15 +368,16 @@ def test_a_report_asked_for_in_the_api_is_queued_and_checked(client, casino, med
 @pytest.mark.skipif(
     not shutil.which("pdftoppm"), reason="pdftoppm (poppler-utils) is not installed; .ci/run installs it"
 )
-def test_a_sample_register_is_rendered_and_its_first_pages_kept_as_png(committed_db, media, history, settings):
+def test_a_sample_register_is_rendered_and_its_first_pages_kept_as_png(
+    committed_db, media, history, settings, screenshots_dir
+):
     settings.REPORT_CHUNK_ROWS = 400
     report = render.generate_locally(requested(history).pk)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    prefix = SCREENSHOTS / "report-register"
+    prefix = screenshots_dir / "report-register"
     subprocess.run(
         ["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "2", report.file.path, str(prefix)], check=True, timeout=60
     )
-    pngs = sorted(SCREENSHOTS.glob("report-register-*.png"))
+    pngs = sorted(screenshots_dir.glob("report-register-*.png"))
     assert len(pngs) == 2 and all(png.stat().st_size > 5_000 for png in pngs)
 
 
@@ -470,6 +469,7 @@ def test_a_table_history_holds_only_its_tables_entries(committed_db, media, hist
     assert len(rows) == Entry.objects.filter(table=history.table).count() and {r["Table"] for r in rows} == {"R-01"}
 
 
+@pytest.mark.slow  # some 12 s: Celery retries the stopped broker before it gives up
 def test_a_report_asked_for_with_redis_down_is_sent_when_it_is_back(
     casino, media, redis_url, django_capture_on_commit_callbacks
 ):
