@@ -106,3 +106,16 @@ def person_update(*, person_id: int, actor: User, changes: dict) -> User:
     person.full_clean(exclude=["password"], validate_unique=True)
     person.save(update_fields=list(changed))
     return person
+
+
+@transaction.atomic
+def person_password_set(*, person_id: int, actor: User, password: str) -> User:
+    """A new password, by the password policy, hashed with the configured hasher: set by the person
+    or an administrator (Django's own forms set it in the admin and on the sign-in pages)."""
+    if not (actor.is_administrator or actor.pk == person_id):
+        raise PermissionDenied("Only the person or an administrator sets a password.")
+    person = User.objects.select_for_update(of=("self",)).get(pk=person_id)
+    validate_password(password, person)
+    person.set_password(password)
+    person.save(update_fields=["password"])
+    return person
