@@ -15,6 +15,7 @@ after five seconds). This script does what honcho does not:
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import socket
 import subprocess
@@ -136,6 +137,19 @@ def main(argv: list[str]) -> int:
     say("stopped")
     # Stopped by Ctrl-C or SIGTERM: done as asked. Otherwise a process ended on its own: a failure.
     return 0 if stopping else (code or 1)
+
+
+def workers(python: str) -> list[tuple[str, list[str]]]:
+    """Procfile.dev's Celery workers, each as an argv run by `python` (the tests start them exactly so)."""
+    from honcho.environ import parse_procfile
+
+    found = []
+    for name, command in parse_procfile(PROCFILE.read_text()).processes.items():
+        argv = shlex.split(command)
+        argv = argv[1:] if argv[:1] == ["exec"] else argv
+        if argv[:1] == ["celery"] and "worker" in argv:
+            found.append((name, [python, "-m", "celery", *argv[1:]]))
+    return found
 
 
 def port_open(port: int, host: str = "127.0.0.1") -> bool:
