@@ -42,6 +42,7 @@ $(STAMP):
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
+# Migrates, seeds, then honcho runs Procfile.dev (web, a worker per queue, beat, the embedded Redis).
 run: venv
 	$(BIN)/python scripts/run.py
 

@@ -10,11 +10,13 @@ from types import SimpleNamespace
 import pytest
 from django.apps import apps
 from django.contrib import admin
+from django.contrib.admin.utils import flatten_fieldsets
 from django.test import RequestFactory
 
 from compliance.accounts import services as people
 from compliance.accounts.models import User
 from compliance.casinos import services
+from compliance.casinos.models import TABLE_DEADLINES
 
 # The logbook and what is derived from it: visible, never added, changed or deleted by hand.
 READ_ONLY = {
@@ -147,3 +149,45 @@ def test_the_configuration_admin_saves_through_its_service(label, change, monkey
     row = model_admin.model(pk=1)
     with pytest.raises(Routed):
         model_admin.save_model(as_administrator(), row, form, change)
+
+
+def derived_columns(label: str) -> set[str]:
+    """What no person sets: every column of the model that its service does not offer (the table's
+    state, its times and deadlines; the property's chain and digest date; a person's sign-in times)."""
+    model = apps.get_model(label)
+    editable = set(SERVICES[label][2])
+    return {f.name for f in model._meta.concrete_fields if not f.primary_key} - editable
+
+
+def test_the_derived_columns_are_found_from_the_models():
+    table, prop = derived_columns("casinos.GamingTable"), derived_columns("casinos.Property")
+    assert {*TABLE_DEADLINES, "next_due", "state", "inspection_void_reason", "last_inspection_at"} <= table
+    assert {"chain_length", "chain_head", "digest_sent_on"} <= prop
+
+
+def admin_forms(label: str, request, *, change: bool):
+    """Every admin form of the model: its pages' forms and the inline forms of any page."""
+    for model_admin in admin.site._registry.values():
+        row = (model_admin.model.objects.first() or model_admin.model()) if change else None
+        if model_admin.model._meta.label == label:
+            yield model_admin, row, model_admin.get_form(request, row, change=change)
+        for inline in model_admin.get_inline_instances(request, row):
+            if inline.model._meta.label == label:
+                yield inline, row, inline.get_formset(request, row).form
+
+
+@pytest.mark.parametrize("label", sorted(SERVICES))
+@pytest.mark.parametrize("change", [True, False], ids=["change", "add"])
+def test_a_derived_column_is_read_only_in_every_admin_form_that_shows_it(label, change, db):
+    """A posted value of a column the logbook derives never reaches the row: on every admin form of
+    the model it is shown read-only (or as a disabled field, as Django's password hash), or not at all."""
+    request = as_administrator()
+    derived = derived_columns(label)
+    forms = list(admin_forms(label, request, change=change))
+    assert forms
+    for page, row, form in forms:
+        editable = {name for name, field in form.base_fields.items() if not field.disabled}
+        assert not editable & derived, f"{type(page).__name__}: a derived column is a field of the form"
+        shown = set(flatten_fieldsets(page.get_fieldsets(request, row))) & derived
+        read_only = set(page.get_readonly_fields(request, row)) | (set(form.base_fields) - editable)
+        assert shown <= read_only, f"{type(page).__name__} shows a derived column that is not read-only"

@@ -1,4 +1,4 @@
-"""`make run` smoke test: the supervisor starts everything on a fresh database and stops it all."""
+"""`make run` smoke test: honcho starts everything on a fresh database and stops it all."""
 
 import os
 import re
@@ -15,7 +15,8 @@ from inspections.logbook import demo
 from tests.servers import ROOT, accepts, free_port, wait_until
 
 READY = re.compile(r"logbook running at (http://127\.0\.0\.1:\d+/)")
-STARTED = re.compile(r"started (\w+) \(pid (\d+)\)")
+# honcho's line for each process of Procfile.dev it starts ("web.1 started (pid=1234)").
+STARTED = re.compile(r"(\w+)\.1 started \(pid=(\d+)\)")
 
 
 def get(url: str) -> int:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from knox.models import AuthToken
+
+from compliance.accounts.services import tokens_revoke
 
 
 class LockoutBackend(AxesStandaloneBackend):
@@ -30,7 +31,7 @@ def api_tokens_revoke_on_password_change(sender, instance, created: bool, **kwar
     if created:
         return
     if getattr(instance, "_password", None) is not None or not instance.has_usable_password():
-        AuthToken.objects.filter(user=instance).delete()
+        tokens_revoke(person_id=instance.pk)
 
 
 def is_locked_out(request) -> bool:

@@ -1,5 +1,5 @@
 """The people's only write paths (the API and the admin call these): each locks the person's row,
-asks the rulebook, and saves only the fields it changes."""
+asks the rulebook, and saves only the fields it changes. Their API tokens are made and revoked here too."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from django.apps import apps
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from knox.models import AuthToken
 
 from compliance.accounts.models import Role, User
 from compliance.casinos.selectors import properties_managed_by
@@ -106,3 +107,34 @@ def person_update(*, person_id: int, actor: User, changes: dict) -> User:
     person.full_clean(exclude=["password"], validate_unique=True)
     person.save(update_fields=list(changed))
     return person
+
+
+@transaction.atomic
+def person_password_set(*, person_id: int, actor: User, password: str) -> User:
+    """A new password, by the password policy, hashed with the configured hasher: set by the person
+    or an administrator (Django's own forms set it in the admin and on the sign-in pages)."""
+    if not (actor.is_administrator or actor.pk == person_id):
+        raise PermissionDenied("Only the person or an administrator sets a password.")
+    person = User.objects.select_for_update(of=("self",)).get(pk=person_id)
+    validate_password(password, person)
+    person.set_password(password)
+    person.save(update_fields=["password"])
+    return person
+
+
+# ---- API tokens (django-rest-knox): each kept only as its digest ----
+
+
+def token_create(*, person: User) -> tuple[AuthToken, str]:
+    """A new API token for a person who has just given their password (one per device); the token
+    itself is returned once, only its digest is kept."""
+    return AuthToken.objects.create(user=person)
+
+
+def tokens_revoke(*, person_id: int, token_key: str | None = None) -> None:
+    """Revoke one of the person's API tokens (signing out of the API), or, without a key, all of them
+    (a new password, a sign-out by the session)."""
+    tokens = AuthToken.objects.filter(user_id=person_id)
+    if token_key is not None:
+        tokens = tokens.filter(token_key=token_key)
+    tokens.delete()

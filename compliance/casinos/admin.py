@@ -67,7 +67,8 @@ class PropertyAdmin(ServiceAdmin):
     ]
     list_filter = ["jurisdiction"]
     search_fields = ["name", "licence_number"]
-    readonly_fields = ["chain_length", "chain_head"]
+    # The logbook's chain and the morning digest's date: written by the logbook and the scan only.
+    readonly_fields = ["chain_length", "chain_head", "digest_sent_on"]
 
     def save_model(self, request, obj, form, change):
         if not change:

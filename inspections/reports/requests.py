@@ -1,6 +1,7 @@
 """Audit reports (docs/architecture.md: Reports): asked for, generated in the background, downloaded and logged.
 
-`report_request` and `report_download` are the write paths the API and the pages call;
+`report_request` and `report_download` are the write paths the API and the pages call,
+`report_request_local` the operator's (`manage.py render_report`);
 `kinds` says what each report holds, `render` how it becomes a PDF or CSV.
 """
 
@@ -87,6 +88,15 @@ def report_request(*, requested_by, tables=(), **fields) -> Report:
         report = Report.objects.create(requested_by=requested_by, **fields)
         report.tables.set(tables)
         transaction.on_commit(lambda: report_enqueue(report.pk))
+    return report
+
+
+@transaction.atomic
+def report_request_local(*, requested_by, tables=(), **fields) -> Report:
+    """A report an operator renders here and now (`manage.py render_report`): recorded as asked for
+    and never queued, so the workers' limits on waiting reports do not apply."""
+    report = Report.objects.create(requested_by=requested_by, **fields)
+    report.tables.set(tables)
     return report
 
 

@@ -3,6 +3,7 @@ its jurisdiction; a person who has signed keeps their credential number and thei
 API, the services and the admin alike."""
 
 import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from compliance.accounts import services as people
 from compliance.accounts.models import Role, User
@@ -291,3 +292,18 @@ def test_the_admin_deletes_nobody(admin_client, casino):
     person = casino.floorperson
     assert admin_client.post(f"/admin/accounts/user/{person.pk}/delete/", {"post": "yes"}).status_code == 403
     assert User.objects.filter(pk=person.pk).exists()
+
+
+def test_a_password_is_set_by_its_person_or_an_administrator_by_the_policy(administrator):
+    person = UserFactory()
+    other = UserFactory(property=person.property)
+    with pytest.raises(PermissionDenied):
+        people.person_password_set(person_id=person.pk, actor=other, password=NEW_PASSWORD)
+    with pytest.raises(ValidationError):
+        people.person_password_set(person_id=person.pk, actor=person, password="short")
+    people.person_password_set(person_id=person.pk, actor=person, password=NEW_PASSWORD)
+    person.refresh_from_db()
+    assert person.check_password(NEW_PASSWORD)
+    people.person_password_set(person_id=person.pk, actor=administrator, password=NEW_PASSWORD + "-2")
+    person.refresh_from_db()
+    assert person.check_password(NEW_PASSWORD + "-2")

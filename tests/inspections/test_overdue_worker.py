@@ -51,7 +51,7 @@ def test_a_worker_raises_the_flag_of_a_wheel_left_uncovered(committed_db, casino
 
 @pytest.fixture
 def make_run_workers(committed_db, private_redis, settings, tmp_path):
-    """The Celery workers exactly as `make run` starts them (scripts/run.py), on a Redis of this test's
+    """The Celery workers exactly as `make run` starts them (Procfile.dev), on a Redis of this test's
     own and the test database; stopped (SIGTERM, then SIGKILL) after the test."""
     settings.MEDIA_ROOT = tmp_path / "media"
     env = {

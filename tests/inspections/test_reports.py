@@ -5,10 +5,12 @@ import csv
 import shutil
 import subprocess
 from datetime import timedelta
+from io import StringIO
 from pathlib import Path
 
 import pdfplumber
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 from pypdf import PdfReader
@@ -19,7 +21,7 @@ from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from inspections.logbook.models import Entry
 from inspections.reports import render
-from inspections.reports.models import Report, ReportDownload
+from inspections.reports.models import Report, ReportDownload, ReportStatus
 from tests import append_only as triggers
 from tests.conftest import sign
 from tests.factories import RegulatorFactory, UserFactory
@@ -488,3 +490,31 @@ def test_a_report_asked_for_with_redis_down_is_sent_when_it_is_back(
         assert reports_requeue() == 1
     report.refresh_from_db()
     assert report.sent and reports_requeue() == 0
+
+
+def test_render_report_writes_a_report_for_an_operator_through_the_requests(casino, media, tmp_path):
+    out, target = StringIO(), tmp_path / "register.csv"
+    call_command(
+        "render_report",
+        "--property",
+        casino.property.licence_number,
+        "--from",
+        "2026-01-01",
+        "--to",
+        "2026-01-02",
+        "--tables",
+        casino.table.number,
+        "--format",
+        "csv",
+        "--as",
+        casino.compliance.username,
+        "--processes",
+        "1",
+        "--output",
+        str(target),
+        stdout=out,
+    )
+    report = Report.objects.get()
+    assert report.status == ReportStatus.DONE and report.requested_by == casino.compliance
+    assert list(report.tables.all()) == [casino.table]
+    assert f"Report {report.pk}:" in out.getvalue() and target.exists()

@@ -45,10 +45,8 @@ class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 def token_revoke(request):
     """Revoke the caller's API token (sign out of the API); the next request with it gets 401. Signed in
     by the session instead, every API token of the caller is revoked."""
-    if isinstance(request.auth, AuthToken):
-        request.auth.delete()
-    else:
-        AuthToken.objects.filter(user=request.user).delete()
+    token_key = request.auth.token_key if isinstance(request.auth, AuthToken) else None
+    services.tokens_revoke(person_id=request.user.pk, token_key=token_key)
     return Response(status=204)
 
 
@@ -89,5 +87,5 @@ class TokenObtain(ObtainAuthToken):
             if is_locked_out(request):
                 raise LockedOut(lockout_message(request.data.get("username", "")), wait=lockout_seconds()) from None
             raise
-        instance, token = AuthToken.objects.create(user=serializer.validated_data["user"])
+        instance, token = services.token_create(person=serializer.validated_data["user"])
         return Response(TokenAnswerSerializer({"token": token, "expiry": instance.expiry}).data)

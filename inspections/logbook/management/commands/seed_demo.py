@@ -22,12 +22,14 @@ from django.db.models import Q
 from django.test.utils import override_settings
 from django.utils import timezone
 
+from compliance.accounts import services as accounts
 from compliance.accounts.models import Role, User
 from compliance.accounts.signatures import SignatureInput, Unattended
 from compliance.approvals import services as approvals
+from compliance.casinos import services as casinos
 from compliance.casinos.clock import property_today
-from compliance.casinos.models import Ball, BallMaterial, Game, GamingTable, Property, Wheel, WheelType
-from compliance.rulebook import raise_if_any, rulebook_for
+from compliance.casinos.models import BallMaterial, Game, GamingTable, Property, WheelType
+from compliance.rulebook import rulebook_for
 from inspections.logbook import demo, services
 from inspections.logbook.models import Entry, EntryKind
 
@@ -301,8 +303,7 @@ class Command(BaseCommand):
                 self.amend(entries, people)
             # Outside the override again: the real hasher, as for any other login.
             for person in people.values():
-                person.set_password(demo.DEMO_PASSWORD)
-                person.save(update_fields=["password"])
+                accounts.person_password_set(person_id=person.pk, actor=person, password=demo.DEMO_PASSWORD)
 
         self.stdout.write(
             self.style.SUCCESS(
@@ -315,7 +316,21 @@ class Command(BaseCommand):
         self.stdout.write("Every demo login's password is the DEMO_PASSWORD (default demo-logbook-2026).")
 
     def create_property(self) -> tuple[Property, dict[str, User], list[GamingTable]]:
-        prop = Property(
+        """The property, its people, its equipment and its tables, through the services an administrator
+        and the compliance manager would use (their permission checks and the rulebook included)."""
+        # The administrator comes first, as on a fresh installation (`createsuperuser`): every other
+        # write is made by someone who may make it.
+        (admin_spec,) = [spec for spec in demo.DEMO_USERS if spec.superuser]
+        admin = User.objects.create_superuser(
+            admin_spec.username,
+            f"{admin_spec.username}@demo.invalid",
+            demo.DEMO_PASSWORD,  # MD5 here: hashed again at the end of seeding
+            full_name=admin_spec.full_name,
+            role=Role(admin_spec.role),
+            credential_number=admin_spec.credential_number,
+        )
+        prop = casinos.property_create(
+            actor=admin,
             name=demo.PROPERTY_NAME,
             licence_number=demo.PROPERTY_LICENCE,
             jurisdiction=demo.PROPERTY_JURISDICTION,
@@ -324,11 +339,13 @@ class Command(BaseCommand):
             cover_grace_minutes=demo.COVER_GRACE_MINUTES,
             notify_emails=[demo.SUPERVISORS_EMAIL],
         )
-        prop.full_clean()
-        prop.save()
-        people = {}
+        people = {admin.username: admin}
         for spec in demo.DEMO_USERS:
-            person = User(
+            if spec is admin_spec:
+                continue
+            people[spec.username] = accounts.person_create(
+                actor=admin,
+                password=demo.DEMO_PASSWORD,  # MD5 here: hashed again at the end of seeding
                 username=spec.username,
                 full_name=spec.full_name,
                 email=f"{spec.username}@demo.invalid",
@@ -336,49 +353,46 @@ class Command(BaseCommand):
                 credential_number=spec.credential_number,
                 property=prop if spec.at_property else None,
                 jurisdiction=spec.jurisdiction,
-                is_staff=spec.superuser,
-                is_superuser=spec.superuser,
             )
-            person.set_password(demo.DEMO_PASSWORD)  # MD5 here: replaced at the end of seeding
-            person.full_clean()
-            person.save()
-            people[spec.username] = person
-        tables = [
-            GamingTable.objects.create(
-                property=prop,
-                number=number,
-                game=Game.ROULETTE,
-                wheel_type=wheel_type,
-                has_external_movable_parts=external,
-                electronic=electronic,
-            )
-            for number, wheel_type, external, electronic in TABLES
-        ]
-        return prop, people, tables
-
-    def approve(self, prop: Property, people: dict[str, User], tables: list[GamingTable]) -> None:
-        """What the tables need before they open: registered equipment, an approved Rules Submission
-        and an approved layout, filed and decided through the approval services, signed."""
+        # The compliance manager registers the equipment and sets up the tables, each checked by the rules.
+        manager = people["compliance"]
         rules = rulebook_for(prop.jurisdiction)
-        for table in tables:
-            physical = WheelType.SINGLE_ZERO if table.wheel_type == WheelType.SINGLE_ZERO else WheelType.DOUBLE_ZERO
-            order = list(rules.wheel_order_for(physical))
-            raise_if_any(rules.check_wheel(wheel_type=physical, diameter_inches=Decimal(32), number_order=order))
-            raise_if_any(rules.check_ball(material=BallMaterial.NON_METALLIC, diameter_inches=Decimal("0.8125")))
-            table.wheel = Wheel.objects.create(
+        tables = []
+        for number, wheel_type, external, electronic in TABLES:
+            physical = WheelType.SINGLE_ZERO if wheel_type == WheelType.SINGLE_ZERO else WheelType.DOUBLE_ZERO
+            wheel = casinos.wheel_register(
+                actor=manager,
                 property=prop,
-                serial=f"WH-{table.number}",
+                serial=f"WH-{number}",
                 wheel_type=physical,
                 diameter_inches=Decimal(32),
-                number_order=order,
+                number_order=list(rules.wheel_order_for(physical)),
             )
-            table.ball = Ball.objects.create(
+            ball = casinos.ball_register(
+                actor=manager,
                 property=prop,
-                serial=f"BL-{table.number}-1",
+                serial=f"BL-{number}-1",
                 material=BallMaterial.NON_METALLIC,
                 diameter_inches=Decimal("0.8125"),
             )
-            table.save(update_fields=["wheel", "ball"])
+            tables.append(
+                casinos.table_create(
+                    actor=manager,
+                    property=prop,
+                    number=number,
+                    game=Game.ROULETTE,
+                    wheel_type=wheel_type,
+                    has_external_movable_parts=external,
+                    electronic=electronic,
+                    wheel=wheel,
+                    ball=ball,
+                )
+            )
+        return prop, people, tables
+
+    def approve(self, prop: Property, people: dict[str, User], tables: list[GamingTable]) -> None:
+        """What the tables need before they open: an approved Rules Submission and an approved layout,
+        filed and decided through the approval services, signed."""
         compliance = people["compliance"]
         submission = approvals.rules_submission_draft(
             prop=prop,

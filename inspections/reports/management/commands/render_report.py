@@ -8,8 +8,9 @@ from django.core.management.base import BaseCommand, CommandError
 
 from compliance.accounts.models import User
 from compliance.casinos.models import Property
-from inspections.reports.models import Report, ReportKind, ReportStatus
+from inspections.reports.models import ReportKind, ReportStatus
 from inspections.reports.render import generate_locally
+from inspections.reports.requests import report_request_local
 
 
 class Command(BaseCommand):
@@ -49,15 +50,15 @@ class Command(BaseCommand):
             raise CommandError(
                 f"Unknown table(s) at {prop.name}: {', '.join(set(numbers) - {t.number for t in tables})}"
             )
-        report = Report.objects.create(
+        report = report_request_local(
             property=prop,
             kind=options["kind"],
             format=options["format"],
             period_from=period[0],
             period_to=period[1],
             requested_by=requester,
+            tables=tables,
         )
-        report.tables.set(tables)
         report = generate_locally(report.pk, processes=options["processes"])
         if report.status != ReportStatus.DONE:
             raise CommandError(f"Report {report.pk} failed: {report.error}")
