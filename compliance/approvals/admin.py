@@ -2,23 +2,12 @@ from django.contrib import admin
 
 from compliance.approvals.models import ApprovalSignature, LayoutSubmission, RulesSubmission
 from compliance.casinos.admin_zones import PropertyZoneAdmin
+from config.admin import ReadOnlyInline
 
 
-class ApprovalSignatureInline(admin.TabularInline):
+class ApprovalSignatureInline(ReadOnlyInline):
     model = ApprovalSignature
     fields = ["action", "reference", "signer_name", "credential_number", "signed_at", "content_hash"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(RulesSubmission)

@@ -3,8 +3,8 @@
 from django.contrib import admin
 
 from compliance.casinos.admin_zones import PropertyZoneAdmin
+from config.admin import ReadOnlyAdmin
 from inspections.flags.models import ComplianceException
-from inspections.logbook.admin import ReadOnlyAdmin
 
 
 @admin.register(ComplianceException)

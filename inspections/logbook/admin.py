@@ -3,35 +3,13 @@
 from django.contrib import admin
 
 from compliance.casinos.admin_zones import PropertyZoneAdmin
+from config.admin import ReadOnlyAdmin, ReadOnlyInline
 from inspections.logbook.models import Entry, Signature
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
-
-
-class SignatureInline(admin.TabularInline):
+class SignatureInline(ReadOnlyInline):
     model = Signature
     fields = ["signer_name", "credential_number", "meaning", "signed_at", "content_hash"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-
-    def has_add_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_delete_permission(self, request, obj=None) -> bool:
-        return False
 
 
 @admin.register(Entry)

@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from compliance.casinos import services
 from compliance.casinos.models import Ball, GamingTable, Property, Wheel
 from compliance.casinos.selectors import balls_visible_to, properties_managed_by, wheels_visible_to
 from config.api.fields import ScopedPrimaryKeyRelatedField
@@ -16,18 +17,7 @@ class PropertySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Property
-        fields = [
-            "id",
-            "name",
-            "licence_number",
-            "jurisdiction",
-            "time_zone",
-            "cover_grace_minutes",
-            "max_inspection_interval_hours",
-            "notify_emails",
-            "chain_length",
-            "chain_head",
-        ]
+        fields = ["id", *services.PROPERTY_EDITABLE, "chain_length", "chain_head"]
         read_only_fields = ["chain_length", "chain_head"]
 
 
@@ -74,14 +64,7 @@ class GamingTableSerializer(serializers.ModelSerializer):
         model = GamingTable
         fields = [
             "id",
-            "property",
-            "number",
-            "game",
-            "wheel_type",
-            "has_external_movable_parts",
-            "electronic",
-            "wheel",
-            "ball",
+            *services.TABLE_EDITABLE,
             *TABLE_STATE_FIELDS,
         ]
         read_only_fields = TABLE_STATE_FIELDS
