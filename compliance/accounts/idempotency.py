@@ -71,10 +71,10 @@ def key_claim(*, user: User, key: str, method: str, path: str, fingerprint: str)
         now = timezone.now()
         try:
             with transaction.atomic():
-                row = IdempotencyKey.objects.create(
+                created = IdempotencyKey.objects.create(
                     user=user, key=key, method=method, path=path[:500], fingerprint=fingerprint, created_at=now
                 )
-            return Claim(row=row, fresh=True, fingerprint=fingerprint)
+            return Claim(row=created, fresh=True, fingerprint=fingerprint)
         except IntegrityError:
             pass
         row = IdempotencyKey.objects.select_for_update().filter(user=user, key=key).first()

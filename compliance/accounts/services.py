@@ -12,7 +12,7 @@ from knox.models import AuthToken
 from compliance.accounts.models import Role, User
 from compliance.casinos.selectors import properties_managed_by
 from compliance.casinos.services import only_editable
-from compliance.rulebook import Violation, raise_if_any, rulebook_for
+from compliance.rulebook import Jurisdiction, Violation, raise_if_any, rulebook_for
 from compliance.rulebook.roles import STAFF_ROLES
 
 # What a person's row holds that a person may set; the password is set by Django's own forms
@@ -52,8 +52,11 @@ def _person_has_signed(person: User) -> bool:
     return person.signatures.exists() or person.approval_signatures.exists() or entries.exists() or flags.exists()
 
 
-def _person_rules(person: User):
-    return rulebook_for(person.property.jurisdiction if person.property_id else person.jurisdiction or "PA")
+def _person_rules(person: User) -> Jurisdiction:
+    # A person without a property (property_id None) reads as None here, without a query.
+    if person.property is not None:
+        return rulebook_for(person.property.jurisdiction)
+    return rulebook_for(person.jurisdiction or "PA")
 
 
 def person_violations(*, person: User, changes: dict) -> list[Violation]:

@@ -7,7 +7,7 @@ logbook entry that moves the same row meanwhile (inspections.logbook.services) i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
@@ -218,9 +218,9 @@ def table_update(*, table_id: int, actor: User, changes: dict) -> GamingTable:
 
 def _derived(table: GamingTable, *, changed: set[str] | None) -> list[str]:
     """The columns the logbook derives, set on `table` by its receivers (casinos.signals)."""
-    return [
-        name for _, names in table_configuring.send(sender=GamingTable, table=table, changed=changed) for name in names
-    ]
+    responses = table_configuring.send(sender=GamingTable, table=table, changed=changed)
+    # Each receiver returns the columns it set (django-stubs types a signal's response as `str | None`).
+    return [name for _, names in responses for name in cast("list[str]", names)]
 
 
 # ---- Equipment: registered once, by the rule; never rewritten or deleted ----

@@ -9,7 +9,7 @@ tests/rulebook/test_jurisdictions.py holds every jurisdiction to these.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from decimal import Decimal
 from typing import Protocol, runtime_checkable
@@ -94,10 +94,10 @@ class Jurisdiction(GameRules, Protocol):
     def checklist_for(self, table: Table) -> tuple[ChecklistItem, ...]: ...
 
     def check_inspection(
-        self, *, table: Table, inspector: Person, items: dict[str, object]
+        self, *, table: Table, inspector: Person, items: Mapping[str, object]
     ) -> list[Violation | None]: ...
 
-    def inspection_passed(self, *, items: dict[str, object]) -> bool: ...
+    def inspection_passed(self, *, items: Mapping[str, object]) -> bool: ...
 
     def check_adjustment(
         self, *, table: Table, kind: str, performer: Person, witness: Person

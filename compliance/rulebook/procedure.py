@@ -8,7 +8,7 @@ are Pennsylvania's (jurisdictions/pennsylvania.py); the state each event leads t
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 
 from compliance.rulebook.amendments import AMENDED_VOID_REASONS
@@ -81,7 +81,7 @@ def inspector_may_inspect(*, inspector: Person, table: Table) -> Violation | Non
     return signer_belongs_to_property(signer=inspector, table=table, field="signature", citation=pa.INSPECTION)
 
 
-def checklist_complete(*, table: Table, items: dict[str, object]) -> list[Violation]:
+def checklist_complete(*, table: Table, items: Mapping[str, object]) -> list[Violation]:
     """§ 617a.2(a)(1)–(5): every applicable item answered, and no item that does not apply."""
     expected = {item.code for item in checklist_for(table)}
     violations = []
@@ -110,7 +110,7 @@ def checklist_complete(*, table: Table, items: dict[str, object]) -> list[Violat
     return violations
 
 
-def check_inspection(*, table: Table, inspector: Person, items: dict[str, object]) -> list[Violation | None]:
+def check_inspection(*, table: Table, inspector: Person, items: Mapping[str, object]) -> list[Violation | None]:
     return [
         table_is_roulette(table=table, citation=pa.INSPECTION),
         inspector_may_inspect(inspector=inspector, table=table),
@@ -119,7 +119,7 @@ def check_inspection(*, table: Table, inspector: Person, items: dict[str, object
     ]
 
 
-def inspection_passed(*, items: dict[str, object]) -> bool:
+def inspection_passed(*, items: Mapping[str, object]) -> bool:
     """An inspection with any failed item never lets the table open (§ 617a.2(a))."""
     return all(items.values())
 

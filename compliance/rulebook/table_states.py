@@ -45,7 +45,7 @@ LOCKED, UNLOCKED, CLOSED, INSPECTED, OPENED = (
 
 # (state, event) → the state it leads to, for a passing inspection; in each state, the events in the
 # order a floor person does them (the floor pages offer them in this order).
-TRANSITIONS: dict[tuple[TableState, str], TableState] = {
+TRANSITIONS: dict[tuple[str, str], TableState] = {
     (LOCKED, UNLOCK): UNLOCKED,
     (UNLOCKED, INSPECTION): INSPECTED,
     (UNLOCKED, ADJUSTMENT): UNLOCKED,
@@ -80,7 +80,8 @@ GUARDS = {
 ENTERS = {event: target for (_, event), target in TRANSITIONS.items() if event in GUARDS}
 
 
-def next_state(state: TableState, event: str, *, passed: bool = True) -> TableState:
+# `state` is the table's column as stored, a str (each TableState is one).
+def next_state(state: str, event: str, *, passed: bool = True) -> str:
     """The state `event` leads to from `state`. A failed inspection, an adjustment or replacement, or
     an amendment that voids the inspection leaves an inspected table unlocked and any other as it
     was (an adjustment of an open table is recorded and flagged, not refused)."""
@@ -89,7 +90,7 @@ def next_state(state: TableState, event: str, *, passed: bool = True) -> TableSt
     return TRANSITIONS.get((state, event), ENTERS.get(event, state))
 
 
-def actions_from(state: TableState, game: str) -> tuple[str, ...]:
+def actions_from(state: str, game: str) -> tuple[str, ...]:
     """The events the floor pages offer a table in `state`, in the order a floor person does them."""
     return tuple(
         event for (source, event) in TRANSITIONS if source == state and (event != IRREGULARITY or game == Game.ROULETTE)

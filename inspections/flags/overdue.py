@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
 from compliance.casinos.models import GamingTable, Property
-from compliance.rulebook import LOGBOOK_PROCEDURE, raise_if_any, rulebook_for
+from compliance.rulebook import LOGBOOK_PROCEDURE, Jurisdiction, raise_if_any, rulebook_for
 from compliance.rulebook.flags import DEADLINE_OF
 from inspections.flags.models import ComplianceException, FlagResolution, FlagStatus
 from inspections.logbook.models import Entry, EntryKind
@@ -76,6 +76,7 @@ def flag_resolution_text(flag: ComplianceException, zone) -> str:
         return f"Resolved by {flag.resolver_name} (credential {flag.resolver_credential}): {flag.resolution_note}"
     if flag.resolution == FlagResolution.CURED:
         cure = flag.cured_by_entry
+        assert cure is not None  # the model's check constraint: a cured flag names its entry
         occurred = timezone.localtime(cure.occurred_at, zone)
         return f"Cured by entry #{cure.seq}: {EntryKind(cure.kind).label}, {occurred:%Y-%m-%d %H:%M}"
     if flag.resolution == FlagResolution.CLEARED:
@@ -83,9 +84,9 @@ def flag_resolution_text(flag: ComplianceException, zone) -> str:
     return "Cured (resolved by the scan before the curing entry was recorded on flags)"
 
 
-def _groups() -> list[tuple[object, list[str] | None]]:
+def _groups() -> list[tuple[Jurisdiction, list[str] | None]]:
     """The procedure modules and their jurisdictions (None: every jurisdiction, no filter needed)."""
-    by_module: dict[object, list[str]] = {}
+    by_module: dict[Jurisdiction, list[str]] = {}
     for jurisdiction, module in LOGBOOK_PROCEDURE.items():
         by_module.setdefault(module, []).append(jurisdiction)
     if len(by_module) == 1:
@@ -94,10 +95,11 @@ def _groups() -> list[tuple[object, list[str] | None]]:
 
 
 # The statements below are built from the models' table names and the registry's deadline columns
-# only; every value (kinds, citations, times, jurisdictions) is a parameter.
+# only; every value (kinds, citations, times, jurisdictions) is a parameter. Their `now` is as the
+# database adapted it (scan): a datetime, or on SQLite its text.
 
 
-def _raise_sql(now: datetime) -> tuple[str, list]:
+def _raise_sql(now: object) -> tuple[str, list]:
     """One INSERT … SELECT … UNION ALL … for every kind; ON CONFLICT DO NOTHING keeps one flag."""
     flag, table, prop = ComplianceException._meta.db_table, GamingTable._meta.db_table, Property._meta.db_table
     selects, params = [], []
@@ -122,7 +124,7 @@ def _raise_sql(now: datetime) -> tuple[str, list]:
     return sql, params
 
 
-def _lock_sql(now: datetime) -> tuple[str, list]:
+def _lock_sql(now: object) -> tuple[str, list]:
     """Lock (in the logbook's order, one table at a time by id) every table the raise below would
     flag: a deadline passed and no flag yet for it. An entry moving one of them waits for the scan,
     or the scan for the entry, so the scan never raises a flag from a deadline an entry has just
@@ -140,7 +142,7 @@ def _lock_sql(now: datetime) -> tuple[str, list]:
     return f"SELECT t.id FROM {table} t WHERE {' OR '.join(late)} ORDER BY t.id FOR UPDATE OF t", params  # noqa: S608
 
 
-def _resolve_sql(now: datetime) -> tuple[str, list]:
+def _resolve_sql(now: object) -> tuple[str, list]:
     """One UPDATE: an open flag whose table no longer has that deadline passed is cured without an
     entry (an entry that moves a deadline cures its flag itself: flags_cure)."""
     flag, table = ComplianceException._meta.db_table, GamingTable._meta.db_table
@@ -156,13 +158,13 @@ def _resolve_sql(now: datetime) -> tuple[str, list]:
 def scan(now: datetime | None = None) -> dict[str, int]:
     """Resolve what is cured, raise what is late; returns how many flags each step touched."""
     # As the database stores datetimes (on SQLite a UTC text that compares as the ORM's do).
-    now = connection.ops.adapt_datetimefield_value(now or timezone.now())
+    at = connection.ops.adapt_datetimefield_value(now or timezone.now())
     with transaction.atomic(), connection.cursor() as cursor:
         if connection.features.has_select_for_update:  # SQLite has one writer at a time anyway
-            cursor.execute(*_lock_sql(now))
-        cursor.execute(*_resolve_sql(now))
+            cursor.execute(*_lock_sql(at))
+        cursor.execute(*_resolve_sql(at))
         resolved = cursor.rowcount
-        cursor.execute(*_raise_sql(now))
+        cursor.execute(*_raise_sql(at))
         raised = cursor.rowcount
     return {"resolved": resolved, "raised": raised}
 

@@ -8,10 +8,9 @@ refusal writes nothing and two tablets cannot interleave.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from types import ModuleType
 
 from django.conf import settings
 from django.db import transaction
@@ -23,7 +22,7 @@ from compliance.approvals.selectors import layout_approved_for, rules_submission
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property
 from compliance.casinos.services import equipment_lock
-from compliance.rulebook import raise_if_any, rulebook_for, table_states
+from compliance.rulebook import Jurisdiction, Violation, raise_if_any, rulebook_for, table_states
 from inspections.logbook import chain
 from inspections.logbook.deadlines import configuration_due, deadlines_set
 from inspections.logbook.models import Entry, EntryKind, Signature, SignatureMeaning, amendment_label
@@ -36,15 +35,15 @@ class Signer:
     meaning: str
 
 
-def _table_lock(table_id: int) -> GamingTable:
+def _table_lock(table_id: int) -> tuple[GamingTable, dict[str, object]]:
+    """The table, locked, and its row as read under the lock: _table_save writes only what the entry
+    changed of it."""
     # Lock the table: two tablets must not interleave entries or race the state machine.
     table = GamingTable.objects.select_for_update(of=("self",)).select_related("property").get(pk=table_id)
-    # The row as read under the lock: _table_save writes only what the entry changed of it.
-    table._as_locked = _columns(table)
-    return table
+    return table, _columns(table)
 
 
-def _columns(table: GamingTable) -> dict:
+def _columns(table: GamingTable) -> dict[str, object]:
     return {field.name: getattr(table, field.attname) for field in GamingTable._meta.concrete_fields}
 
 
@@ -117,7 +116,7 @@ def entry_append(
     return entry
 
 
-def _table_save(table: GamingTable, *, at: datetime | None, entry: Entry) -> None:
+def _table_save(table: GamingTable, *, as_locked: dict[str, object], at: datetime | None, entry: Entry) -> None:
     """Store the state the entry led to, with the deadlines that state carries (the overdue scan's);
     the flags of the deadlines it moved are cured by it. An amendment (`at` None) does not move the
     table's clock."""
@@ -127,13 +126,13 @@ def _table_save(table: GamingTable, *, at: datetime | None, entry: Entry) -> Non
     # Only the columns the entry changed, under the lock _table_lock took: never the configuration
     # another writer may own, nor a column this entry did not move.
     now = _columns(table)
-    changed = [name for name, value in now.items() if table._as_locked[name] != value]
+    changed = [name for name, value in now.items() if as_locked[name] != value]
     table.save(update_fields=changed)
     # The flags of the deadlines it moved are cured in this transaction (inspections.flags receives it).
     entry_recorded.send(
         sender=Entry,
         entry=entry,
-        missed={name: table._as_locked[name] for name in TABLE_DEADLINES if name in changed},
+        missed={name: as_locked[name] for name in TABLE_DEADLINES if name in changed},
     )
 
 
@@ -151,7 +150,7 @@ def inspection_record(
         signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id), in_logbook=True
     )
     with transaction.atomic():
-        table = _table_lock(table_id)
+        table, as_locked = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
         at, out_of_order = _entry_time(table=table, at=performed_at, field="performed_at")
         raise_if_any([*rules.check_inspection(table=table, inspector=inspector, items=items), out_of_order])
@@ -171,7 +170,7 @@ def inspection_record(
         # An inspection with a failed item never lets the table open.
         table.inspection_void_reason = "" if passed else "failed"
         table.state = table_states.next_state(table.state, EntryKind.INSPECTION, passed=passed)
-        _table_save(table, at=at, entry=entry)
+        _table_save(table, as_locked=as_locked, at=at, entry=entry)
     return entry
 
 
@@ -193,7 +192,7 @@ def adjustment_record(
     )
     witness_user = signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction, in_logbook=True)
     with transaction.atomic():
-        table = _table_lock(table_id)
+        table, as_locked = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
         at, out_of_order = _entry_time(table=table, at=performed_at, field="performed_at")
         raise_if_any(
@@ -222,7 +221,7 @@ def adjustment_record(
         else:
             table.last_replacement_at = at
         table.state = table_states.next_state(table.state, kind)
-        _table_save(table, at=at, entry=entry)
+        _table_save(table, as_locked=as_locked, at=at, entry=entry)
     return entry
 
 
@@ -230,21 +229,21 @@ def _recorded_event(
     *,
     table_id: int,
     event: str,
-    check: Callable[[ModuleType, GamingTable], object],
+    check: Callable[[Jurisdiction, GamingTable], Violation | None],
     signature: SignatureInput,
     recorded_by: User,
     at: datetime | None,
-    describe: Callable[[ModuleType], str],
+    describe: Callable[[Jurisdiction], str],
     details: dict | None = None,
     on_table: Callable[[GamingTable, datetime], None] | None = None,
-    more_checks: Callable[[ModuleType, GamingTable], list] | None = None,
+    more_checks: Callable[[Jurisdiction, GamingTable], Sequence[Violation | None]] | None = None,
 ) -> Entry:
     """An entry signed by the one person who records it: lock, check, append, move the table."""
     signer = signer_authenticate(
         signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id), in_logbook=True
     )
     with transaction.atomic():
-        table = _table_lock(table_id)
+        table, as_locked = _table_lock(table_id)
         rules = rulebook_for(table.property.jurisdiction)
         at, out_of_order = _entry_time(table=table, at=at, field="at")
         raise_if_any(
@@ -266,13 +265,13 @@ def _recorded_event(
         )
         if on_table:
             on_table(table, at)
-        _table_save(table, at=at, entry=entry)
+        _table_save(table, as_locked=as_locked, at=at, entry=entry)
     return entry
 
 
 # The table events and what the logbook says of each; the rule that may refuse one and the state it
 # leads to are the rulebook's (table_states: guard, next_state).
-_EVENTS = {
+_EVENTS: dict[str, str] = {
     EntryKind.UNLOCK: "Wheel cover unlocked and removed",
     EntryKind.OPEN: "Table opened for play",
     EntryKind.CLOSE: "Table closed",
@@ -298,7 +297,7 @@ def table_event_record(
             table.last_closed_at = at
             table.inspection_void_reason = ""
 
-    def configured(rules, table: GamingTable) -> list:
+    def configured(rules: Jurisdiction, table: GamingTable) -> Sequence[Violation | None]:
         # Opening also needs what the regulator approved, in effect today, and registered equipment.
         if kind != EntryKind.OPEN:
             return []
@@ -338,7 +337,7 @@ def irregularity_record(
 ) -> Entry:
     """§ 617a.6: a "no spin" and its reason; a replacement ball becomes the table's ball."""
 
-    def new_ball_checks(rules, table: GamingTable) -> list:
+    def new_ball_checks(rules: Jurisdiction, table: GamingTable) -> Sequence[Violation | None]:
         if new_ball is None:
             return []
         # Lock the new ball before asking where it is (as the table services do): two tables
@@ -397,7 +396,7 @@ def deck_change_record(
 
 
 # What an amendment may correct, by the kind of the entry corrected (the fields of its API resource).
-CORRECTABLE = {
+CORRECTABLE: dict[str, frozenset[str]] = {
     EntryKind.INSPECTION: frozenset({"performed_at", "items", "notes"}),
     EntryKind.ADJUSTMENT: frozenset({"performed_at", "kind", "part", "description"}),
     EntryKind.REPLACEMENT: frozenset({"performed_at", "kind", "part", "description"}),
@@ -419,7 +418,7 @@ def _voided_by(entry: Entry, voiding: frozenset[str]) -> int | None:
     return None
 
 
-def _inspection_as_amended(entry: Entry, rules: ModuleType) -> tuple[list[Entry], bool, bool]:
+def _inspection_as_amended(entry: Entry, rules: Jurisdiction) -> tuple[list[Entry], bool, bool]:
     """What an inspection counts as after its amendments: a duplicate counts only as the inspection it
     repeats (through any chain of duplicates), an inspection entered in error is none, and its items
     are as the corrections left them. Returns (the chain from the entry to the inspection it counts
@@ -441,7 +440,7 @@ def _inspection_as_amended(entry: Entry, rules: ModuleType) -> tuple[list[Entry]
     return chain, False, rules.inspection_passed(items=items)
 
 
-def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: ModuleType) -> None:
+def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: Jurisdiction) -> None:
     """§ 617a.2(a): an inspection entered in error is no inspection; a duplicate counts only as the one
     it repeats, at that one's time (so it is void when that one is); one corrected to a failed item did
     not pass. When the amended inspection is the one the table's opening rests on (the last one, since
@@ -494,7 +493,7 @@ def amendment_record(
     signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=True)
     with transaction.atomic():
         original = Entry.objects.get(pk=entry_id)
-        table = _table_lock(original.table_id)
+        table, as_locked = _table_lock(original.table_id)
         rules = rulebook_for(table.property.jurisdiction)
         signer_ids = set(original.signatures.values_list("signer_id", flat=True))
         duplicate = (
@@ -530,7 +529,7 @@ def amendment_record(
                 ),
             ]
         )
-        details = {"reason": reason, "correction": correction}
+        details: dict[str, object] = {"reason": reason, "correction": correction}
         if amendment_kind != "correction":
             details |= {"amendment_kind": amendment_kind, "duplicate_of": duplicate_of}
         if amendment_kind == "correction":
@@ -550,5 +549,5 @@ def amendment_record(
         )
         if original.kind == EntryKind.INSPECTION and (amendment_kind != "correction" or "items" in correction):
             _inspection_amended_away(table=table, original=original, rules=rules)
-            _table_save(table, at=None, entry=entry)
+            _table_save(table, as_locked=as_locked, at=None, entry=entry)
     return entry

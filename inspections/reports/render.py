@@ -56,7 +56,7 @@ def workdir(report_id: int) -> Path:
     return path
 
 
-def progress_set(report_id: int, value: int) -> None:
+def progress_set(report_id: int, value: float) -> None:
     Report.objects.filter(pk=report_id).update(progress=min(value, 100))
 
 
