@@ -233,7 +233,7 @@ def seed(*, entries: int, small: int) -> dict:
     from compliance.casinos.models import Game, GamingTable, Jurisdiction, Property, TableState, WheelType
     from compliance.rulebook.jurisdictions.pennsylvania import CHECKLIST
     from inspections.logbook import chain
-    from inspections.logbook.models import Entry, Signature
+    from inspections.logbook.models import ChainHead, Entry, Signature
 
     started = time.perf_counter()
     prop = Property.objects.create(
@@ -372,7 +372,7 @@ def seed(*, entries: int, small: int) -> dict:
     flush()
     assert seq == entries, (seq, entries)
 
-    Property.objects.filter(pk=prop.pk).update(chain_length=seq, chain_head=prev_hash)
+    ChainHead.objects.update_or_create(property=prop, defaults={"length": seq, "head": prev_hash})
     with connection.cursor() as cursor:
         for name in ("logbook_entry", "logbook_signature"):
             cursor.execute(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), (SELECT max(id) FROM {name}))")
@@ -422,7 +422,11 @@ def seeded(*, entries: int, small: int) -> dict | None:
         cursor.execute("SELECT count(*) FROM logbook_entry")
         if cursor.fetchone()[0] != entries:
             return None
-        cursor.execute("SELECT chain_length FROM casinos_property WHERE licence_number = %s", [LICENCE])
+        cursor.execute(
+            "SELECT h.length FROM logbook_chainhead h JOIN casinos_property p ON p.id = h.property_id "
+            "WHERE p.licence_number = %s",
+            [LICENCE],
+        )
         found = cursor.fetchone()
         if found is None or found[0] != entries:
             return None

@@ -320,9 +320,9 @@ def seed(*, tables: int, entries: int) -> datetime:
         # Properties (PA, NJ and Section 4: all keep the logbook by § 617a.2) and a floorperson each.
         cursor.execute(
             "INSERT INTO casinos_property (name, licence_number, jurisdiction, time_zone, cover_grace_minutes, "
-            "max_inspection_interval_hours, chain_length, chain_head, notify_emails) "
+            "max_inspection_interval_hours, notify_emails) "
             "SELECT 'Scan Casino ' || p, 'SCAN-' || p, (ARRAY['PA', 'NJ', 'S4'])[1 + mod(p, 3)], "
-            "'America/New_York', 15, 24, 0, repeat('0', 64), '[]'::jsonb FROM generate_series(1, %s) p",
+            "'America/New_York', 15, 24, '[]'::jsonb FROM generate_series(1, %s) p",
             [PROPERTIES],
         )
         cursor.execute(
@@ -430,10 +430,9 @@ def seed(*, tables: int, entries: int) -> datetime:
             cursor.execute(definition)
         log(f"  {len(secondary)} secondary indexes of the entries rebuilt ({time.perf_counter() - started:.0f} s)")
         cursor.execute(
-            "UPDATE casinos_property p SET chain_length = c.n, "
-            "chain_head = lpad(to_hex(p.id), 8, '0') || lpad(to_hex(c.n), 56, '0') "
-            "FROM (SELECT property_id, max(seq) AS n FROM logbook_entry GROUP BY property_id) c "
-            "WHERE c.property_id = p.id"
+            "INSERT INTO logbook_chainhead (property_id, length, head) "
+            "SELECT property_id, max(seq), lpad(to_hex(property_id), 8, '0') || lpad(to_hex(max(seq)), 56, '0') "
+            "FROM logbook_entry GROUP BY property_id"
         )
 
         # Each table's latest moments, from its entries, and its approval deadline.

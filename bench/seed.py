@@ -22,7 +22,7 @@ from compliance.accounts.models import Role, User
 from compliance.casinos.models import Game, GamingTable, Jurisdiction, Property, TableState, WheelType
 from compliance.rulebook.jurisdictions.pennsylvania import CHECKLIST, IRREGULARITY_KINDS
 from inspections.logbook import chain
-from inspections.logbook.models import Entry, EntryKind, Signature, SignatureMeaning
+from inspections.logbook.models import ChainHead, Entry, EntryKind, Signature, SignatureMeaning
 
 PASSWORD = "bench-logbook-password"
 BATCH = 5000
@@ -279,7 +279,9 @@ def seed(*, entries: int, tables: int = 8, log=print) -> Seeded:
                     signature.entry_id = entry.pk
                     batch_signatures.append(signature)
             Signature.objects.bulk_create(batch_signatures)
-    Property.objects.filter(pk=prop.pk).update(chain_length=entry_rows[-1].seq, chain_head=entry_rows[-1].entry_hash)
+    ChainHead.objects.update_or_create(
+        property=prop, defaults={"length": entry_rows[-1].seq, "head": entry_rows[-1].entry_hash}
+    )
     prop.refresh_from_db()
     _table_states(all_tables, events, prop)
     log(f"  wrote {len(entry_rows):,} entries and {sum(map(len, signature_rows)):,} signatures")

@@ -67,8 +67,27 @@ class PropertyAdmin(ServiceAdmin):
     ]
     list_filter = ["jurisdiction"]
     search_fields = ["name", "licence_number"]
-    # The logbook's chain and the morning digest's date: written by the logbook and the scan only.
+    # The logbook's chain and the morning digest's date: the logbook's and the flags' own rows
+    # (`prop.chain`, `prop.digest`, which this app does not import), shown here read-only.
     readonly_fields = ["chain_length", "chain_head", "digest_sent_on"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("chain", "digest")
+
+    @admin.display(description="chain length")
+    def chain_length(self, obj: Property) -> int:
+        chain = getattr(obj, "chain", None) if obj.pk else None
+        return chain.length if chain else 0
+
+    @admin.display(description="chain head")
+    def chain_head(self, obj: Property) -> str:
+        chain = getattr(obj, "chain", None) if obj.pk else None
+        return chain.head if chain else "0" * 64
+
+    @admin.display(description="digest sent on")
+    def digest_sent_on(self, obj: Property):
+        digest = getattr(obj, "digest", None) if obj.pk else None
+        return digest.sent_on if digest else None
 
     def save_model(self, request, obj, form, change):
         if not change:

@@ -89,11 +89,8 @@ class Property(models.Model):
         blank=True,
         help_text="The security supervisors' addresses: each new flag is mailed to them, and each morning a digest.",
     )
-    digest_sent_on = models.DateField(null=True, blank=True, editable=False)
-    # The head of the property's logbook hash chain, moved by every append (inspections.logbook.chain):
-    # verification compares it with the entries, so a deleted last entry shows too.
-    chain_length = models.PositiveBigIntegerField(default=0, editable=False)
-    chain_head = models.CharField(max_length=64, default="0" * 64, editable=False, validators=[printable_line])
+    # What is derived from the logbook lives with it: the hash chain's head (inspections.logbook's
+    # ChainHead, `prop.chain`) and the morning digest's date (inspections.flags' Digest, `prop.digest`).
 
     objects = PropertyQuerySet.as_manager()
 

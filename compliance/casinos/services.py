@@ -58,19 +58,21 @@ def property_update(*, property_id: int, actor: User, changes: dict) -> Property
     tables = []
     if PROPERTY_DEADLINE_POLICY & set(changes):
         # Lock the tables before the property, in the logbook's order (a table, then its property's
-        # chain: inspections.logbook.services), so an entry at the same moment waits instead of deadlocking.
+        # chain head and entry: inspections.logbook.services), so an entry at the same moment waits
+        # instead of deadlocking.
         tables = list(
             GamingTable.objects.select_for_update(of=("self",)).filter(property_id=property_id).order_by("pk")
         )
-    # The row is read again under its lock and only the changed columns are written: the chain
-    # head that an entry moved meanwhile is never put back.
+    # The row is read again under its lock and only the changed columns are written: nothing another
+    # writer moved meanwhile is put back.
     prop = Property.objects.select_for_update().get(pk=property_id)
     changed = {name: value for name, value in changes.items() if getattr(prop, name) != value}
     if not changed:
         return prop
     if "jurisdiction" in changed:
-        # The tables are locked too when the policy changes (above); entries are appended under the
-        # property's lock held here, so none is added between this check and the write.
+        # No entry is added between this check and the write: an entry's row refers to its property,
+        # and inserting it takes a key-share lock on the property's row, which waits for the lock
+        # held here (and this lock for an entry not yet committed).
         rules = rulebook_for(prop.jurisdiction)
         raise_if_any([rules.property_may_change_jurisdiction(prop=prop, has_records=_property_has_records(prop))])
     for name, value in changed.items():

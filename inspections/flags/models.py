@@ -24,6 +24,19 @@ class FlagResolution(models.TextChoices):
     MANAGER = "manager", "Resolved by a compliance manager's signed note"
 
 
+class Digest(models.Model):
+    """The property's morning digest (overdue.send_digests): the local day it was last claimed, so two
+    beat ticks or workers never send one day's digest twice."""
+
+    property = models.OneToOneField(
+        Property, on_delete=models.CASCADE, primary_key=True, related_name="digest", editable=False
+    )
+    sent_on = models.DateField(null=True, blank=True, editable=False)
+
+    def __str__(self) -> str:
+        return f"{self.property_id}: sent on {self.sent_on}"
+
+
 class ComplianceException(models.Model):
     """A flag the overdue scan raised: a table late or wrong, with the rule and the deadline it missed.
 

@@ -31,7 +31,7 @@ from compliance.accounts.signatures import SignatureInput, signer_authenticate
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import LOGBOOK_PROCEDURE, Jurisdiction, raise_if_any, rulebook_for
 from compliance.rulebook.flags import DEADLINE_OF
-from inspections.flags.models import ComplianceException, FlagResolution, FlagStatus
+from inspections.flags.models import ComplianceException, Digest, FlagResolution, FlagStatus
 from inspections.logbook.models import Entry, EntryKind
 
 log = logging.getLogger(__name__)
@@ -293,12 +293,13 @@ def send_digests(now: datetime | None = None) -> int:
     sent = 0
     for prop in Property.objects.exclude(notify_emails=[]):
         local = timezone.localtime(now, prop.zone)
-        if not DIGEST_HOUR <= local.hour <= DIGEST_LAST_HOUR or prop.digest_sent_on == local.date():
+        if not DIGEST_HOUR <= local.hour <= DIGEST_LAST_HOUR:
+            continue
+        digest, _ = Digest.objects.get_or_create(property=prop)
+        if digest.sent_on == local.date():
             continue
         # Claim the day first: two beat ticks or workers never send the same digest twice.
-        claimed = (
-            Property.objects.filter(pk=prop.pk).exclude(digest_sent_on=local.date()).update(digest_sent_on=local.date())
-        )
+        claimed = Digest.objects.filter(pk=prop.pk).exclude(sent_on=local.date()).update(sent_on=local.date())
         if not claimed:
             continue
         flags = list(
@@ -320,7 +321,7 @@ def send_digests(now: datetime | None = None) -> int:
             # One property's digest failing stops no other's; the day is given back, so the next
             # hourly check sends it.
             log.exception("property %s: its morning digest failed; the next hourly check tries again", prop.pk)
-            Property.objects.filter(pk=prop.pk, digest_sent_on=local.date()).update(digest_sent_on=prop.digest_sent_on)
+            Digest.objects.filter(pk=prop.pk, sent_on=local.date()).update(sent_on=digest.sent_on)
             continue
         sent += 1
     return sent

@@ -2,7 +2,7 @@
 
 Both are idempotent: a worker killed mid-task leaves the transaction rolled back, and with late
 acknowledgement the task runs again on another worker; the flags' unique constraints and the
-claimed `digest_sent_on` make a second run add nothing twice. A flag is marked `notified_at` only once
+claimed digest day (flags.Digest) make a second run add nothing twice. A flag is marked `notified_at` only once
 its mail went out, so a run lost in between mails that flag again rather than never.
 """
 

@@ -72,6 +72,22 @@ class EntryQuerySet(PropertyScopedQuerySet):
         )
 
 
+class ChainHead(models.Model):
+    """The head of a property's hash chain: how many entries it has and the last one's hash ("0" * 64
+    while empty). Moved by every append (services.entry_append) under this row's lock, which is the
+    chain's lock; verification (chain.chain_verify) compares it with the entries, so a deleted last
+    entry shows too. Made at the property's first append: no row reads as an empty chain."""
+
+    property = models.OneToOneField(
+        Property, on_delete=models.CASCADE, primary_key=True, related_name="chain", editable=False
+    )
+    length = models.PositiveBigIntegerField(default=0, editable=False)
+    head = models.CharField(max_length=64, default="0" * 64, editable=False, validators=[printable_line])
+
+    def __str__(self) -> str:
+        return f"{self.property_id}: {self.length} entries, head {self.head[:12]}…"
+
+
 class Entry(models.Model):
     """One line of the logbook. Kind-specific fields live in `details` (see services)."""
 

@@ -20,12 +20,12 @@ from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import property_today
-from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property
+from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable
 from compliance.casinos.services import equipment_lock
 from compliance.rulebook import Jurisdiction, Violation, raise_if_any, rulebook_for, table_states
 from inspections.logbook import chain
 from inspections.logbook.deadlines import configuration_due, deadlines_set
-from inspections.logbook.models import Entry, EntryKind, Signature, SignatureMeaning, amendment_label
+from inspections.logbook.models import ChainHead, Entry, EntryKind, Signature, SignatureMeaning, amendment_label
 from inspections.logbook.signals import entry_recorded
 
 
@@ -77,12 +77,13 @@ def entry_append(
     amends: Entry | None = None,
 ) -> Entry:
     """Sign, hash and chain one entry. Call inside a transaction holding the table's lock."""
-    # The property row is the chain's lock: entries of all its tables share one sequence.
-    prop = Property.objects.select_for_update().get(pk=table.property_id)
+    # The property's chain head is the chain's lock: entries of all its tables share one sequence.
+    # Taken after the table's (the caller's), as property_update takes the tables before the property.
+    head, _ = ChainHead.objects.select_for_update().get_or_create(property_id=table.property_id)
     now = timezone.now()
     entry = Entry(
-        property=prop,
-        seq=prop.chain_length + 1,
+        property=table.property,
+        seq=head.length + 1,
         table=table,
         table_number=table.number,
         kind=kind,
@@ -93,7 +94,7 @@ def entry_append(
         passed=passed,
         details=details or {},
         amends=amends,
-        prev_hash=prop.chain_head,
+        prev_hash=head.head,
     )
     signed_content = chain.content_hash(entry)
     signatures = [
@@ -107,12 +108,12 @@ def entry_append(
         )
         for signer in signers
     ]
-    entry.entry_hash = chain.entry_hash(prev_hash=prop.chain_head, entry=entry, signatures=signatures)
+    entry.entry_hash = chain.entry_hash(prev_hash=head.head, entry=entry, signatures=signatures)
     entry.save(force_insert=True)
     for signature in signatures:
         signature.entry = entry
     Signature.objects.bulk_create(signatures)
-    Property.objects.filter(pk=prop.pk).update(chain_length=entry.seq, chain_head=entry.entry_hash)
+    ChainHead.objects.filter(pk=head.pk).update(length=entry.seq, head=entry.entry_hash)
     return entry
 
 

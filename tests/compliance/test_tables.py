@@ -84,7 +84,7 @@ def test_a_property_patch_racing_an_entry_keeps_the_chain_head(casino, monkeypat
     assert response.status_code == 200, response.content
     prop = Property.objects.get(pk=casino.property.pk)
     assert prop.cover_grace_minutes == 5
-    assert prop.chain_length == 1 == Entry.objects.filter(property=prop).count()
+    assert prop.chain.length == 1 == Entry.objects.filter(property=prop).count()
     report = chain_verify(property_id=prop.pk)
     assert report.ok, report.reason
     # The table the entry inspected stays inspected through the deadlines the policy moved.

@@ -274,7 +274,7 @@ def test_the_admin_policy_change_moves_the_deadlines(admin_client_logged_in, cas
     table.refresh_from_db()
     assert table.cover_due_at == table.last_closed_at + timedelta(minutes=2) == table.next_due
     after = Property.objects.get(pk=prop.pk)
-    assert after.cover_grace_minutes == 2 and after.chain_length == 3  # the chain head untouched
+    assert after.cover_grace_minutes == 2 and after.chain.length == 3  # the chain head untouched
 
 
 def test_every_date_time_column_of_the_admin_is_shown_in_the_records_property_zone(rf, db):

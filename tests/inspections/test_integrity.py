@@ -57,7 +57,7 @@ def test_an_intact_chain_verifies(history):
     assert report.ok, report.reason
     assert report.entries_checked == 5
     prop = Property.objects.get(pk=history.property.pk)
-    assert report.head_hash == prop.chain_head == Entry.objects.get(property=prop, seq=5).entry_hash
+    assert report.head_hash == prop.chain.head == Entry.objects.get(property=prop, seq=5).entry_hash
 
 
 def test_each_entry_links_to_the_one_before(history):

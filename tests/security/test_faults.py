@@ -69,7 +69,7 @@ def test_the_database_lost_after_the_entry_is_written_answers_503_and_keeps_noth
     after the entry's row is inserted and before its signature is, inside the request's transaction."""
     event(casino, "cover")
     event(casino, "unlock")
-    entries, head = Entry.objects.count(), Property.objects.get(pk=casino.property.pk).chain_head
+    entries, head = Entry.objects.count(), Property.objects.get(pk=casino.property.pk).chain.head
     # Another session holds the signature table still, so the request stops between its two inserts.
     holder = connections.create_connection("default")
     with holder.cursor() as cursor:
@@ -113,7 +113,7 @@ def test_the_database_lost_after_the_entry_is_written_answers_503_and_keeps_noth
         assert "nothing was recorded" in response.content.decode()
     # Nothing of the entry stayed: no row, no signature, the chain and the table as they were.
     assert Entry.objects.count() == entries
-    assert Property.objects.get(pk=casino.property.pk).chain_head == head
+    assert Property.objects.get(pk=casino.property.pk).chain.head == head
     assert GamingTable.objects.get(pk=casino.table.pk).state == TableState.UNLOCKED
     assert chain_verify(property_id=casino.property.pk).ok
     # The next request has a new connection, and the inspection is recorded once.

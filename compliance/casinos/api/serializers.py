@@ -7,7 +7,23 @@ from config.api.fields import ScopedPrimaryKeyRelatedField
 from config.validators import printable_line
 
 
+class ChainHeadField(serializers.ReadOnlyField):
+    """A column of the property's hash chain head, kept by the logbook (inspections.logbook's ChainHead,
+    `prop.chain`, which this app does not import): a property with no entry yet has no row, and shows
+    the empty chain's value."""
+
+    def __init__(self, *, empty, **kwargs):
+        self.empty = empty
+        super().__init__(**kwargs)
+
+    def get_attribute(self, instance):
+        value = super().get_attribute(instance)
+        return self.empty if value is None else value
+
+
 class PropertySerializer(serializers.ModelSerializer):
+    chain_length = ChainHeadField(source="chain.length", empty=0)
+    chain_head = ChainHeadField(source="chain.head", empty="0" * 64)
     notify_emails = serializers.ListField(
         child=serializers.EmailField(max_length=254, validators=[printable_line]),
         required=False,
@@ -18,7 +34,6 @@ class PropertySerializer(serializers.ModelSerializer):
     class Meta:
         model = Property
         fields = ["id", *services.PROPERTY_EDITABLE, "chain_length", "chain_head"]
-        read_only_fields = ["chain_length", "chain_head"]
 
 
 # Moved only by the logbook (inspections.logbook.services), never by a request.

@@ -19,7 +19,8 @@ class PropertyViewSet(ListRetrieveCreatePatchViewSet):
     permission_classes = [ReadOrAdministrator]
 
     def get_queryset(self):
-        return properties_visible_to(self.request.user).order_by("name")
+        # The chain head (chain_length, chain_head) is the logbook's row, joined in the same query.
+        return properties_visible_to(self.request.user).select_related("chain").order_by("name")
 
     def perform_create(self, serializer):
         serializer.instance = services.property_create(actor=self.request.user, **serializer.validated_data)
