@@ -1,4 +1,4 @@
-"""The baseline: a plain table as wide as inspections.Entry, with no chain, signature or trigger."""
+"""The baseline: a plain table as wide as the logbook's Entry, with no chain, signature or trigger."""
 
 from django.db import models
 from django.utils import timezone
@@ -7,7 +7,7 @@ from compliance.casinos.models import GamingTable
 
 
 class BaselineRow(models.Model):
-    """Column for column an inspections.Entry: the same kinds and sizes, none of its rules."""
+    """Column for column a logbook Entry: the same kinds and sizes, none of its rules."""
 
     property = models.BigIntegerField()
     seq = models.PositiveBigIntegerField()

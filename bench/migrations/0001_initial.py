@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('compliance', '0001_initial'),
+        ('casinos', '0001_initial'),
     ]
 
     operations = [
@@ -31,7 +31,7 @@ class Migration(migrations.Migration):
                 ('amends', models.BigIntegerField(blank=True, null=True)),
                 ('prev_hash', models.CharField(max_length=64)),
                 ('entry_hash', models.CharField(max_length=64)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='compliance.gamingtable')),
+                ('table', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='+', to='casinos.gamingtable')),
             ],
             options={
                 'ordering': ['occurred_at', 'id'],
