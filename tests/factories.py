@@ -86,6 +86,7 @@ def configure_for_opening(
         wheel_type=physical,
         diameter_inches=Decimal(32),
         number_order=list(pa.wheel_order_for(physical)),
+        colours=pa.ring_colours(pa.wheel_order_for(physical)),
     )
     table.ball = Ball.objects.create(
         property=table.property, serial=f"B-{table.number}", material="non_metallic", diameter_inches=Decimal("0.8125")

@@ -174,7 +174,7 @@ class GamingTableAdmin(PropertyZoneAdmin, ServiceAdmin):
 
 
 class EquipmentForm(forms.ModelForm):
-    """The admin registers equipment under the same rule as the API (§ 617a.1(a)–(d))."""
+    """The admin registers equipment under the same rule as the API (§ 617a.1(a)–(d); § 619a.1(a), (b))."""
 
     def clean(self):
         data = super().clean()
@@ -183,9 +183,11 @@ class EquipmentForm(forms.ModelForm):
         if self._meta.model is Wheel:
             found = services.wheel_violations(
                 prop=data["property"],
-                wheel_type=data["wheel_type"],
+                game=data.get("game") or "roulette",
+                wheel_type=data.get("wheel_type") or "",
                 diameter_inches=data["diameter_inches"],
                 number_order=data["number_order"] or [],
+                colours=data.get("colours") or [],
             )
         else:
             found = services.ball_violations(
@@ -219,8 +221,8 @@ class RegisteredEquipmentAdmin(PropertyZoneAdmin, admin.ModelAdmin):
 
 @admin.register(Wheel)
 class WheelAdmin(RegisteredEquipmentAdmin):
-    list_display = ["serial", "property", "wheel_type", "diameter_inches", "registered_at"]
-    list_filter = ["property", "wheel_type"]
+    list_display = ["serial", "property", "game", "wheel_type", "diameter_inches", "registered_at"]
+    list_filter = ["property", "game", "wheel_type"]
     search_fields = ["serial"]
 
 

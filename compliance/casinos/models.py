@@ -123,17 +123,41 @@ class BallMaterial(models.TextChoices):
     METALLIC = "metallic", "Metallic"
 
 
+class WheelColour(models.TextChoices):
+    GREEN = words.WheelColour.GREEN.choice()
+    RED = words.WheelColour.RED.choice()
+    BLACK = words.WheelColour.BLACK.choice()
+
+
 class Wheel(models.Model):
-    """A registered Roulette wheel, checked against § 617a.1(b)–(d) when registered."""
+    """A registered wheel: a Roulette wheel checked against § 617a.1(b)–(d), a Big Six wheel against
+    § 619a.1(a), (b) (proposed), when registered."""
 
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="wheels")
     serial = models.CharField(max_length=50, validators=[printable_line])
-    # A physical wheel is single-zero or double-zero; "used as single-zero" is the table's choice.
+    # The games played on a wheel: a table of the game takes a wheel of the game.
+    game = models.CharField(
+        max_length=20, choices=[words.Game.ROULETTE.choice(), words.Game.BIG_SIX.choice()], default=Game.ROULETTE
+    )
+    # A physical Roulette wheel is single-zero or double-zero ("used as single-zero" is the table's
+    # choice); a Big Six wheel has none.
     wheel_type = models.CharField(
-        max_length=40, choices=[(WheelType.SINGLE_ZERO, "Single zero"), (WheelType.DOUBLE_ZERO, "Double zero")]
+        max_length=40,
+        choices=[(WheelType.SINGLE_ZERO, "Single zero"), (WheelType.DOUBLE_ZERO, "Double zero")],
+        blank=True,
+        help_text="Roulette only.",
     )
     diameter_inches = models.DecimalField(max_digits=5, decimal_places=2)
-    number_order = models.JSONField(help_text="The numbers read clockwise from 0, as entered at registration.")
+    number_order = models.JSONField(
+        help_text="Roulette: the numbers read clockwise from 0; Big Six: the sections' symbols (1, 2, 5, 10, 20, "
+        "flag, joker) read clockwise from the joker. As entered at registration."
+    )
+    colours = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Roulette only: the colour of the ring's area of each number (green, red or black), in the order "
+        "of the numbers.",
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
 
     objects = PropertyScopedQuerySet.as_manager()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, cast
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from compliance.casinos.models import Ball, GamingTable, Property, Wheel
+from compliance.casinos.models import Ball, Game, GamingTable, Property, Wheel
 from compliance.casinos.selectors import properties_managed_by
 from compliance.casinos.signals import property_policy_changed, table_configuring
 from compliance.rulebook import Violation, raise_if_any, rulebook_for
@@ -227,14 +227,23 @@ def _derived(table: GamingTable, *, changed: set[str] | None) -> list[str]:
 
 # ---- Equipment: registered once, by the rule; never rewritten or deleted ----
 
-WHEEL_FIELDS = ("property", "serial", "wheel_type", "diameter_inches", "number_order")
+WHEEL_FIELDS = ("property", "serial", "game", "wheel_type", "diameter_inches", "number_order", "colours")
 BALL_FIELDS = ("property", "serial", "material", "diameter_inches")
 
 
-def wheel_violations(*, prop: Property, wheel_type: str, diameter_inches, number_order: list[str]) -> list[Violation]:
-    """What § 617a.1(b)–(d) say of a wheel registered at this property."""
+def wheel_violations(
+    *,
+    prop: Property,
+    wheel_type: str,
+    diameter_inches,
+    number_order: list[str],
+    colours: list[str] | None = None,
+    game: str = Game.ROULETTE,
+) -> list[Violation]:
+    """What § 617a.1(b)–(d) (a Roulette wheel) or § 619a.1(a), (b) (a Big Six wheel) say of a wheel
+    registered at this property."""
     return rulebook_for(prop.jurisdiction).check_wheel(
-        wheel_type=wheel_type, diameter_inches=diameter_inches, number_order=number_order
+        game=game, wheel_type=wheel_type, diameter_inches=diameter_inches, number_order=number_order, colours=colours
     )
 
 
@@ -245,17 +254,23 @@ def ball_violations(*, prop: Property, material: str, diameter_inches) -> list[V
 
 @transaction.atomic
 def wheel_register(*, actor: User, **fields) -> Wheel:
-    """A wheel registered at a property its registrar manages, checked against § 617a.1(b)–(d)."""
+    """A wheel registered at a property its registrar manages: a Roulette wheel checked against
+    § 617a.1(b)–(d) (its numbers and their colours), a Big Six wheel against § 619a.1(a), (b)."""
     only_editable(fields, WHEEL_FIELDS)
     prop = fields["property"]
     if not properties_managed_by(actor).filter(pk=prop.pk).exists():
         raise PermissionDenied("Only an administrator or this property's compliance manager registers its wheels.")
+    fields = {**fields, "game": fields.get("game") or Game.ROULETTE}
+    fields["wheel_type"] = fields.get("wheel_type") or ""
+    fields["colours"] = list(fields.get("colours") or [])
     raise_if_any(
         wheel_violations(
             prop=prop,
+            game=fields["game"],
             wheel_type=fields["wheel_type"],
             diameter_inches=fields["diameter_inches"],
             number_order=fields["number_order"],
+            colours=fields["colours"],
         )
     )
     return Wheel.objects.create(**fields)

@@ -61,6 +61,41 @@ CATALOGUE: dict[str, Entry] = {
         "again before it opens.",
         pa.CONFIGURATION_WHILE_CLOSED,
     ),
+    "wheel_type_required/wheel": Entry("A Roulette wheel is a single-zero or a double-zero wheel.", pa.WHEELS),
+    "wheel_colours": Entry(
+        "Give the colour of the ring's area of each of the {required} compartments, in the order of the numbers "
+        "(0 and 00 green, 1 to 36 alternately red and black); {entered} were given.",
+        GIVEN,
+    ),
+    "wheel_colour_green": Entry("Compartment {position} ({number}) is colored green, not {entered}.", GIVEN),
+    "wheel_colour_red_or_black": Entry(
+        "Compartment {position} ({number}) is colored red or black, not {entered}.", GIVEN
+    ),
+    "wheel_colours_alternate": Entry(
+        "The numbers 1 to 36 are colored alternately red and black: {first} and {second}, side by side, are both "
+        "{colour}.",
+        GIVEN,
+    ),
+    "wheel_game_mismatch": Entry(
+        "Table {table} is a {table_game} table; wheel {serial} is a {wheel_game} wheel.", GIVEN
+    ),
+    "big_six_not_roulette": Entry("A Big Six wheel has no {what}: leave it empty.", pa.BIG_SIX_WHEEL),
+    "big_six_wheel_too_small": Entry(
+        "A Big Six wheel is at least 5 feet (60 inches) in diameter; this one is {diameter}.", pa.BIG_SIX_WHEEL
+    ),
+    "big_six_sections": Entry(
+        "A Big Six wheel has {required} sections, read clockwise from the joker; {entered} were entered.",
+        pa.BIG_SIX_WHEEL,
+    ),
+    "big_six_symbol_unknown": Entry(
+        "Section {position} is “{entered}”: a section carries one of {symbols}.", pa.BIG_SIX_WHEEL
+    ),
+    "big_six_symbol_count": Entry(
+        "A Big Six wheel has {required} sections with the {symbol} symbol; {entered} were entered.", pa.BIG_SIX_WHEEL
+    ),
+    "big_six_order": Entry(
+        "Read clockwise from the joker, section {position} must be {required}, not {entered}.", pa.BIG_SIX_WHEEL_ORDER
+    ),
     # ---- Records stay where they were signed (records.py) ----
     "table_has_history": Entry(
         "Table {table} has logbook entries, flags or layouts at {property}: it stays there. "

@@ -1,4 +1,5 @@
-"""58 Pa. Code § 617a.1: the Roulette wheel and ball, and the table's configuration around them."""
+"""58 Pa. Code § 617a.1: the Roulette wheel and ball, and the table's configuration around them; the Big
+Six wheel of § 619a.1(a), (b) (proposed, 41 Pa.B. 3000)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from compliance.rulebook.catalogue import violation
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.subjects import Equipment, Table
 from compliance.rulebook.violations import Violation
-from compliance.rulebook.vocabulary import Game, TableState, WheelType
+from compliance.rulebook.vocabulary import Game, TableState, WheelColour, WheelType
 
 # What an inspection inspected (§ 617a.1(c)–(e), § 617a.2(a)(1)–(5)) apart from the wheel and
 # ball (equipment_change): the game, the wheel type (item (5) depends on it), the external movable
@@ -21,11 +22,27 @@ def wheel_order_for(wheel_type: str) -> tuple[str, ...]:
     return pa.SINGLE_ZERO_ORDER if wheel_type == WheelType.SINGLE_ZERO else pa.DOUBLE_ZERO_ORDER
 
 
-def check_wheel(*, wheel_type: str, diameter_inches: Decimal, number_order: list[str]) -> list[Violation]:
-    """§ 617a.1(b)–(d): the diameter and the order of the numbers read clockwise from 0."""
+def check_wheel(
+    *,
+    wheel_type: str,
+    diameter_inches: Decimal,
+    number_order: list[str],
+    colours: list[str] | None = None,
+    game: str = Game.ROULETTE,
+) -> list[Violation]:
+    """A wheel registered: a Big Six wheel by § 619a.1(a), (b) (proposed), a Roulette wheel by
+    § 617a.1(b)–(d): its diameter, the order of its numbers read clockwise from 0, and the colours of
+    its ring (`colours`, one for each number of `number_order`, in the same order)."""
+    if game == Game.BIG_SIX:
+        return check_big_six_wheel(
+            wheel_type=wheel_type, diameter_inches=diameter_inches, sections=number_order, colours=colours
+        )
     violations = []
     if diameter_inches < pa.WHEEL_MIN_DIAMETER_INCHES:
         violations.append(violation("wheel_too_small", field="diameter_inches", diameter=diameter_inches))
+    if wheel_type not in (WheelType.SINGLE_ZERO, WheelType.DOUBLE_ZERO):
+        violations.append(violation("wheel_type_required/wheel", field="wheel_type"))
+        return violations
     required = wheel_order_for(wheel_type)
     single = required is pa.SINGLE_ZERO_ORDER
     citation = pa.SINGLE_ZERO_WHEEL if single else pa.DOUBLE_ZERO_WHEEL
@@ -41,7 +58,8 @@ def check_wheel(*, wheel_type: str, diameter_inches: Decimal, number_order: list
                 entered=len(entered),
             )
         )
-    elif entered != required:
+        return violations
+    if entered != required:
         position = next(i for i, (a, b) in enumerate(zip(entered, required, strict=True)) if a != b)
         violations.append(
             violation(
@@ -51,6 +69,152 @@ def check_wheel(*, wheel_type: str, diameter_inches: Decimal, number_order: list
                 position=position + 1,
                 required=required[position],
                 entered=entered[position],
+            )
+        )
+    violations.extend(wheel_colours(numbers=entered, colours=colours, citation=citation))
+    return violations
+
+
+ZEROS = frozenset({"0", "00"})
+
+
+def ring_colours(numbers: tuple[str, ...] | list[str]) -> list[str]:
+    """The usual ring's colours of `numbers` (0 and 00 green, pa.RED_NUMBERS red, the others black): one
+    colouring that meets § 617a.1(c), (d), which the demo and the forms propose."""
+    return [
+        str(WheelColour.GREEN if n in ZEROS else WheelColour.RED if int(n) in pa.RED_NUMBERS else WheelColour.BLACK)
+        for n in numbers
+    ]
+
+
+def wheel_colours(*, numbers: tuple[str, ...], colours: list[str] | None, citation: str) -> list[Violation]:
+    """§ 617a.1(c), (d): the ring's area of 0 (and 00) is green, those of 1 to 36 "colored alternately
+    red and black".
+
+    Reading: the text does not say which numbers are red, so any alternation meets it (the red and
+    black wagers are settled by the colours on the wheel, § 617a.3); the usual ring (pa.RED_NUMBERS red)
+    is one. Alternately means that two numbered areas side by side differ; a green area between two
+    of them breaks the run (on the usual double-zero ring 1 and 27, either side of 00, are both red).
+    """
+    entered = [str(colour).strip().lower() for colour in colours or []]
+    if len(entered) != len(numbers):
+        return [
+            violation("wheel_colours", field="colours", citation=citation, required=len(numbers), entered=len(entered))
+        ]
+    violations = []
+    for index, (number, colour) in enumerate(zip(numbers, entered, strict=True)):
+        if number in ZEROS and colour != WheelColour.GREEN:
+            violations.append(
+                violation(
+                    "wheel_colour_green",
+                    field=f"colours.{index}",
+                    citation=citation,
+                    position=index + 1,
+                    number=number,
+                    entered=colour,
+                )
+            )
+        elif number not in ZEROS and colour not in (WheelColour.RED, WheelColour.BLACK):
+            violations.append(
+                violation(
+                    "wheel_colour_red_or_black",
+                    field=f"colours.{index}",
+                    citation=citation,
+                    position=index + 1,
+                    number=number,
+                    entered=colour,
+                )
+            )
+    if violations:
+        return violations
+    for index, number in enumerate(numbers):
+        following = (index + 1) % len(numbers)
+        neighbour = numbers[following]
+        if number not in ZEROS and neighbour not in ZEROS and entered[index] == entered[following]:
+            return [
+                violation(
+                    "wheel_colours_alternate",
+                    field=f"colours.{following}",
+                    citation=citation,
+                    first=number,
+                    second=neighbour,
+                    colour=entered[index],
+                )
+            ]
+    return []
+
+
+def big_six_symbol(wager_code: str) -> str:
+    """A Big Six wager's symbol as a wheel's section is entered: "1" … "20", "joker", "flag"."""
+    return wager_code.removeprefix("big_six_")
+
+
+# § 619a.1(a): how many of the 54 sections carry each symbol, as the wagers count them (one definition).
+BIG_SIX_COUNTS = {big_six_symbol(wager.code): wager.numbers for wager in pa.BIG_SIX_WAGERS.values()}
+
+
+def _symbol_label(symbol: str) -> str:
+    return f"${symbol}" if symbol.isdigit() else symbol
+
+
+def check_big_six_wheel(
+    *, wheel_type: str, diameter_inches: Decimal, sections: list[str], colours: list[str] | None
+) -> list[Violation]:
+    """§ 619a.1(a), (b) (proposed, 41 Pa.B. 3000): at least 5 feet in diameter, 54 sections with
+    23 $1, 15 $2, 8 $5, 4 $10, 2 $20, one flag (or logo) and one joker, arranged clockwise in the
+    order of (b), read from the joker.
+
+    Reading: a wheel with the themed symbols of § 619a.1(c) is entered under the dollar symbols they
+    stand for (as approved by the Bureau). A Big Six wheel has no Roulette wheel type, and the text
+    gives its sections no colours, so neither is registered.
+    """
+    violations = []
+    if wheel_type:
+        violations.append(violation("big_six_not_roulette", field="wheel_type", what="single-zero or double-zero type"))
+    if colours:
+        violations.append(violation("big_six_not_roulette", field="colours", what="colours of a Roulette ring"))
+    if diameter_inches < pa.BIG_SIX_WHEEL_MIN_DIAMETER_INCHES:
+        violations.append(violation("big_six_wheel_too_small", field="diameter_inches", diameter=diameter_inches))
+    entered = tuple(str(symbol).strip().lower().removeprefix("$") for symbol in sections)
+    required = pa.BIG_SIX_ORDER
+    if len(entered) != len(required):
+        violations.append(
+            violation("big_six_sections", field="number_order", required=len(required), entered=len(entered))
+        )
+        return violations
+    unknown = [(index, symbol) for index, symbol in enumerate(entered) if symbol not in BIG_SIX_COUNTS]
+    for index, symbol in unknown:
+        violations.append(
+            violation(
+                "big_six_symbol_unknown",
+                field=f"number_order.{index}",
+                position=index + 1,
+                entered=symbol,
+                symbols=", ".join(_symbol_label(s) for s in BIG_SIX_COUNTS),
+            )
+        )
+    if unknown:
+        return violations
+    for symbol, count in BIG_SIX_COUNTS.items():
+        if entered.count(symbol) != count:
+            violations.append(
+                violation(
+                    "big_six_symbol_count",
+                    field="number_order",
+                    symbol=_symbol_label(symbol),
+                    required=count,
+                    entered=entered.count(symbol),
+                )
+            )
+    if not violations and entered != required:
+        position = next(i for i, (a, b) in enumerate(zip(entered, required, strict=True)) if a != b)
+        violations.append(
+            violation(
+                "big_six_order",
+                field=f"number_order.{position}",
+                position=position + 1,
+                required=_symbol_label(required[position]),
+                entered=_symbol_label(entered[position]),
             )
         )
     return violations
@@ -111,13 +275,32 @@ def configuration_change(*, table: Table, changed: set[str]) -> Violation | None
     return None
 
 
+# The paragraph that gives a table of the game its wheel: Roulette's (§ 617a.1(b)), Big Six's (§ 619a.1(a)).
+WHEEL_OF_GAME = {Game.ROULETTE: pa.WHEEL_DIAMETER, Game.BIG_SIX: pa.BIG_SIX_WHEEL}
+
+
 def table_equipment(*, table: Table, wheel: Equipment, ball: Equipment) -> list[Violation]:
-    """The wheel a table uses is of the table's type (§ 617a.1(c)–(e)), both of its property."""
+    """The wheel a table uses is of the table's game (§ 617a.1(b); § 619a.1(a), proposed) and, for
+    Roulette, of the table's type (§ 617a.1(c)–(e)); the wheel and ball are of its property."""
     violations = []
     if wheel is not None:
         if wheel.property_id != table.property_id:
             violations.append(violation("equipment_of_other_property/wheel", field="wheel"))
-        elif wheel_order_for(wheel.wheel_type) != wheel_order_for(table.wheel_type or ""):
+        elif wheel.game != table.game:
+            violations.append(
+                violation(
+                    "wheel_game_mismatch",
+                    field="wheel",
+                    citation=WHEEL_OF_GAME.get(table.game, pa.NO_WHEEL_AT_CASINO_WAR),
+                    table=table.number,
+                    table_game=table.get_game_display(),
+                    serial=wheel.serial,
+                    wheel_game=wheel.get_game_display(),
+                )
+            )
+        elif table.game == Game.ROULETTE and wheel_order_for(wheel.wheel_type) != wheel_order_for(
+            table.wheel_type or ""
+        ):
             violations.append(
                 violation(
                     "wheel_type_mismatch",

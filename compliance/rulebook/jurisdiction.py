@@ -63,7 +63,17 @@ class Jurisdiction(GameRules, Protocol):
     # § 617a.1: equipment and the table's configuration.
     def wheel_order_for(self, wheel_type: str) -> tuple[str, ...]: ...
 
-    def check_wheel(self, *, wheel_type: str, diameter_inches: Decimal, number_order: list[str]) -> list[Violation]: ...
+    def check_wheel(
+        self,
+        *,
+        wheel_type: str,
+        diameter_inches: Decimal,
+        number_order: list[str],
+        colours: list[str] | None = None,
+        game: str = ...,
+    ) -> list[Violation]: ...
+
+    def ring_colours(self, numbers: tuple[str, ...] | list[str]) -> list[str]: ...
 
     def check_ball(self, *, material: str, diameter_inches: Decimal) -> list[Violation]: ...
 

@@ -52,6 +52,7 @@ class Pennsylvania:
     # § 617a.1: equipment and the table's configuration.
     wheel_order_for = staticmethod(equipment.wheel_order_for)
     check_wheel = staticmethod(equipment.check_wheel)
+    ring_colours = staticmethod(equipment.ring_colours)
     check_ball = staticmethod(equipment.check_ball)
     equipment_change = staticmethod(equipment.equipment_change)
     table_equipment = staticmethod(equipment.table_equipment)

@@ -47,6 +47,14 @@ class WheelType(Vocabulary):
     DOUBLE_ZERO_AS_SINGLE_ZERO = "double_zero_as_single_zero", "Double zero used as single zero"
 
 
+class WheelColour(Vocabulary):
+    """The colours of a Roulette wheel's ring (§ 617a.1(c), (d)): 0 and 00 green, 1 to 36 red or black."""
+
+    GREEN = "green", "Green"
+    RED = "red", "Red"
+    BLACK = "black", "Black"
+
+
 class TableState(Vocabulary):
     """Where a table is in its day (docs/architecture.md: The table's state machine); table_states.TRANSITIONS says how it moves."""
 

@@ -20,7 +20,11 @@ def register_wheel(client, prop, **overrides):
         "diameter_inches": "32.00",
         "number_order": list(pa.DOUBLE_ZERO_ORDER),
     }
-    return client.post("/api/wheels/", {**body, **overrides}, format="json")
+    body = {**body, **overrides}
+    if "colours" not in body and body.get("game", "roulette") == "roulette":
+        # The usual ring's colours of the numbers entered (§ 617a.1(c), (d)).
+        body["colours"] = pa.ring_colours(body["number_order"])
+    return client.post("/api/wheels/", body, format="json")
 
 
 def register_ball(client, prop, **overrides):

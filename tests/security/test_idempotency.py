@@ -269,6 +269,7 @@ def _requests(casino, regulator):
                 "wheel_type": "single_zero",
                 "diameter_inches": "32",
                 "number_order": _single_zero_order(),
+                "colours": pa.ring_colours(pa.SINGLE_ZERO_ORDER),
             },
         ),
     }

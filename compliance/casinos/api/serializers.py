@@ -1,7 +1,7 @@
 from rest_framework import serializers
 
 from compliance.casinos import services
-from compliance.casinos.models import Ball, GamingTable, Property, Wheel
+from compliance.casinos.models import Ball, GamingTable, Property, Wheel, WheelColour
 from compliance.casinos.selectors import balls_visible_to, properties_managed_by, wheels_visible_to
 from config.api.fields import ScopedPrimaryKeyRelatedField
 from config.validators import printable_line
@@ -52,14 +52,32 @@ TABLE_STATE_FIELDS = [
 class WheelSerializer(serializers.ModelSerializer):
     property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
     number_order = serializers.ListField(
-        child=serializers.CharField(max_length=2, validators=[printable_line]),
+        child=serializers.CharField(max_length=5, validators=[printable_line]),
         max_length=60,
-        help_text='The numbers read clockwise from "0", e.g. ["0", "32", "15", …].',
+        help_text='Roulette: the numbers read clockwise from "0", e.g. ["0", "32", "15", …]; Big Six: the sections\' '
+        'symbols read clockwise from the joker, e.g. ["joker", "1", "2", "1", "5", …].',
+    )
+    colours = serializers.ListField(
+        child=serializers.ChoiceField(choices=WheelColour.choices),
+        max_length=60,
+        required=False,
+        help_text="Roulette (required): the colour of each number's area of the ring, in the order of number_order, "
+        'e.g. ["green", "red", "black", …]. Big Six: none.',
     )
 
     class Meta:
         model = Wheel
-        fields = ["id", "property", "serial", "wheel_type", "diameter_inches", "number_order", "registered_at"]
+        fields = [
+            "id",
+            "property",
+            "serial",
+            "game",
+            "wheel_type",
+            "diameter_inches",
+            "number_order",
+            "colours",
+            "registered_at",
+        ]
 
 
 class BallSerializer(serializers.ModelSerializer):

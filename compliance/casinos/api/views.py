@@ -37,7 +37,7 @@ class WheelFilter(filters.FilterSet):
 
     class Meta:
         model = Wheel
-        fields = ["property", "wheel_type"]
+        fields = ["property", "game", "wheel_type"]
 
 
 class BallFilter(filters.FilterSet):
@@ -49,7 +49,8 @@ class BallFilter(filters.FilterSet):
 
 
 class WheelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
-    """Registered wheels; the number order is checked against § 617a.1(c), (d) at registration."""
+    """Registered wheels, checked at registration: a Roulette wheel's numbers and colours against
+    § 617a.1(b)–(d), a Big Six wheel's sections against § 619a.1(a), (b) (proposed)."""
 
     serializer_class = WheelSerializer
     permission_classes = [ReadOrConfigure]

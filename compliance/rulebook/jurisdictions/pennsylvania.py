@@ -63,6 +63,17 @@ RED_NUMBERS = frozenset({1, 3, 5, 7, 9, 12, 14, 16, 18, 19, 21, 23, 25, 27, 30, 
 BALL_DIAMETER_INCHES = (Decimal(12) / 16, Decimal(14) / 16)
 WHEEL_MIN_DIAMETER_INCHES = Decimal(30)
 
+# ---- § 619a.1(a), (b): the Big Six wheel (proposed, 41 Pa.B. 3000) ----
+
+# Its sections' symbols and their counts are the wagers' (BIG_SIX_WAGERS, § 619a.1(a)), their
+# clockwise order BIG_SIX_ORDER (§ 619a.1(b)), both below.
+BIG_SIX_WHEEL = "58 Pa. Code § 619a.1(a) (proposed, 41 Pa.B. 3000)"
+BIG_SIX_WHEEL_ORDER = "58 Pa. Code § 619a.1(b) (proposed, 41 Pa.B. 3000)"
+# "A circular wheel at least 5 feet in diameter".
+BIG_SIX_WHEEL_MIN_DIAMETER_INCHES = Decimal(60)
+# A table of another game has no wheel: Chapter 651a describes a Casino War table with none.
+NO_WHEEL_AT_CASINO_WAR = "Product policy, derived from 58 Pa. Code § 651a.2(a) (proposed, 41 Pa.B. 3000)"
+
 # ---- § 617a.2: the inspection and security procedures ----
 
 # § 617a.2(a)(1)–(5), in the order the regulation lists them.

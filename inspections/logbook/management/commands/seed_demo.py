@@ -367,6 +367,7 @@ class Command(BaseCommand):
                 wheel_type=physical,
                 diameter_inches=Decimal(32),
                 number_order=list(rules.wheel_order_for(physical)),
+                colours=rules.ring_colours(rules.wheel_order_for(physical)),
             )
             ball = casinos.ball_register(
                 actor=manager,
