@@ -6,7 +6,7 @@ from compliance.approvals import services
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from tests.browser.conftest import login, screenshot
 from tests.conftest import bare_casino_staff
-from tests.factories import PASSWORD, ROULETTE_LAYOUT, RegulatorFactory
+from tests.factories import PASSWORD, ROULETTE_LAYOUT, RegulatorFactory, artwork_upload
 
 
 def test_a_compliance_manager_sees_a_drafts_violations_as_the_form_changes(site, page):
@@ -43,6 +43,7 @@ def test_a_regulator_approves_a_layout(site, page):
         name="Keystone standard layout",
         features=ROULETTE_LAYOUT,
         tables=[staff.table],
+        artwork=artwork_upload(),
         created_by=staff.compliance,
     )
     regulator = RegulatorFactory()

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
-from tests.factories import PASSWORD, GamingTableFactory, RegulatorFactory, UserFactory
+from tests.factories import PASSWORD, GamingTableFactory, RegulatorFactory, UserFactory, artwork_upload
 
 # A Pennsylvania double-zero submission with every standard wager at its minimum odds.
 STANDARD = {
@@ -139,7 +139,7 @@ def test_a_layout_is_refused_with_the_missing_features_then_submitted(client, ma
     assert "58 Pa. Code § 617a.1(f)(3)" in refused and 'value="Keystone 2027"' in refused
     assert LayoutSubmission.objects.count() == 0
     features = ["name_or_logo", "betting_areas", "min_max_signage", "drop_box", "tip_box"]
-    response = client.post("/manage/layouts/new/", {**form, "features": features})
+    response = client.post("/manage/layouts/new/", {**form, "features": features, "artwork": artwork_upload()})
     layout = LayoutSubmission.objects.get()
     assert response["Location"] == f"/layouts/{layout.pk}/" and list(layout.tables.all()) == [table]
 
@@ -208,7 +208,10 @@ def test_the_approvals_queue_shows_when_things_were_filed_and_decided_in_the_pro
     url = f"/rules-submissions/{submission.pk}/"
     client.post(url, {"action": "file", "username": manager.compliance.username, "password": PASSWORD})
     features = ["name_or_logo", "betting_areas", "min_max_signage", "drop_box", "tip_box"]
-    client.post("/manage/layouts/new/", {"name": "Keystone 2027", "features": features, "tables": [manager.table.pk]})
+    client.post(
+        "/manage/layouts/new/",
+        {"name": "Keystone 2027", "features": features, "tables": [manager.table.pk], "artwork": artwork_upload()},
+    )
     layout = LayoutSubmission.objects.get()
     regulator = RegulatorFactory()
     client.force_login(regulator)
