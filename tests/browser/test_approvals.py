@@ -51,6 +51,11 @@ def test_a_regulator_approves_a_layout(site, page):
     page.click("header >> text=Approvals")
     screenshot(page, "approvals-queue")
     page.click("text=Layout “Keystone standard layout”")
+    # The regulator sees the artwork before deciding: loaded from the layout's own page (CSP: 'self').
+    artwork = page.locator("figure.artwork img")
+    artwork.wait_for()
+    assert artwork.evaluate("img => img.decode().then(() => img.naturalWidth)") == 240
+    assert layout.artwork_sha256 in page.inner_text("dl.approvals")
     page.check("input[name=decision][value=approved]")
     page.fill("#id_reference", "PGCB-L-2026-17")
     page.fill("#id_password", "not-my-password")

@@ -153,6 +153,24 @@ def test_a_decided_layout_cannot_change_in_the_database(casino, regulator, sql):
 
 
 @pytest.mark.parametrize(
+    "sql",
+    [
+        "UPDATE approvals_layoutsubmission SET artwork = 'layouts/other.png'",
+        "UPDATE approvals_layoutsubmission SET artwork_sha256 = ''",
+        "UPDATE approvals_layoutsubmission SET artwork_kind = 'pdf'",
+        "UPDATE approvals_layoutsubmission SET name = 'Other'",
+    ],
+)
+def test_a_pending_layouts_artwork_cannot_change_in_the_database(casino, sql):
+    """Frozen when submitted, before any decision: the regulator decides on the artwork the hash binds."""
+    submit(client_for(casino.compliance), casino, BASIC)
+    before = LayoutSubmission.objects.values("artwork", "artwork_kind", "artwork_sha256", "name").get()
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql)
+    assert LayoutSubmission.objects.values("artwork", "artwork_kind", "artwork_sha256", "name").get() == before
+
+
+@pytest.mark.parametrize(
     "game, missing_citation",
     [("big_six", "58 Pa. Code § 619a.1(g)(3)"), ("casino_war", "58 Pa. Code § 651a.2(b)(3)")],
 )
