@@ -127,7 +127,18 @@ def frozen_once_filed_statements(vendor: str) -> list[str]:
 def layout_frozen_statements(vendor: str) -> list[str]:
     """A layout is filed when submitted: its content never changes, its status only from pending once."""
     table = "approvals_layoutsubmission"
-    content = ("name", "features", "content_hash", "property_id", "game", "created_by_id", "created_at")
+    content = (
+        "name",
+        "features",
+        "artwork",
+        "artwork_kind",
+        "artwork_sha256",
+        "content_hash",
+        "property_id",
+        "game",
+        "created_by_id",
+        "created_at",
+    )
     if vendor == "postgresql":
         changed = " OR ".join(f"OLD.{c} IS DISTINCT FROM NEW.{c}" for c in content)
         return [

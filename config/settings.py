@@ -242,6 +242,9 @@ REPORT_PROCESSES = envint("REPORT_PROCESSES", str(os.cpu_count() or 2))
 REPORT_MAX_PENDING_PER_PERSON = envint("REPORT_MAX_PENDING_PER_PERSON", "3")
 REPORT_MAX_PENDING_PER_PROPERTY = envint("REPORT_MAX_PENDING_PER_PROPERTY", "10")
 REPORT_MAX_DAYS = envint("REPORT_MAX_DAYS", "366")
+# Product policy: the largest artwork file a layout is submitted with, in bytes (kept under
+# MEDIA_ROOT/layouts/, served only through the layout's own page to those who may see the layout).
+LAYOUT_ARTWORK_MAX_BYTES = envint("LAYOUT_ARTWORK_MAX_BYTES", str(10 * 1024 * 1024))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

@@ -62,6 +62,13 @@ write_guard.install()
 
 
 @pytest.fixture(autouse=True)
+def media_root(settings, tmp_path_factory):
+    """Files the tests upload (a layout's artwork) or render go to a directory of their own."""
+    settings.MEDIA_ROOT = tmp_path_factory.mktemp("media")
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture(autouse=True)
 def writes_through_services():
     """Fails a test in which the project's code wrote a model other than through its service (tests/write_guard.py)."""
     before = len(write_guard.bypasses)

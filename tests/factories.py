@@ -131,3 +131,12 @@ def rules_submission_version(submission, *, version: int, status: str, created_b
         status=status,
         created_by=created_by,
     )
+
+
+def artwork_upload(content: bytes | None = None, name: str = "layout.png"):
+    """A layout's artwork as uploaded: by default the demo's small generated PNG."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from compliance.approvals.artwork import demo_artwork_png
+
+    return SimpleUploadedFile(name, demo_artwork_png() if content is None else content)

@@ -168,6 +168,14 @@ class LayoutForm(OneTimeTokenForm):
     tables = forms.ModelMultipleChoiceField(
         label="Tables it is used on", queryset=None, widget=forms.CheckboxSelectMultiple
     )
+    # Checked by the rule (compliance.rulebook.artwork), which names the policy, when submitted.
+    artwork = forms.FileField(
+        label="Artwork of the layout",
+        required=False,
+        allow_empty_file=True,
+        help_text="A PDF, PNG or JPEG file: what the regulator sees before deciding.",
+        widget=forms.FileInput(attrs={"accept": "application/pdf,image/png,image/jpeg"}),
+    )
 
     def __init__(self, *args, features, tables, **kwargs):
         super().__init__(*args, **kwargs)

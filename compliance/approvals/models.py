@@ -68,6 +68,14 @@ class LayoutSubmission(models.Model):
     features = models.JSONField(default=list, help_text="What the layout shows, from the API's vocabulary.")
     tables = models.ManyToManyField(GamingTable, related_name="layouts", blank=True)
     status = models.CharField(max_length=20, choices=LayoutStatus.choices, default=LayoutStatus.PENDING)
+    # The layout's artwork (compliance.rulebook.artwork): kept under MEDIA_ROOT/layouts/, never served
+    # as a public file (the layout's page serves it to those who may see the layout); its SHA-256 is
+    # part of the content hash the signatures bind. Blank only for layouts submitted before it was asked.
+    artwork = models.FileField(upload_to="layouts/", blank=True, editable=False)
+    artwork_kind = models.CharField(
+        max_length=10, blank=True, editable=False, choices=[("pdf", "PDF"), ("png", "PNG"), ("jpeg", "JPEG")]
+    )
+    artwork_sha256 = models.CharField(max_length=64, blank=True, editable=False, validators=[printable_line])
     content_hash = models.CharField(max_length=64, editable=False, validators=[printable_line])
     decision_reference = models.CharField(max_length=100, blank=True, validators=[printable_line])
     created_by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
@@ -80,6 +88,9 @@ class LayoutSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"Layout {self.name} ({self.get_status_display()})"
+
+    def artwork_is_image(self) -> bool:
+        return self.artwork_kind in ("png", "jpeg")
 
 
 class ApprovalSignature(models.Model):

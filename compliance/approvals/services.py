@@ -3,8 +3,12 @@ API and the pages call these), each under its row's lock, by the rulebook, signe
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass
 from datetime import date
 
+from django.conf import settings
+from django.core.files import File
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -23,6 +27,7 @@ from compliance.approvals.signals import approval_decided
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
+from compliance.rulebook.artwork import ARTWORK_HEAD_BYTES, artwork_kind, layout_artwork_check
 from compliance.rulebook.games.big_six import big_six_house_edges
 from compliance.rulebook.games.roulette import house_edges
 
@@ -192,18 +197,59 @@ def layout_violations(*, prop: Property, game: str, features: list[str], tables:
     )
 
 
+@dataclass(frozen=True)
+class Artwork:
+    """A layout's artwork as read once: its kind by its first bytes, its size and its SHA-256."""
+
+    file: File | None
+    head: bytes | None
+    size: int
+    sha256: str
+    kind: str | None
+
+
+def artwork_read(upload: File | None) -> Artwork:
+    """Read the uploaded artwork once, in chunks (never whole in memory), for its head and hash."""
+    if upload is None:
+        return Artwork(None, None, 0, "", None)
+    digest, head, size = hashlib.sha256(), b"", 0
+    upload.seek(0)
+    for chunk in upload.chunks():
+        if len(head) < ARTWORK_HEAD_BYTES:
+            head += chunk[: ARTWORK_HEAD_BYTES - len(head)]
+        digest.update(chunk)
+        size += len(chunk)
+    upload.seek(0)
+    return Artwork(upload, head, size, digest.hexdigest(), artwork_kind(head))
+
+
 @transaction.atomic
 def layout_submit(
-    *, prop: Property, game: str, name: str, features: list[str], tables: list[GamingTable], created_by: User
+    *,
+    prop: Property,
+    game: str,
+    name: str,
+    features: list[str],
+    tables: list[GamingTable],
+    artwork: File | None,
+    created_by: User,
 ) -> LayoutSubmission:
-    """Submit a layout for approval; refused, with every violation, unless it has what its tables offer."""
-    raise_if_any(layout_violations(prop=prop, game=game, features=features, tables=tables))
-    layout = LayoutSubmission.objects.create(
+    """Submit a layout with its artwork for approval; refused, with every violation, unless it has what
+    its tables offer and its artwork is a PDF, PNG or JPEG file within the size allowed."""
+    picture = artwork_read(artwork)
+    artwork_violation = layout_artwork_check(
+        head=picture.head, size=picture.size, max_bytes=settings.LAYOUT_ARTWORK_MAX_BYTES
+    )
+    raise_if_any([*layout_violations(prop=prop, game=game, features=features, tables=tables), artwork_violation])
+    assert picture.file is not None and picture.kind is not None  # checked just above
+    layout = LayoutSubmission(
         property=prop,
         game=game,
         name=name,
         features=sorted(set(features)),
         created_by=created_by,
+        artwork_kind=picture.kind,
+        artwork_sha256=picture.sha256,
         content_hash=content_digest(
             {
                 "property": prop.pk,
@@ -211,9 +257,14 @@ def layout_submit(
                 "name": name,
                 "features": sorted(set(features)),
                 "tables": sorted(t.pk for t in tables),
+                # The signatures bind the artwork through its hash.
+                "artwork_sha256": picture.sha256,
             }
         ),
     )
+    # Named by its hash and kind, never by the uploader's file name; written before the row is.
+    layout.artwork.save(f"layout-{picture.sha256[:32]}.{picture.kind}", picture.file, save=False)
+    layout.save()
     layout.tables.set(tables)
     return layout
 

@@ -9,5 +9,6 @@ urlpatterns = [
     path("manage/layouts/new/", web.layout_new, name="layout-new"),
     path("rules-submissions/<int:pk>/", web.rules_submission, name="rules-submission"),
     path("layouts/<int:pk>/", web.layout, name="layout"),
+    path("layouts/<int:pk>/artwork/", web.layout_artwork, name="layout-artwork"),
     path("approvals/", web.approvals, name="approvals"),
 ]

@@ -22,6 +22,7 @@ from compliance.accounts.idempotency import (
 )
 from compliance.accounts.models import Role
 from compliance.approvals import services
+from compliance.approvals.artwork import artwork_response
 from compliance.approvals.forms import DecisionForm, FileForm, LayoutForm, RulesSubmissionForm, option_label
 from compliance.approvals.models import LayoutStatus, SubmissionStatus
 from compliance.approvals.selectors import layouts_visible_to, rules_submissions_visible_to
@@ -282,7 +283,7 @@ def layout_new(request):
     prop = _managed_property(request)
     rules = rulebook_for(prop.jurisdiction)
     tables = tables_visible_to(request.user).filter(property=prop, game=Game.ROULETTE).order_by("number")
-    form = LayoutForm(request.POST or None, features=rules.LAYOUT_FEATURES, tables=tables)
+    form = LayoutForm(request.POST or None, request.FILES or None, features=rules.LAYOUT_FEATURES, tables=tables)
     if request.method == "POST" and form.is_valid():
         try:
             layout = form_write_once(
@@ -294,6 +295,7 @@ def layout_new(request):
                     name=form.cleaned_data["name"],
                     features=form.cleaned_data["features"],
                     tables=list(form.cleaned_data["tables"]),
+                    artwork=form.cleaned_data["artwork"],
                     created_by=request.user,
                 ),
                 recorded=lambda layout: (f"layout “{layout.name}”", reverse("layout", args=[layout.pk])),
@@ -331,6 +333,12 @@ def layout(request, pk: int):
         "manage/layout.html",
         {"layout": layout, "features": [option_label(f) for f in layout.features], "decision_form": decision_form},
     )
+
+
+@login_required
+def layout_artwork(request, pk: int):
+    """The layout's artwork, shown on its page: only to those who may see the layout."""
+    return artwork_response(get_object_or_404(layouts_visible_to(request.user), pk=pk))
 
 
 @login_required

@@ -299,6 +299,11 @@ CATALOGUE: dict[str, Entry] = {
     "touchdown_not_electronic": Entry(
         "Touchdown Roulette is offered on a fully automated electronic table; {tables} is not.", pa.TOUCHDOWN_TABLE
     ),
+    "layout_artwork_missing": Entry("Attach the layout's artwork (a PDF, PNG or JPEG file).", GIVEN),
+    "layout_artwork_too_large": Entry("The artwork is {size}; it may be at most {max_size}.", GIVEN),
+    "layout_artwork_type": Entry(
+        "The artwork is not a PDF, PNG or JPEG file (judged by its content, not its name).", GIVEN
+    ),
     "layout_not_pending": Entry("This layout was already {status}.", pa.LAYOUT_APPROVAL),
     "approver_role/layout": Entry(
         "A regulator of the property's jurisdiction decides on a layout.", pa.LAYOUT_APPROVAL

@@ -18,8 +18,8 @@ class RequestTooLarge(APIException):
     default_code = "request_too_large"
 
 
-def _too_large() -> RequestTooLarge:
-    limit = settings.API_MAX_BODY_BYTES
+def _too_large(limit: int | None = None) -> RequestTooLarge:
+    limit = limit or settings.API_MAX_BODY_BYTES
     return RequestTooLarge(f"The request is larger than the logbook accepts ({limit // 1024:,} KB at most).")
 
 
@@ -44,9 +44,12 @@ def nesting_depth(value) -> int:
 
 
 class BodyLimitMixin:
+    def limit(self) -> int:
+        return settings.API_MAX_BODY_BYTES
+
     def parse(self, stream, media_type=None, parser_context=None):
-        if _declared_length(parser_context) > settings.API_MAX_BODY_BYTES:
-            raise _too_large()
+        if _declared_length(parser_context) > self.limit():
+            raise _too_large(self.limit())
         return super().parse(stream, media_type, parser_context)
 
 
@@ -77,6 +80,13 @@ class FormParser(BodyLimitMixin, parsers.FormParser):
 
 class MultiPartParser(BodyLimitMixin, parsers.MultiPartParser):
     pass
+
+
+class ArtworkMultiPartParser(MultiPartParser):
+    """A layout's submission: its fields and its artwork file (at most LAYOUT_ARTWORK_MAX_BYTES)."""
+
+    def limit(self) -> int:
+        return settings.API_MAX_BODY_BYTES + settings.LAYOUT_ARTWORK_MAX_BYTES
 
 
 PARSERS = [JSONParser, FormParser, MultiPartParser]

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from compliance.approvals.models import LayoutSubmission
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.approvals.services import submission_house_edges
 from compliance.casinos.clock import local_date, local_midnight
@@ -263,10 +264,11 @@ class ApprovalsInEffect:
     columns = [
         Column("table_number", "Table", "6%"),
         Column("game", "Game and wheel", "12%"),
-        Column("layout", "Approved layout", "20%"),
-        Column("rules", "Rules Submission in effect", "16%"),
-        Column("paytable", "Wagers, payout odds and house edge", "32%"),
-        Column("options", "Options", "14%"),
+        Column("layout", "Approved layout", "16%"),
+        Column("artwork", "Layout artwork (SHA-256)", "14%"),
+        Column("rules", "Rules Submission in effect", "14%"),
+        Column("paytable", "Wagers, payout odds and house edge", "26%"),
+        Column("options", "Options", "12%"),
     ]
 
     def keys(self, report: Report) -> list[int]:
@@ -309,6 +311,7 @@ class ApprovalsInEffect:
                     "layout": f"{layout.name} ({layout.decision_reference or 'approved'})"
                     if layout
                     else "none approved",
+                    "artwork": _artwork_text(layout),
                     "rules": (
                         f"version {rules.version} from {rules.effective_from} ({rules.decision_reference or 'approved'})"
                         if rules
@@ -322,6 +325,26 @@ class ApprovalsInEffect:
 
     def charts(self, report: Report) -> list[tuple[str, str]]:
         return []
+
+    def artworks(self, report: Report) -> list[LayoutSubmission]:
+        """The approved layouts of the report's tables that carry artwork, each once, by name."""
+        layouts = {}
+        for key in self.keys(report):
+            layout = layout_approved_for(table_id=key)
+            if layout and layout.artwork:
+                layouts[layout.pk] = layout
+        return sorted(layouts.values(), key=lambda layout: (layout.name, layout.pk))
+
+
+def artwork_attachment_name(layout: LayoutSubmission) -> str:
+    return f"layout-{layout.pk}-artwork.pdf"
+
+
+def _artwork_text(layout: LayoutSubmission | None) -> str:
+    if layout is None or not layout.artwork:
+        return "none" if layout is None else "none kept (submitted before artwork was asked for)"
+    where = "printed on the cover" if layout.artwork_is_image() else f"attached ({artwork_attachment_name(layout)})"
+    return f"{layout.get_artwork_kind_display()}, {where}; {layout.artwork_sha256}"
 
 
 KINDS_BY_CODE = {kind.kind: kind() for kind in (Register, TableHistory, Exceptions, ApprovalsInEffect)}

@@ -18,6 +18,7 @@ Nothing here knows whether it runs in a Celery worker or a local process: `plan`
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
 import shutil
@@ -32,9 +33,10 @@ from django.db.models.functions import Least
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from compliance.rulebook.artwork import artwork_media_type
 from inspections.logbook.chain import chain_verify
 from inspections.reports.csvfile import csv_writer
-from inspections.reports.kinds import kind_of
+from inspections.reports.kinds import artwork_attachment_name, kind_of
 from inspections.reports.models import Report, ReportStatus
 
 COVER = -1  # the index of the cover piece
@@ -136,9 +138,40 @@ def _html(report: Report, piece: Piece) -> str:
     }
     if piece.index == COVER:
         context["charts"] = kind.charts(report)
+        context["artworks"] = [_artwork_shown(layout) for layout in getattr(kind, "artworks", lambda r: [])(report)]
         return render_to_string("reports/cover.html", context)
     context["rows"] = [[row[column.key] for column in kind.columns] for row in kind.rows(report, list(piece.keys))]
     return render_to_string("reports/piece.html", context)
+
+
+def _artwork_shown(layout) -> dict:
+    """A layout's artwork on the cover: an image inline (a data: URI, so WeasyPrint fetches nothing),
+    a PDF named as attached (WeasyPrint cannot draw another PDF's page)."""
+    shown = {"layout": layout, "attachment": None, "image": None}
+    if layout.artwork_is_image():
+        with layout.artwork.open("rb") as handle:
+            encoded = base64.b64encode(handle.read()).decode("ascii")
+        shown["image"] = f"data:{artwork_media_type(layout.artwork_kind)};base64,{encoded}"
+    else:
+        shown["attachment"] = artwork_attachment_name(layout)
+    return shown
+
+
+def _artwork_attachments(report: Report) -> list:
+    """The PDF artworks of the layouts in the report, attached to its cover beside the CSV."""
+    from weasyprint import Attachment
+
+    kind = kind_of(report)
+    return [
+        Attachment(
+            filename=layout.artwork.path,
+            name=artwork_attachment_name(layout),
+            description=f"Artwork of the layout {layout.name} (SHA-256 {layout.artwork_sha256})",
+            relationship="Source",
+        )
+        for layout in getattr(kind, "artworks", lambda r: [])(report)
+        if not layout.artwork_is_image()
+    ]
 
 
 def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
@@ -156,7 +189,8 @@ def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
                 name=f"{report.kind}.csv",
                 description="The same rows as this report, as CSV",
                 relationship="Data",
-            )
+            ),
+            *_artwork_attachments(report),
         ]
     document = HTML(string=_html(report, piece)).render()
     document.write_pdf(path, **options)

@@ -6,7 +6,7 @@ from compliance.approvals import services
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from tests.browser.conftest import login, screenshot
 from tests.conftest import bare_casino_staff
-from tests.factories import PASSWORD, ROULETTE_LAYOUT, RegulatorFactory
+from tests.factories import PASSWORD, ROULETTE_LAYOUT, RegulatorFactory, artwork_upload
 
 
 def test_a_compliance_manager_sees_a_drafts_violations_as_the_form_changes(site, page):
@@ -43,6 +43,7 @@ def test_a_regulator_approves_a_layout(site, page):
         name="Keystone standard layout",
         features=ROULETTE_LAYOUT,
         tables=[staff.table],
+        artwork=artwork_upload(),
         created_by=staff.compliance,
     )
     regulator = RegulatorFactory()
@@ -50,6 +51,11 @@ def test_a_regulator_approves_a_layout(site, page):
     page.click("header >> text=Approvals")
     screenshot(page, "approvals-queue")
     page.click("text=Layout “Keystone standard layout”")
+    # The regulator sees the artwork before deciding: loaded from the layout's own page (CSP: 'self').
+    artwork = page.locator("figure.artwork img")
+    artwork.wait_for()
+    assert artwork.evaluate("img => img.decode().then(() => img.naturalWidth)") == 240
+    assert layout.artwork_sha256 in page.inner_text("dl.approvals")
     page.check("input[name=decision][value=approved]")
     page.fill("#id_reference", "PGCB-L-2026-17")
     page.fill("#id_password", "not-my-password")

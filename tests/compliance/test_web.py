@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
-from tests.factories import PASSWORD, GamingTableFactory, RegulatorFactory, UserFactory
+from tests.factories import PASSWORD, GamingTableFactory, RegulatorFactory, UserFactory, artwork_upload
 
 # A Pennsylvania double-zero submission with every standard wager at its minimum odds.
 STANDARD = {
@@ -139,7 +139,7 @@ def test_a_layout_is_refused_with_the_missing_features_then_submitted(client, ma
     assert "58 Pa. Code § 617a.1(f)(3)" in refused and 'value="Keystone 2027"' in refused
     assert LayoutSubmission.objects.count() == 0
     features = ["name_or_logo", "betting_areas", "min_max_signage", "drop_box", "tip_box"]
-    response = client.post("/manage/layouts/new/", {**form, "features": features})
+    response = client.post("/manage/layouts/new/", {**form, "features": features, "artwork": artwork_upload()})
     layout = LayoutSubmission.objects.get()
     assert response["Location"] == f"/layouts/{layout.pk}/" and list(layout.tables.all()) == [table]
 
@@ -208,7 +208,10 @@ def test_the_approvals_queue_shows_when_things_were_filed_and_decided_in_the_pro
     url = f"/rules-submissions/{submission.pk}/"
     client.post(url, {"action": "file", "username": manager.compliance.username, "password": PASSWORD})
     features = ["name_or_logo", "betting_areas", "min_max_signage", "drop_box", "tip_box"]
-    client.post("/manage/layouts/new/", {"name": "Keystone 2027", "features": features, "tables": [manager.table.pk]})
+    client.post(
+        "/manage/layouts/new/",
+        {"name": "Keystone 2027", "features": features, "tables": [manager.table.pk], "artwork": artwork_upload()},
+    )
     layout = LayoutSubmission.objects.get()
     regulator = RegulatorFactory()
     client.force_login(regulator)
@@ -230,3 +233,33 @@ def test_the_approvals_queue_shows_when_things_were_filed_and_decided_in_the_pro
 
 def signed_as(person) -> dict:
     return {"username": person.username, "password": PASSWORD}
+
+
+def test_a_layout_is_submitted_with_its_artwork_and_refused_without_it_naming_the_policy(client, manager):
+    features = ["name_or_logo", "betting_areas", "min_max_signage", "drop_box", "tip_box"]
+    form = {"name": "Keystone 2027", "features": features, "tables": [manager.table.pk]}
+    page = client.get("/manage/layouts/new/").content.decode()
+    assert 'enctype="multipart/form-data"' in page and 'name="artwork"' in page
+    refused = client.post("/manage/layouts/new/", form).content.decode()
+    assert "Attach the layout&#x27;s artwork" in refused
+    assert "Product policy: a layout is submitted with its artwork, a PDF, PNG or JPEG file of at most 10 MB" in refused
+    text = artwork_upload(b"just text, named as a picture", "layout.png")
+    refused = client.post("/manage/layouts/new/", {**form, "artwork": text}).content.decode()
+    assert "not a PDF, PNG or JPEG file (judged by its content" in refused
+    assert LayoutSubmission.objects.count() == 0
+    client.post("/manage/layouts/new/", {**form, "artwork": artwork_upload(b"%PDF-1.7\n%%EOF\n", "layout.pdf")})
+    layout = LayoutSubmission.objects.get()
+    assert layout.artwork_kind == "pdf"
+    regulator = RegulatorFactory()
+    client.force_login(regulator)
+    page = client.get(f"/layouts/{layout.pk}/").content.decode()
+    assert f'href="/layouts/{layout.pk}/artwork/"' in page and "Open the layout's artwork (PDF)" in page
+    assert layout.artwork_sha256 in page and "<img" not in page.split("<main", 1)[-1]
+    queue = client.get("/approvals/").content.decode()
+    assert f'href="/layouts/{layout.pk}/artwork/"' in queue and "artwork (PDF)" in queue
+    response = client.get(f"/layouts/{layout.pk}/artwork/")
+    assert response["Content-Type"] == "application/pdf" and response["X-Content-Type-Options"] == "nosniff"
+    assert response["Content-Disposition"].startswith("inline")
+    assert b"".join(response.streaming_content) == b"%PDF-1.7\n%%EOF\n"
+    client.force_login(RegulatorFactory(jurisdiction="NJ"))
+    assert client.get(f"/layouts/{layout.pk}/artwork/").status_code == 404

@@ -24,7 +24,7 @@ from inspections.reports import render
 from inspections.reports.models import Report, ReportDownload, ReportStatus
 from tests import append_only as triggers
 from tests.conftest import sign
-from tests.factories import RegulatorFactory, UserFactory
+from tests.factories import RegulatorFactory, UserFactory, artwork_upload
 from tests.inspections.test_api import client_for
 from tests.inspections.test_services import ALL_PASS, a_day, adjust, event, inspect
 
@@ -518,3 +518,47 @@ def test_render_report_writes_a_report_for_an_operator_through_the_requests(casi
     assert report.status == ReportStatus.DONE and report.requested_by == casino.compliance
     assert list(report.tables.all()) == [casino.table]
     assert f"Report {report.pk}:" in out.getvalue() and target.exists()
+
+
+def _approved_layout_with(casino, artwork):
+    from compliance.approvals import services as approvals
+    from tests.factories import ROULETTE_LAYOUT
+
+    layout = approvals.layout_submit(
+        prop=casino.property,
+        game="roulette",
+        name="Keystone artwork layout",
+        features=ROULETTE_LAYOUT,
+        tables=[casino.table],
+        artwork=artwork,
+        created_by=casino.compliance,
+    )
+    approvals.layout_decide(
+        layout_id=layout.pk, decision="approved", reference="BGO-ART", signature=sign(RegulatorFactory())
+    )
+    return layout
+
+
+@pytest.mark.any_hour
+def test_the_approvals_report_prints_an_image_artwork_on_its_cover(committed_db, media, history):
+    layout = _approved_layout_with(history, artwork_upload())
+    (row,) = csv_rows(render.generate_locally(requested(history, fmt="csv", kind="approvals_in_effect").pk))
+    assert row["Layout artwork (SHA-256)"] == f"PNG, printed on the cover; {layout.artwork_sha256}"
+    report = render.generate_locally(requested(history, kind="approvals_in_effect").pk)
+    with pdfplumber.open(report.file.path) as pdf:
+        cover = pdf.pages[0]
+        assert cover.images, "the artwork is drawn on the cover"
+        assert layout.artwork_sha256 in (cover.extract_text() or "").replace("\n", "")
+    assert set(PdfReader(report.file.path).attachments) == {"approvals_in_effect.csv"}
+
+
+@pytest.mark.any_hour
+def test_the_approvals_report_attaches_a_pdf_artwork_and_prints_its_hash(committed_db, media, history):
+    artwork = b"%PDF-1.4\n% the layout's artwork\n%%EOF\n"
+    layout = _approved_layout_with(history, artwork_upload(artwork, "layout.pdf"))
+    report = render.generate_locally(requested(history, kind="approvals_in_effect").pk)
+    attached = PdfReader(report.file.path).attachments
+    assert attached[f"layout-{layout.pk}-artwork.pdf"][0] == artwork
+    text = " ".join(" ".join(pdf_pages(report)).split())
+    assert f"attached to this PDF/A-3b file (layout-{layout.pk}-artwork.pdf)" in text
+    assert layout.artwork_sha256 in text.replace(" ", "")

@@ -125,3 +125,13 @@ def test_if_empty_leaves_a_database_with_users_alone(db):
     call_command("seed_demo", "--if-empty", stdout=out)
     assert "demo data not loaded" in out.getvalue()
     assert not Property.objects.exists()
+
+
+def test_the_demo_layout_is_approved_with_its_generated_artwork(seeded):
+    from compliance.approvals.models import LayoutSubmission
+    from compliance.rulebook.artwork import artwork_kind
+
+    layout = LayoutSubmission.objects.get(property=seeded, status="approved")
+    with layout.artwork.open("rb") as handle:
+        assert artwork_kind(handle.read(8)) == layout.artwork_kind == "png"
+    assert len(layout.artwork_sha256) == 64

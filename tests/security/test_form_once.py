@@ -24,7 +24,7 @@ from inspections.reports import forms as reports_forms
 from tests.compliance.test_layouts import BASIC
 from tests.compliance.test_rules_submissions import STANDARD
 from tests.compliance.test_web import STANDARD as WEB_STANDARD
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, artwork_upload
 from tests.inspections.test_api import client_for, signature
 from tests.inspections.test_services import ALL_PASS, event, inspect
 from tests.security.test_idempotency import row_counts
@@ -80,8 +80,9 @@ def _layout(casino) -> int:
         "name": "L",
         "features": BASIC,
         "tables": [casino.table.pk],
+        "artwork": artwork_upload(),
     }
-    return client_for(casino.compliance).post("/api/layouts/", body, format="json").json()["id"]
+    return client_for(casino.compliance).post("/api/layouts/", body, format="multipart").json()["id"]
 
 
 def _flag(casino) -> int:
@@ -150,7 +151,7 @@ def _cases(casino, regulator):
         "LayoutForm": lambda: (
             c.compliance,
             "/manage/layouts/new/",
-            {"name": "Keystone 2027", "features": BASIC, "tables": [t]},
+            {"name": "Keystone 2027", "features": BASIC, "tables": [t], "artwork": artwork_upload()},
         ),
         "ReportForm": lambda: (
             c.compliance,

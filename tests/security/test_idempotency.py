@@ -22,7 +22,7 @@ from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from tests.compliance.test_layouts import BASIC
 from tests.compliance.test_rules_submissions import STANDARD
-from tests.factories import PASSWORD, GamingTableFactory, UserFactory
+from tests.factories import PASSWORD, GamingTableFactory, UserFactory, artwork_upload
 from tests.inspections.test_api import client_for, signature
 from tests.inspections.test_services import ALL_PASS, event, inspect
 
@@ -83,7 +83,9 @@ def _layout(casino) -> dict:
         "features": BASIC,
         "tables": [casino.table.pk],
     }
-    response = client_for(casino.compliance).post("/api/layouts/", body, format="json")
+    response = client_for(casino.compliance).post(
+        "/api/layouts/", {**body, "artwork": artwork_upload()}, format="multipart"
+    )
     assert response.status_code == 201, response.content
     return response.json()
 
@@ -170,6 +172,7 @@ def _requests(casino, regulator):
                 "name": "Keystone 2027",
                 "features": BASIC,
                 "tables": [c.table.pk],
+                "artwork": artwork_upload(),
             },
         ),
         ("post", "/api/layouts/{id}/decision/"): lambda: (
@@ -298,7 +301,11 @@ def _client(user) -> APIClient:
 
 def _send(client, method, path, body, key=None):
     headers = {"HTTP_IDEMPOTENCY_KEY": key} if key is not None else {}
-    return getattr(client, method)(path, body, format="json", **headers)
+    # A body with a file (a layout's artwork) is sent as multipart, from its start each time.
+    files = [value for value in body.values() if hasattr(value, "seek")] if isinstance(body, dict) else []
+    for file in files:
+        file.seek(0)
+    return getattr(client, method)(path, body, format="multipart" if files else "json", **headers)
 
 
 def test_the_table_below_covers_every_write_of_the_api(casino, regulator):

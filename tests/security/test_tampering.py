@@ -12,7 +12,7 @@ from inspections.reports.models import Report, ReportDownload
 def one_row_each(casino):
     from compliance.approvals import services as approvals
     from tests.conftest import sign
-    from tests.factories import ROULETTE_LAYOUT, RegulatorFactory
+    from tests.factories import ROULETTE_LAYOUT, RegulatorFactory, artwork_upload
     from tests.inspections.test_services import inspect
 
     inspect(casino)
@@ -22,6 +22,7 @@ def one_row_each(casino):
         name="Signed layout",
         features=ROULETTE_LAYOUT,
         tables=[casino.table],
+        artwork=artwork_upload(),
         created_by=casino.compliance,
     )
     regulator = RegulatorFactory()

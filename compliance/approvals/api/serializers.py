@@ -101,6 +101,16 @@ class LayoutSubmissionSerializer(serializers.ModelSerializer):
         scope=tables_visible_to, many=True, help_text="Ids of the tables it is used on."
     )
     signatures = ApprovalSignatureSerializer(many=True, read_only=True)
+    # Checked by the rule (compliance.rulebook.artwork), which names the policy, not here.
+    artwork = serializers.FileField(
+        write_only=True,
+        required=False,
+        allow_empty_file=True,
+        help_text="The layout's artwork: a PDF, PNG or JPEG file (sent as multipart/form-data).",
+    )
+    artwork_download = serializers.SerializerMethodField(
+        help_text="Where the artwork is downloaded (null for a layout submitted without one)."
+    )
 
     class Meta:
         model = LayoutSubmission
@@ -111,6 +121,10 @@ class LayoutSubmissionSerializer(serializers.ModelSerializer):
             "name",
             "features",
             "tables",
+            "artwork",
+            "artwork_download",
+            "artwork_kind",
+            "artwork_sha256",
             "status",
             "content_hash",
             "decision_reference",
@@ -118,7 +132,18 @@ class LayoutSubmissionSerializer(serializers.ModelSerializer):
             "created_by",
             "created_at",
         ]
-        read_only_fields = ["status", "content_hash", "decision_reference", "created_by", "created_at"]
+        read_only_fields = [
+            "artwork_kind",
+            "artwork_sha256",
+            "status",
+            "content_hash",
+            "decision_reference",
+            "created_by",
+            "created_at",
+        ]
+
+    def get_artwork_download(self, layout) -> str | None:
+        return f"/api/layouts/{layout.pk}/artwork/" if layout.artwork else None
 
     def validate(self, attrs):
         strangers = [t.number for t in attrs["tables"] if t.property_id != attrs["property"].pk]

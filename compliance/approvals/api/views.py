@@ -1,4 +1,5 @@
 from django_filters import rest_framework as filters
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
@@ -13,10 +14,12 @@ from compliance.approvals.api.serializers import (
     RulesSubmissionSerializer,
     SignedActionSerializer,
 )
+from compliance.approvals.artwork import artwork_response
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from compliance.approvals.selectors import layouts_visible_to, rules_submissions_visible_to
 from compliance.casinos.selectors import properties_managed_by
 from config.api.filters import IdFilter
+from config.api.parsers import ArtworkMultiPartParser, FormParser, JSONParser
 from config.api.permissions import ReadOrConfigure
 from config.api.viewsets import ListRetrieveCreatePatchViewSet
 
@@ -109,6 +112,8 @@ class LayoutViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
 
     serializer_class = LayoutSubmissionSerializer
     filterset_class = LayoutFilter
+    # A layout's submission carries its artwork: multipart, within the artwork's own bound.
+    parser_classes = [JSONParser, FormParser, ArtworkMultiPartParser]
 
     def get_permissions(self):
         if self.action == "decision":
@@ -126,8 +131,15 @@ class LayoutViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
             name=data["name"],
             features=data["features"],
             tables=data["tables"],
+            artwork=data.get("artwork"),
             created_by=self.request.user,
         )
+
+    @extend_schema(responses={(200, "application/octet-stream"): OpenApiTypes.BINARY})
+    @action(detail=True, methods=["get"])
+    def artwork(self, request, pk=None):
+        """The layout's artwork (PDF, PNG or JPEG), to whoever may see the layout."""
+        return artwork_response(self.get_object())
 
     @extend_schema(request=DecisionSerializer, responses={200: LayoutSubmissionSerializer})
     @action(detail=True, methods=["post"])

@@ -16,6 +16,7 @@ from decimal import Decimal
 
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.db.models import Q
@@ -26,6 +27,7 @@ from compliance.accounts import services as accounts
 from compliance.accounts.models import Role, User
 from compliance.accounts.signatures import SignatureInput, Unattended
 from compliance.approvals import services as approvals
+from compliance.approvals.artwork import demo_artwork_png
 from compliance.casinos import services as casinos
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import BallMaterial, Game, GamingTable, Property, WheelType
@@ -428,6 +430,7 @@ class Command(BaseCommand):
                 "tip_box",
             ],
             tables=tables,
+            artwork=ContentFile(demo_artwork_png(), name="keystone-layout-2026.png"),
             created_by=compliance,
         )
         approvals.layout_decide(
