@@ -51,7 +51,7 @@ CATALOGUE: dict[str, Entry] = {
     "wheel_type_mismatch": Entry(
         "Table {table} is a {table_wheel} table; wheel {serial} is a {wheel} wheel.", pa.WHEELS
     ),
-    "ball_in_use": Entry("Ball {serial} is the ball of table {tables}: choose a spare ball.", pa.IRREGULARITIES),
+    "ball_in_use": Entry("Ball {serial} is the ball of table {tables}: choose a spare ball.", pa.BALL_ONE_TABLE_POLICY),
     "wheel_type_required": Entry("A Roulette table has a single-zero or a double-zero wheel.", pa.WHEELS),
     "wheel_type_not_applicable": Entry(
         "Only a Roulette table has a Roulette wheel (type and external movable parts).", pa.WHEELS
@@ -115,7 +115,7 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "signer_role": Entry("A {roles} records this; {signer} is {role}.", GIVEN),
     # ---- § 617a.2(a), (c), (d), (f), § 617a.6, § 651a.3(d): the table's events (procedure.py) ----
-    "table_already_open": Entry("Table {table} is already open.", pa.INSPECTION),
+    "table_already_open": Entry("Table {table} is already open.", pa.TABLE_STATES_POLICY),
     "wheel_covered_and_locked/opening": Entry(
         "The wheel of table {table} is covered and locked: unlock it and inspect it before opening.", pa.INSPECTION
     ),
@@ -146,16 +146,20 @@ CATALOGUE: dict[str, Entry] = {
     "no_inspection": Entry(
         "Table {table} has no passing inspection since it was last closed: inspect it before opening.", pa.INSPECTION
     ),
-    "table_not_open": Entry("Table {table} is not open, so it cannot be closed.", pa.COVER_AND_LOCK),
+    "table_not_open": Entry("Table {table} is not open, so it cannot be closed.", pa.TABLE_STATES_POLICY),
     "table_open": Entry(
-        "Table {table} is open for play: close it before covering and locking the wheel.", pa.COVER_AND_LOCK
+        "Table {table} is open for play: close it before covering and locking the wheel.", pa.TABLE_STATES_POLICY
     ),
-    "wheel_already_locked": Entry("The wheel of table {table} is already covered and locked.", pa.COVER_AND_LOCK),
+    "wheel_already_locked": Entry("The wheel of table {table} is already covered and locked.", pa.TABLE_STATES_POLICY),
     "wheel_not_locked": Entry(
-        "The wheel of table {table} is not covered and locked, so there is nothing to unlock.", pa.COVER_AND_LOCK
+        "The wheel of table {table} is not covered and locked, so there is nothing to unlock.",
+        pa.TABLE_STATES_POLICY,
     ),
     "table_not_open/irregularity": Entry(
         "Table {table} is not open: a “no spin” irregularity is recorded during play.", pa.IRREGULARITIES
+    ),
+    "irregularity_kind_not_in_jurisdiction": Entry(
+        "“{kind}” is not a “no spin” the rules of {jurisdiction} list; they list {kinds}.", GIVEN
     ),
     "not_a_casino_war_table": Entry("Table {table} is not a Casino War table.", pa.CASINO_WAR_DECKS),
     # ---- § 617a.2(e): the log's times (procedure.py) ----
@@ -308,6 +312,9 @@ CATALOGUE: dict[str, Entry] = {
     # ---- Big Six (games/big_six.py) ----
     "clapper_option": Entry(
         "When the clapper stops between two sections, big_six_clapper_between is {choices} here.", GIVEN
+    ),
+    "big_six_odds_wording": Entry(
+        "Big Six odds are stated with {choices}, never with “for”: big_six_odds_wording is {choices}.", GIVEN
     ),
     "option_not_in_jurisdiction/big_six": Entry("“{option}” is not a Big Six option.", GIVEN),
     # ---- Casino War, Chapter 651a (games/casino_war.py) ----
