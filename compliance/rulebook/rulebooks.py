@@ -197,6 +197,8 @@ RULES = (
 
 # What a silent text does not set, by the borrowed paragraph's beginning (the first that matches).
 SILENT_ON = (
+    ("58 Pa. Code § 617a.1(f)", "sets no layout minimum"),
+    ("58 Pa. Code § 617a.1(g)", "sets no layout minimum"),
     ("58 Pa. Code § 617a.1", "sets no equipment standard"),
     ("58 Pa. Code § 617a.2", "sets no procedure"),
     ("58 Pa. Code § 617a.6", "sets no such rule"),
