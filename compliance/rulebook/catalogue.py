@@ -43,11 +43,11 @@ CATALOGUE: dict[str, Entry] = {
     "equipment_change_while_inspected": Entry(
         "Table {table} is {state}: change its wheel or ball when it is closed, before the inspection that must "
         "follow (§ 617a.2(d)).",
-        pa.REPLACEMENT,
+        pa.EQUIPMENT_CHANGE_POLICY,
     ),
     "equipment_in_use": Entry("{item} is on table {elsewhere}; take it off there first.", GIVEN),
-    "equipment_of_other_property/wheel": Entry("The wheel belongs to another property.", pa.WHEELS),
-    "equipment_of_other_property/ball": Entry("The ball belongs to another property.", pa.BALL),
+    "equipment_of_other_property/wheel": Entry("The wheel belongs to another property.", pa.OWN_EQUIPMENT_POLICY),
+    "equipment_of_other_property/ball": Entry("The ball belongs to another property.", pa.OWN_EQUIPMENT_POLICY),
     "wheel_type_mismatch": Entry(
         "Table {table} is a {table_wheel} table; wheel {serial} is a {wheel} wheel.", pa.WHEELS
     ),
@@ -91,7 +91,8 @@ CATALOGUE: dict[str, Entry] = {
     "signer_not_at_property": Entry("{signer} is not a member of the staff of {property}.", GIVEN),
     "not_a_roulette_table": Entry("Table {table} is a {game} table; this procedure is for Roulette.", GIVEN),
     "wheel_covered_and_locked": Entry(
-        "The wheel of table {table} is still covered and locked: unlock it before the {action}.", pa.COVER_AND_LOCK
+        "The wheel of table {table} is still covered and locked: unlock it before the {action}.",
+        pa.UNLOCK_FIRST_POLICY,
     ),
     "inspector_role": Entry("Only a {roles} may inspect a Roulette table; {inspector} is {role}.", pa.INSPECTION),
     "checklist_item_missing": Entry("Answer the item “{label}”.", GIVEN),
@@ -175,7 +176,7 @@ CATALOGUE: dict[str, Entry] = {
     "time_before_last_entry": Entry(
         "The time is before the last entry of table {table}; record entries in the order they happened "
         "(correct an earlier entry with an amendment).",
-        pa.INSPECTION_LOG,
+        pa.ENTRY_ORDER_POLICY,
     ),
     # ---- § 617a.2(e): amendments (amendments.py) ----
     "signer_not_at_property/amendment": Entry("{signer} is not a member of this property's staff.", pa.INSPECTION_LOG),
@@ -248,7 +249,7 @@ CATALOGUE: dict[str, Entry] = {
     "submission_not_draft": Entry(
         "Version {version} was {status}; it is never rewritten: make a new version instead.", pa.RULES_SUBMISSION
     ),
-    "filer_role": Entry("The Rules Submission is filed by a compliance manager of {property}.", pa.RULES_SUBMISSION),
+    "filer_role": Entry("The Rules Submission is filed by a compliance manager of {property}.", pa.FILER_POLICY),
     "submission_has_violations": Entry(
         "The draft still breaks {count} rule(s) ({codes}); correct them before filing.", pa.RULES_SUBMISSION
     ),
@@ -278,8 +279,8 @@ CATALOGUE: dict[str, Entry] = {
         "with a double-zero wheel.",
         pa.TOUCHDOWN_TABLE,
     ),
-    "wheel_not_registered": Entry("Table {table} has no registered wheel.", pa.WHEELS),
-    "ball_not_registered": Entry("Table {table} has no registered ball.", pa.BALL),
+    "wheel_not_registered": Entry("Table {table} has no registered wheel.", pa.REGISTERED_EQUIPMENT_POLICY),
+    "ball_not_registered": Entry("Table {table} has no registered ball.", pa.REGISTERED_EQUIPMENT_POLICY),
     # ---- Wagers and options: each jurisdiction's own citations (games/) ----
     "wager_not_in_jurisdiction": Entry("“{wager}” is not a {game} wager of {jurisdiction}.", GIVEN),
     "odds_format": Entry("Give the odds of {wager} as [X, Y] for “X to Y”.", None),

@@ -254,3 +254,14 @@ def test_big_six_odds_are_stated_with_to_or_win_never_for(code, wording):
         assert found == {("big_six_odds_wording", own(code, "", "N.J.A.C. 19:47-5.5(b)", "Section 4(e)(2)"))}
     else:
         assert found == set()
+
+
+def test_inspecting_a_locked_wheel_is_refused_as_product_policy(house):
+    unlock_first = (
+        "Product policy: a covered and locked wheel (58 Pa. Code § 617a.2(f)) is unlocked, with its "
+        "logbook entry, before it is inspected or adjusted"
+    )
+    event(house, "cover")
+    refused(lambda: inspect(house), "wheel_covered_and_locked", unlock_first)
+    event(house, "unlock")
+    assert inspect(house).kind == "inspection"

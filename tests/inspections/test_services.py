@@ -166,12 +166,12 @@ def test_item_5_is_refused_for_other_wheels(casino):
 
 def test_an_inspection_of_a_locked_wheel_is_refused(casino):
     event(casino, "cover")
-    refused(lambda: inspect(casino), "wheel_covered_and_locked", "58 Pa. Code § 617a.2(f)")
+    refused(lambda: inspect(casino), "wheel_covered_and_locked", UNLOCK_FIRST)
 
 
 def test_an_adjustment_of_a_locked_wheel_is_refused(casino):
     event(casino, "cover")
-    refused(lambda: adjust(casino), "wheel_covered_and_locked", "58 Pa. Code § 617a.2(f)")
+    refused(lambda: adjust(casino), "wheel_covered_and_locked", UNLOCK_FIRST)
 
 
 @pytest.mark.parametrize("role", [Role.FLOORPERSON, Role.MAINTENANCE])
@@ -250,6 +250,10 @@ def test_closing_requires_a_new_inspection_before_reopening(casino):
     refused(lambda: event(casino, "open"), "no_inspection", "58 Pa. Code § 617a.2(a)")
 
 
+UNLOCK_FIRST = (
+    "Product policy: a covered and locked wheel (58 Pa. Code § 617a.2(f)) is unlocked, with its "
+    "logbook entry, before it is inspected or adjusted"
+)
 # No paragraph governs closing a table that is not open (§ 617a.2(f) is about securing the wheel
 # of a table not open): the table's states are product policy, and say so.
 TABLE_STATES = "Product policy: the table's states (no paragraph governs opening an open table or closing one not open)"
@@ -306,7 +310,8 @@ def test_times_before_the_last_entry_are_refused(casino):
     refused(
         lambda: event(casino, "open", at=timezone.now() - timedelta(hours=1)),
         "time_before_last_entry",
-        "58 Pa. Code § 617a.2(e)",
+        "Product policy: a table's entries follow each other in time (58 Pa. Code § 617a.2(e) requires "
+        "their date and time)",
     )
 
 
@@ -451,8 +456,14 @@ def test_opening_needs_approved_layout_rules_and_registered_equipment(db):
     assert {(v.code, v.citation) for v in violations} == {
         ("layout_not_approved", "58 Pa. Code § 617a.1(f)"),
         ("rules_submission_not_in_effect", "58 Pa. Code § 601a.2"),
-        ("wheel_not_registered", "58 Pa. Code § 617a.1(c), (d)"),
-        ("ball_not_registered", "58 Pa. Code § 617a.1(a)"),
+        (
+            "wheel_not_registered",
+            "Product policy: a Roulette table opens with a registered wheel and ball, checked against 58 Pa. Code § 617a.1(a)–(d)",
+        ),
+        (
+            "ball_not_registered",
+            "Product policy: a Roulette table opens with a registered wheel and ball, checked against 58 Pa. Code § 617a.1(a)–(d)",
+        ),
     }
 
 

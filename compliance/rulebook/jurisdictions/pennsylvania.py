@@ -67,6 +67,31 @@ REINSPECTION_POLICY = (
 )
 # A ball is on one table at a time: § 617a.6(b), (c) speak of a new ball for the table, not of sharing one.
 BALL_ONE_TABLE_POLICY = "Product policy: a ball is on one table at a time"
+# Equipment: registering it, and keeping it to one property, is how the product checks § 617a.1;
+# the paragraph sets the standard, not the register.
+OWN_EQUIPMENT_POLICY = "Product policy: a property uses its own registered wheels and balls"
+REGISTERED_EQUIPMENT_POLICY = (
+    "Product policy: a Roulette table opens with a registered wheel and ball, checked against "
+    "58 Pa. Code § 617a.1(a)–(d)"
+)
+# § 617a.2(d) lets a part be replaced at any time, with an inspection before reopening: changing
+# the wheel or ball only while the table is closed is the product's stricter order.
+EQUIPMENT_CHANGE_POLICY = (
+    "Product policy: the wheel or ball is changed while the table is closed "
+    "(58 Pa. Code § 617a.2(d) requires an inspection before it reopens)"
+)
+# § 617a.2(f) covers and locks the wheel; that it is unlocked (a logbook entry) before anyone
+# inspects or adjusts it is the product's order of events.
+UNLOCK_FIRST_POLICY = (
+    "Product policy: a covered and locked wheel (58 Pa. Code § 617a.2(f)) is unlocked, with its "
+    "logbook entry, before it is inspected or adjusted"
+)
+# § 617a.2(e) asks for the date and time of each entry, not that a table's entries be in order.
+ENTRY_ORDER_POLICY = (
+    "Product policy: a table's entries follow each other in time (58 Pa. Code § 617a.2(e) requires their date and time)"
+)
+# § 601a.2 (not among the texts held) has the certificate holder file: who files is the property's.
+FILER_POLICY = "Product policy: a compliance manager files the property's Rules Submission"
 # How far back a time an entry may carry (ENTRY_MAX_BACKDATE_HOURS): the log holds the true date and time.
 ENTRY_TIME_PLAUSIBLE = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 # Outside the logbook (a flag's resolution, a filing, a regulator's decision) no paragraph asks for the
