@@ -324,6 +324,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EntryKindEnum": "inspections.logbook.models.EntryKind",
         "AdjustmentKindEnum": ["adjustment", "replacement"],
+        # A table's game (three) and a wheel's (the two played on a wheel): two sets, two names.
+        "GameEnum": "compliance.casinos.models.Game",
+        "WheelGameEnum": ["roulette", "big_six"],
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -193,7 +193,11 @@ def layout_violations(*, prop: Property, game: str, features: list[str], tables:
     """Checked against the Rules Submission in effect today for the property's game."""
     in_effect = rules_submission_in_effect(property_id=prop.pk, game=game, on=property_today(prop))
     return rulebook_for(prop.jurisdiction).check_layout(
-        features=features, tables=tables, options=in_effect.options if in_effect else None, game=game
+        features=features,
+        tables=tables,
+        options=in_effect.options if in_effect else None,
+        game=game,
+        offered=list(in_effect.payout_odds) if in_effect else (),
     )
 
 

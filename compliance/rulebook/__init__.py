@@ -13,18 +13,20 @@ from compliance.rulebook.games.casino_war import OPTIONS as CASINO_WAR_OPTIONS
 from compliance.rulebook.jurisdiction import GameRules, Jurisdiction
 from compliance.rulebook.jurisdictions import new_jersey as nj
 from compliance.rulebook.jurisdictions import section_4 as s4
-from compliance.rulebook.rulebooks import Pennsylvania
+from compliance.rulebook.rulebooks import NewJersey, Pennsylvania, Section4
 from compliance.rulebook.violations import LimitReached, RuleViolation, Violation, raise_if_any
 from compliance.rulebook.vocabulary import Jurisdiction as Code
 
 pa = Pennsylvania()
 
 # The New Jersey (N.J.A.C. 19:47-5) and Section 4 texts set no wheel inspection procedure, so
-# their properties keep the logbook by Pennsylvania's § 617a.2, and refusals cite it as such.
+# their properties keep the logbook by Pennsylvania's § 617a.2, applied by policy: each refusal
+# cites the jurisdiction's own paragraph where it has one, else Pennsylvania's "(applied by
+# policy: … sets no procedure)" (rulebooks.Borrowing.borrowed; docs/readings.md).
 LOGBOOK_PROCEDURE: dict[str, Jurisdiction] = {
     Code.PA: pa,
-    Code.NJ: pa,
-    Code.S4: pa,
+    Code.NJ: NewJersey(),
+    Code.S4: Section4(),
 }
 
 # The wagers, payout odds and Rules Submission options: each jurisdiction's own text.
@@ -66,7 +68,9 @@ KNOWN_WAGERS = frozenset(
     for code in (*rules.WAGERS, *rules.BIG_SIX_WAGERS, *(rules.CASINO_WAR_PAYOUTS or {}))
 )
 KNOWN_OPTIONS = frozenset(
-    {name for rules in GAME_RULES.values() for name in rules.OPTIONS} | {"big_six_clapper_between"} | CASINO_WAR_OPTIONS
+    {name for rules in GAME_RULES.values() for name in rules.OPTIONS}
+    | {"big_six_clapper_between", "big_six_odds_wording"}
+    | CASINO_WAR_OPTIONS
 )
 # Answers that mean the request itself is malformed rather than the rules broken.
 MALFORMED = frozenset({"odds_format", "wheel_type_unknown", "paytable_not_listed", "option_value"})

@@ -43,15 +43,15 @@ CATALOGUE: dict[str, Entry] = {
     "equipment_change_while_inspected": Entry(
         "Table {table} is {state}: change its wheel or ball when it is closed, before the inspection that must "
         "follow (§ 617a.2(d)).",
-        pa.REPLACEMENT,
+        pa.EQUIPMENT_CHANGE_POLICY,
     ),
     "equipment_in_use": Entry("{item} is on table {elsewhere}; take it off there first.", GIVEN),
-    "equipment_of_other_property/wheel": Entry("The wheel belongs to another property.", pa.WHEELS),
-    "equipment_of_other_property/ball": Entry("The ball belongs to another property.", pa.BALL),
+    "equipment_of_other_property/wheel": Entry("The wheel belongs to another property.", pa.OWN_EQUIPMENT_POLICY),
+    "equipment_of_other_property/ball": Entry("The ball belongs to another property.", pa.OWN_EQUIPMENT_POLICY),
     "wheel_type_mismatch": Entry(
         "Table {table} is a {table_wheel} table; wheel {serial} is a {wheel} wheel.", pa.WHEELS
     ),
-    "ball_in_use": Entry("Ball {serial} is the ball of table {tables}: choose a spare ball.", pa.IRREGULARITIES),
+    "ball_in_use": Entry("Ball {serial} is the ball of table {tables}: choose a spare ball.", pa.BALL_ONE_TABLE_POLICY),
     "wheel_type_required": Entry("A Roulette table has a single-zero or a double-zero wheel.", pa.WHEELS),
     "wheel_type_not_applicable": Entry(
         "Only a Roulette table has a Roulette wheel (type and external movable parts).", pa.WHEELS
@@ -126,7 +126,8 @@ CATALOGUE: dict[str, Entry] = {
     "signer_not_at_property": Entry("{signer} is not a member of the staff of {property}.", GIVEN),
     "not_a_roulette_table": Entry("Table {table} is a {game} table; this procedure is for Roulette.", GIVEN),
     "wheel_covered_and_locked": Entry(
-        "The wheel of table {table} is still covered and locked: unlock it before the {action}.", pa.COVER_AND_LOCK
+        "The wheel of table {table} is still covered and locked: unlock it before the {action}.",
+        pa.UNLOCK_FIRST_POLICY,
     ),
     "inspector_role": Entry("Only a {roles} may inspect a Roulette table; {inspector} is {role}.", pa.INSPECTION),
     "checklist_item_missing": Entry("Answer the item “{label}”.", GIVEN),
@@ -150,7 +151,7 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "signer_role": Entry("A {roles} records this; {signer} is {role}.", GIVEN),
     # ---- § 617a.2(a), (c), (d), (f), § 617a.6, § 651a.3(d): the table's events (procedure.py) ----
-    "table_already_open": Entry("Table {table} is already open.", pa.INSPECTION),
+    "table_already_open": Entry("Table {table} is already open.", pa.TABLE_STATES_POLICY),
     "wheel_covered_and_locked/opening": Entry(
         "The wheel of table {table} is covered and locked: unlock it and inspect it before opening.", pa.INSPECTION
     ),
@@ -181,16 +182,20 @@ CATALOGUE: dict[str, Entry] = {
     "no_inspection": Entry(
         "Table {table} has no passing inspection since it was last closed: inspect it before opening.", pa.INSPECTION
     ),
-    "table_not_open": Entry("Table {table} is not open, so it cannot be closed.", pa.COVER_AND_LOCK),
+    "table_not_open": Entry("Table {table} is not open, so it cannot be closed.", pa.TABLE_STATES_POLICY),
     "table_open": Entry(
-        "Table {table} is open for play: close it before covering and locking the wheel.", pa.COVER_AND_LOCK
+        "Table {table} is open for play: close it before covering and locking the wheel.", pa.TABLE_STATES_POLICY
     ),
-    "wheel_already_locked": Entry("The wheel of table {table} is already covered and locked.", pa.COVER_AND_LOCK),
+    "wheel_already_locked": Entry("The wheel of table {table} is already covered and locked.", pa.TABLE_STATES_POLICY),
     "wheel_not_locked": Entry(
-        "The wheel of table {table} is not covered and locked, so there is nothing to unlock.", pa.COVER_AND_LOCK
+        "The wheel of table {table} is not covered and locked, so there is nothing to unlock.",
+        pa.TABLE_STATES_POLICY,
     ),
     "table_not_open/irregularity": Entry(
         "Table {table} is not open: a “no spin” irregularity is recorded during play.", pa.IRREGULARITIES
+    ),
+    "irregularity_kind_not_in_jurisdiction": Entry(
+        "“{kind}” is not a “no spin” the rules of {jurisdiction} list; they list {kinds}.", GIVEN
     ),
     "not_a_casino_war_table": Entry("Table {table} is not a Casino War table.", pa.CASINO_WAR_DECKS),
     # ---- § 617a.2(e): the log's times (procedure.py) ----
@@ -206,7 +211,7 @@ CATALOGUE: dict[str, Entry] = {
     "time_before_last_entry": Entry(
         "The time is before the last entry of table {table}; record entries in the order they happened "
         "(correct an earlier entry with an amendment).",
-        pa.INSPECTION_LOG,
+        pa.ENTRY_ORDER_POLICY,
     ),
     # ---- § 617a.2(e): amendments (amendments.py) ----
     "signer_not_at_property/amendment": Entry("{signer} is not a member of this property's staff.", pa.INSPECTION_LOG),
@@ -279,7 +284,7 @@ CATALOGUE: dict[str, Entry] = {
     "submission_not_draft": Entry(
         "Version {version} was {status}; it is never rewritten: make a new version instead.", pa.RULES_SUBMISSION
     ),
-    "filer_role": Entry("The Rules Submission is filed by a compliance manager of {property}.", pa.RULES_SUBMISSION),
+    "filer_role": Entry("The Rules Submission is filed by a compliance manager of {property}.", pa.FILER_POLICY),
     "submission_has_violations": Entry(
         "The draft still breaks {count} rule(s) ({codes}); correct them before filing.", pa.RULES_SUBMISSION
     ),
@@ -314,8 +319,8 @@ CATALOGUE: dict[str, Entry] = {
         "with a double-zero wheel.",
         pa.TOUCHDOWN_TABLE,
     ),
-    "wheel_not_registered": Entry("Table {table} has no registered wheel.", pa.WHEELS),
-    "ball_not_registered": Entry("Table {table} has no registered ball.", pa.BALL),
+    "wheel_not_registered": Entry("Table {table} has no registered wheel.", pa.REGISTERED_EQUIPMENT_POLICY),
+    "ball_not_registered": Entry("Table {table} has no registered ball.", pa.REGISTERED_EQUIPMENT_POLICY),
     # ---- Wagers and options: each jurisdiction's own citations (games/) ----
     "wager_not_in_jurisdiction": Entry("“{wager}” is not a {game} wager of {jurisdiction}.", GIVEN),
     "odds_format": Entry("Give the odds of {wager} as [X, Y] for “X to Y”.", None),
@@ -348,6 +353,9 @@ CATALOGUE: dict[str, Entry] = {
     # ---- Big Six (games/big_six.py) ----
     "clapper_option": Entry(
         "When the clapper stops between two sections, big_six_clapper_between is {choices} here.", GIVEN
+    ),
+    "big_six_odds_wording": Entry(
+        "Big Six odds are stated with {choices}, never with “for”: big_six_odds_wording is {choices}.", GIVEN
     ),
     "option_not_in_jurisdiction/big_six": Entry("“{option}” is not a Big Six option.", GIVEN),
     # ---- Casino War, Chapter 651a (games/casino_war.py) ----

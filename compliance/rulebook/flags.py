@@ -41,7 +41,7 @@ FLAG_KINDS = (
     FlagKind(
         "inspection_stale",
         "Open on an inspection older than the property's interval",
-        pa.INSPECTION,
+        pa.REINSPECTION_POLICY,
         "inspection_due_at",
     ),
     FlagKind("decks_stale", "Casino War decks not changed within 24 hours", pa.CASINO_WAR_DECKS, "decks_due_at"),

@@ -32,6 +32,8 @@ class GameRules(Protocol):
     BIG_SIX_CITATION: str
     BIG_SIX_WAGERS: dict[str, Wager]
     BIG_SIX_CLAPPER: Choice
+    # The words Big Six odds may be stated with, and the paragraph; None: the text says nothing.
+    BIG_SIX_ODDS_WORDING: Choice | None
     # None: the jurisdiction's texts have no Casino War.
     CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None
 
@@ -187,7 +189,13 @@ class Jurisdiction(GameRules, Protocol):
     def may_decide(self, submission: Submission, *, signer: Person) -> list[Violation | None]: ...
 
     def check_layout(
-        self, *, features: list[str], tables: Iterable[Table], options: dict[str, object] | None, game: str = ...
+        self,
+        *,
+        features: list[str],
+        tables: Iterable[Table],
+        options: dict[str, object] | None,
+        game: str = ...,
+        offered: Iterable[str] = ...,
     ) -> list[Violation]: ...
 
     def may_decide_layout(self, layout: Submission, *, signer: Person) -> list[Violation | None]: ...
@@ -202,6 +210,12 @@ class Jurisdiction(GameRules, Protocol):
     def check_casino_war_submission(
         self, *, payout_odds: dict[str, object], options: dict[str, object]
     ) -> list[Violation]: ...
+
+    # § 617a.6 (N.J.A.C. 19:47-5.4, Section 4(d)): the kinds of "no spin" listed.
+    def check_irregularity_kind(self, *, kind: str) -> Violation | None: ...
+
+    # A Pennsylvania paragraph as this jurisdiction cites it (itself, or "applied by policy").
+    def borrowed(self, citation: str) -> str: ...
 
     # The overdue scan's flags.
     def may_resolve_flag(self, flag: Flag, *, signer: Person, note: str) -> list[Violation | None]: ...

@@ -1,16 +1,29 @@
 """Each jurisdiction's rulebook, assembled: its facts (jurisdictions/) with the shared rules that
 apply them, as one object of the type jurisdiction.Jurisdiction (what rulebook_for answers).
 
-Only Pennsylvania's texts set a wheel inspection procedure; the New Jersey and Section 4 texts
-bring their game rules (their facts modules meet jurisdiction.GameRules as they are).
+Only Pennsylvania's texts set a wheel inspection procedure, equipment standards and the opening
+gate. New Jersey and Section 4 borrow them (`Borrowing`): the same rules, answering with each
+jurisdiction's own paragraph where its text has one (`OWN`: its irregularities, the wheel replica)
+and otherwise with Pennsylvania's, saying it is applied by policy (`borrowed`). Product policy
+stays product policy everywhere. docs/readings.md lists the readings.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
+
 from compliance.rulebook import amendments, approvals, equipment, flags, procedure, records, signatures
+from compliance.rulebook.catalogue import violation
 from compliance.rulebook.facts import ChecklistItem, FlagKind
 from compliance.rulebook.games import casino_war
+from compliance.rulebook.jurisdictions import new_jersey, section_4
 from compliance.rulebook.jurisdictions import pennsylvania as facts
+from compliance.rulebook.subjects import Table
+from compliance.rulebook.violations import Violation
+from compliance.rulebook.vocabulary import Game, WheelType
 
 
 class Pennsylvania:
@@ -26,6 +39,7 @@ class Pennsylvania:
     BIG_SIX_WAGERS = facts.BIG_SIX_WAGERS
     BIG_SIX_CLAPPER = facts.BIG_SIX_CLAPPER
     BIG_SIX_ORDER: tuple[str, ...] = facts.BIG_SIX_ORDER
+    BIG_SIX_ODDS_WORDING = facts.BIG_SIX_ODDS_WORDING
     CASINO_WAR_PAYOUTS = facts.CASINO_WAR_PAYOUTS
     exclusivity = staticmethod(facts.exclusivity)
     required_options = staticmethod(facts.required_options)
@@ -95,7 +109,19 @@ class Pennsylvania:
     may_edit_submission = staticmethod(approvals.may_edit_submission)
     may_file = staticmethod(approvals.may_file)
     may_decide = staticmethod(approvals.may_decide)
-    check_layout = staticmethod(approvals.check_layout)
+
+    def check_layout(
+        self,
+        *,
+        features: list[str],
+        tables: Iterable[Table],
+        options: dict[str, object] | None,
+        game: str = Game.ROULETTE,
+        offered: Iterable[str] = (),
+    ) -> list[Violation]:
+        """§ 617a.1(f), § 619a.1(g), § 651a.2(b); `offered` (the wagers in effect) adds nothing here."""
+        return approvals.check_layout(features=features, tables=tables, options=options, game=game)
+
     may_decide_layout = staticmethod(approvals.may_decide_layout)
     configuration_ready = staticmethod(approvals.configuration_ready)
 
@@ -106,5 +132,211 @@ class Pennsylvania:
     # The overdue scan's flags.
     may_resolve_flag = staticmethod(flags.may_resolve_flag)
 
+    # § 617a.6: the kinds of "no spin" this jurisdiction lists.
+    def check_irregularity_kind(self, *, kind: str) -> Violation | None:
+        """A "no spin" of a kind the jurisdiction's text does not list is refused (docs/readings.md)."""
+        if kind not in dict(self.IRREGULARITY_KINDS):
+            return violation(
+                "irregularity_kind_not_in_jurisdiction",
+                field="irregularity",
+                citation=self.IRREGULARITIES,
+                kind=kind,
+                jurisdiction=self.NAME,
+                kinds=", ".join(code for code, _ in self.IRREGULARITY_KINDS),
+            )
+        return None
+
+    def borrowed(self, citation: str) -> str:
+        """Pennsylvania's own paragraphs are its law: cited as they are."""
+        return citation
+
     def __repr__(self) -> str:
         return f"<rulebook of {self.NAME}>"
+
+
+# The rules a borrowing rulebook takes from Pennsylvania's, their answers' citations translated.
+RULES = (
+    "wheel_order_for",
+    "check_wheel",
+    "check_ball",
+    "equipment_change",
+    "table_equipment",
+    "ball_free",
+    "table_configuration",
+    "configuration_change",
+    "table_may_move",
+    "table_may_renumber",
+    "property_may_change_jurisdiction",
+    "person_may_change",
+    "checklist_for",
+    "check_inspection",
+    "check_adjustment",
+    "signer_may_record",
+    "may_open",
+    "may_close",
+    "may_cover",
+    "may_unlock",
+    "may_record_irregularity",
+    "may_change_decks",
+    "time_in_order",
+    "entry_time_plausible",
+    "may_amend",
+    "check_correction",
+    "check_amendment",
+    "signature_invalid",
+    "signature_locked_out",
+    "check_rules_submission",
+    "may_edit_submission",
+    "may_file",
+    "may_decide",
+    "may_decide_layout",
+    "configuration_ready",
+    "casino_war_decks_allowed",
+    "check_casino_war_submission",
+    "may_resolve_flag",
+)
+
+# What a silent text does not set, by the borrowed paragraph's beginning (the first that matches).
+SILENT_ON = (
+    ("58 Pa. Code § 617a.1(f)", "sets no layout minimum"),
+    ("58 Pa. Code § 617a.1(g)", "sets no layout minimum"),
+    ("58 Pa. Code § 617a.1", "sets no equipment standard"),
+    ("58 Pa. Code § 617a.2", "sets no procedure"),
+    ("58 Pa. Code § 617a.6", "sets no such rule"),
+    ("58 Pa. Code § 601a.2", "sets no Rules Submission procedure"),
+    ("58 Pa. Code § 619a", "sets no such Big Six rule"),
+    ("58 Pa. Code § 651a", "has no Casino War"),
+    ("58 Pa. Code", "sets no such rule"),
+)
+
+
+class Borrowing(Pennsylvania):
+    """A jurisdiction whose text sets no procedure of its own: Pennsylvania's rules, each answer
+    citing the jurisdiction's own paragraph where it has one (`OWN`), else Pennsylvania's marked
+    "applied by policy" (`borrowed`). Subclasses give their text (`TEXT`), `OWN` and their facts."""
+
+    TEXT: ClassVar[str]
+    OWN: ClassVar[dict[str, str]]
+    # The layout areas its own text asks for: (feature, citation) when a wager is offered, when a
+    # double-zero wheel is used, and for a Big Six table.
+    LAYOUT_FOR_WAGER: ClassVar[dict[str, tuple[tuple[str, str], ...]]]
+    LAYOUT_FOR_DOUBLE_ZERO: ClassVar[tuple[tuple[str, str], ...]]
+    LAYOUT_FOR_BIG_SIX: ClassVar[tuple[tuple[str, str], ...]]
+
+    def borrowed(self, citation: str) -> str:
+        """`citation`, a Pennsylvania paragraph, as this jurisdiction's rulebook cites it."""
+        silent = next(what for prefix, what in SILENT_ON if citation.startswith(prefix))
+        return f"{citation} (applied by policy: {self.TEXT} {silent})"
+
+    def cite(self, citation: str | None) -> str | None:
+        """The citation of an answer of Pennsylvania's rules at this jurisdiction's table."""
+        if citation is None or not citation.startswith("58 Pa. Code"):
+            return citation  # product policy, or already this jurisdiction's own paragraph
+        if citation in self.OWN:
+            return self.OWN[citation]
+        return self.borrowed(citation)
+
+    def translate(self, answer: Any) -> Any:
+        if isinstance(answer, Violation):
+            return dataclasses.replace(answer, citation=self.cite(answer.citation))
+        if isinstance(answer, (ChecklistItem, FlagKind)):
+            return dataclasses.replace(answer, citation=self.cite(answer.citation) or answer.citation)
+        if isinstance(answer, list):
+            return [self.translate(a) for a in answer]
+        if isinstance(answer, tuple) and all(isinstance(a, ChecklistItem) for a in answer):
+            return tuple(self.translate(a) for a in answer)
+        return answer
+
+    def __init__(self) -> None:
+        for name in RULES:
+            setattr(self, name, self._translating(getattr(Pennsylvania, name)))
+        self.INSPECTION_LOG = self.borrowed(facts.INSPECTION_LOG)
+        self.LAYOUT_APPROVAL = self.borrowed(facts.LAYOUT_APPROVAL)
+        self.RULES_SUBMISSION = self.borrowed(facts.RULES_SUBMISSION)
+        self.CHECKLIST = tuple(self.translate(item) for item in facts.CHECKLIST)
+        self.CHECKLIST_BY_CODE = {item.code: item for item in self.CHECKLIST}
+        self.FLAG_KINDS = tuple(self.translate(kind) for kind in flags.FLAG_KINDS)
+        self.FLAG_KINDS_BY_CODE = {kind.code: kind for kind in self.FLAG_KINDS}
+
+    def _translating(self, rule: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(rule)
+        def translated(*args: Any, **kwargs: Any) -> Any:
+            return self.translate(rule(*args, **kwargs))
+
+        return translated
+
+    def check_layout(
+        self,
+        *,
+        features: list[str],
+        tables: Iterable[Table],
+        options: dict[str, object] | None,
+        game: str = Game.ROULETTE,
+        offered: Iterable[str] = (),
+    ) -> list[Violation]:
+        """Pennsylvania's layout minimum (borrowed), with this text's own areas: the wheel replica,
+        the seven numbers and colour wager areas, the double-zero option notice, the clapper sign."""
+        tables = list(tables)
+        found = self.translate(approvals.check_layout(features=features, tables=tables, options=options, game=game))
+        needed: list[tuple[str, str]] = []
+        if game == Game.ROULETTE:
+            for wager in offered:
+                needed.extend(self.LAYOUT_FOR_WAGER.get(wager, ()))
+            if any(table.wheel_type == WheelType.DOUBLE_ZERO for table in tables):
+                needed.extend(self.LAYOUT_FOR_DOUBLE_ZERO)
+        elif game == Game.BIG_SIX:
+            needed.extend(self.LAYOUT_FOR_BIG_SIX)
+        for feature, citation in dict(needed).items():
+            if feature not in features:
+                found.append(violation("layout_feature_missing", field="features", citation=citation, feature=feature))
+        return found
+
+
+class NewJersey(Borrowing):
+    """N.J.A.C. 19:47-5: its wagers, odds, irregularities and layout areas; Pennsylvania's
+    procedure, equipment standards and opening gate, applied by policy."""
+
+    TEXT = "N.J.A.C. 19:47-5"
+    NAME = new_jersey.NAME
+    WAGERS_CITATION = new_jersey.WAGERS_CITATION
+    PAYOUT_ODDS = new_jersey.PAYOUT_ODDS
+    WAGERS = new_jersey.WAGERS
+    OPTIONS = new_jersey.OPTIONS
+    BIG_SIX_CITATION = new_jersey.BIG_SIX_CITATION
+    BIG_SIX_WAGERS = new_jersey.BIG_SIX_WAGERS
+    BIG_SIX_CLAPPER = new_jersey.BIG_SIX_CLAPPER
+    BIG_SIX_ODDS_WORDING = new_jersey.BIG_SIX_ODDS_WORDING
+    CASINO_WAR_PAYOUTS = new_jersey.CASINO_WAR_PAYOUTS
+    exclusivity = staticmethod(new_jersey.exclusivity)
+    required_options = staticmethod(new_jersey.required_options)
+    IRREGULARITIES = new_jersey.IRREGULARITIES
+    IRREGULARITY_KINDS: tuple[tuple[str, str], ...] = new_jersey.IRREGULARITY_KINDS
+    OWN = new_jersey.OWN
+    LAYOUT_FOR_WAGER = new_jersey.LAYOUT_FOR_WAGER
+    LAYOUT_FOR_DOUBLE_ZERO = new_jersey.LAYOUT_FOR_DOUBLE_ZERO
+    LAYOUT_FOR_BIG_SIX = new_jersey.LAYOUT_FOR_BIG_SIX
+
+
+class Section4(Borrowing):
+    """The Section 4 rules: its wagers, odds, irregularities and layout areas; Pennsylvania's
+    procedure, equipment standards and opening gate, applied by policy."""
+
+    TEXT = "Section 4"
+    NAME = section_4.NAME
+    WAGERS_CITATION = section_4.WAGERS_CITATION
+    PAYOUT_ODDS = section_4.PAYOUT_ODDS
+    WAGERS = section_4.WAGERS
+    OPTIONS = section_4.OPTIONS
+    BIG_SIX_CITATION = section_4.BIG_SIX_CITATION
+    BIG_SIX_WAGERS = section_4.BIG_SIX_WAGERS
+    BIG_SIX_CLAPPER = section_4.BIG_SIX_CLAPPER
+    BIG_SIX_ODDS_WORDING = section_4.BIG_SIX_ODDS_WORDING
+    CASINO_WAR_PAYOUTS = section_4.CASINO_WAR_PAYOUTS
+    exclusivity = staticmethod(section_4.exclusivity)
+    required_options = staticmethod(section_4.required_options)
+    IRREGULARITIES = section_4.IRREGULARITIES
+    IRREGULARITY_KINDS: tuple[tuple[str, str], ...] = section_4.IRREGULARITY_KINDS
+    OWN = section_4.OWN
+    LAYOUT_FOR_WAGER = section_4.LAYOUT_FOR_WAGER
+    LAYOUT_FOR_DOUBLE_ZERO = section_4.LAYOUT_FOR_DOUBLE_ZERO
+    LAYOUT_FOR_BIG_SIX = section_4.LAYOUT_FOR_BIG_SIX

@@ -372,7 +372,7 @@ def irregularity_record(
             "new_ball": new_ball.pk if new_ball else None,
             "notes": notes,
         },
-        more_checks=new_ball_checks,
+        more_checks=lambda rules, table: [rules.check_irregularity_kind(kind=kind), *new_ball_checks(rules, table)],
         on_table=use_new_ball,
     )
 

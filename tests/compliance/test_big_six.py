@@ -57,7 +57,11 @@ def codes(rules, payout_odds=None, **options):
 
 
 def test_minimum_odds_per_jurisdiction():
-    for rules, citation in ((pa, "58 Pa. Code § 619a.3"), (nj, "N.J.A.C. 19:47-5.5(a)"), (s4, "Section 4(e)(1)")):
+    for rules, citation in (
+        (pa, "58 Pa. Code § 619a.3 (proposed, 41 Pa.B. 3000)"),
+        (nj, "N.J.A.C. 19:47-5.5(a)"),
+        (s4, "Section 4(e)(1)"),
+    ):
         found = codes(rules, {**ALL_ODDS, "joker": [40, 1]}, big_six_clapper_between="void_and_respin")
         assert found == {("odds_below_minimum", citation)}
 
@@ -65,7 +69,9 @@ def test_minimum_odds_per_jurisdiction():
 def test_pennsylvania_voids_a_spin_between_sections():
     assert codes(pa) == set()
     assert codes(pa, big_six_clapper_between="void_and_respin") == set()
-    assert codes(pa, big_six_clapper_between="previous_number") == {("clapper_option", "58 Pa. Code § 619a.2(d)")}
+    assert codes(pa, big_six_clapper_between="previous_number") == {
+        ("clapper_option", "58 Pa. Code § 619a.2(d) (proposed, 41 Pa.B. 3000)")
+    }
 
 
 def test_new_jersey_and_section_4_choose_and_say_which():

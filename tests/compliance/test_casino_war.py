@@ -22,8 +22,10 @@ def test_a_complete_submission_passes():
 
 
 def test_payouts_are_exactly_651a_10():
-    assert codes({**PAYOUTS, "tie": [11, 1]}) == {("casino_war_odds", "58 Pa. Code § 651a.10(2)", "payout_odds.tie")}
-    assert ("casino_war_odds", "58 Pa. Code § 651a.10(3)", "payout_odds.war_tie") in codes(
+    assert codes({**PAYOUTS, "tie": [11, 1]}) == {
+        ("casino_war_odds", "58 Pa. Code § 651a.10(2) (proposed, 41 Pa.B. 3000)", "payout_odds.tie")
+    }
+    assert ("casino_war_odds", "58 Pa. Code § 651a.10(3) (proposed, 41 Pa.B. 3000)", "payout_odds.war_tie") in codes(
         {k: v for k, v in PAYOUTS.items() if k != "war_tie"}
     )
 
@@ -48,7 +50,11 @@ def test_decks_per_651a_3(decks, shuffler, ok):
 
 def test_adjacent_boxes_are_stated():
     assert codes(casino_war_adjacent_boxes=None) == {
-        ("adjacent_boxes_required", "58 Pa. Code § 651a.7(e)", "options.casino_war_adjacent_boxes")
+        (
+            "adjacent_boxes_required",
+            "58 Pa. Code § 651a.7(e) (proposed, 41 Pa.B. 3000)",
+            "options.casino_war_adjacent_boxes",
+        )
     }
 
 

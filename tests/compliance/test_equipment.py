@@ -231,7 +231,8 @@ def test_equipment_changes_only_on_a_closed_table_and_one_table_at_a_time(casino
     assert_refused(
         client.patch(f"/api/tables/{casino.table.pk}/", {"wheel": second.pk}, format="json"),
         "equipment_change_while_inspected",
-        "58 Pa. Code § 617a.2(d)",
+        "Product policy: the wheel or ball is changed while the table is closed "
+        "(58 Pa. Code § 617a.2(d) requires an inspection before it reopens)",
         "wheel",
     )
     # Its number is not its configuration: that changes at any time.

@@ -172,7 +172,10 @@ def test_a_pending_layouts_artwork_cannot_change_in_the_database(casino, sql):
 
 @pytest.mark.parametrize(
     "game, missing_citation",
-    [("big_six", "58 Pa. Code § 619a.1(g)(3)"), ("casino_war", "58 Pa. Code § 651a.2(b)(3)")],
+    [
+        ("big_six", "58 Pa. Code § 619a.1(g)(3) (proposed, 41 Pa.B. 3000)"),
+        ("casino_war", "58 Pa. Code § 651a.2(b)(3) (proposed, 41 Pa.B. 3000)"),
+    ],
 )
 def test_big_six_and_casino_war_layouts_have_their_own_contents(casino, game, missing_citation):
     table = GamingTableFactory(property=casino.property, game=game, wheel_type=None, has_external_movable_parts=False)

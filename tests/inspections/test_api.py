@@ -256,7 +256,7 @@ def test_irregularities_deck_changes_and_amendments(casino):
         {"table": casino.table.pk, "decks": 6, "signature": signature(casino.floorperson)},
         format="json",
     )
-    assert_refused(response, "not_a_casino_war_table", "58 Pa. Code § 651a.3(d)", "table")
+    assert_refused(response, "not_a_casino_war_table", "58 Pa. Code § 651a.3(d) (proposed, 41 Pa.B. 3000)", "table")
 
 
 def test_the_logbook_register_has_every_617a_2e_field(casino):

@@ -97,7 +97,13 @@ def test_a_wheel_left_uncovered_past_the_grace_period(opened):
 def test_an_open_table_on_an_inspection_older_than_the_policy(opened):
     table = table_of(opened)
     assert table.inspection_due_at == table.last_inspection_at + timedelta(hours=24)
-    flag = boundary("inspection_due_at", table, "inspection_stale", "58 Pa. Code § 617a.2(a)")
+    flag = boundary(
+        "inspection_due_at",
+        table,
+        "inspection_stale",
+        "Product policy: the property's re-inspection interval (58 Pa. Code § 617a.2(a) requires an inspection "
+        "before opening only)",
+    )
     # a fresh inspection moves the deadline a day on
     cured(flag, by=inspect(opened), at=flag.due_at + SECOND)
 
@@ -142,7 +148,7 @@ def test_casino_war_decks_older_than_24_hours(casino):
     deadlines_set(table)
     table.save()
     assert table.decks_due_at == opened_at + timedelta(hours=24)
-    flag = boundary("decks_due_at", table, "decks_stale", "58 Pa. Code § 651a.3(d)")
+    flag = boundary("decks_due_at", table, "decks_stale", "58 Pa. Code § 651a.3(d) (proposed, 41 Pa.B. 3000)")
     changed = services.deck_change_record(
         table_id=table.pk, decks=6, signature=sign(casino.security), recorded_by=casino.security
     )

@@ -166,12 +166,12 @@ def test_item_5_is_refused_for_other_wheels(casino):
 
 def test_an_inspection_of_a_locked_wheel_is_refused(casino):
     event(casino, "cover")
-    refused(lambda: inspect(casino), "wheel_covered_and_locked", "58 Pa. Code § 617a.2(f)")
+    refused(lambda: inspect(casino), "wheel_covered_and_locked", UNLOCK_FIRST)
 
 
 def test_an_adjustment_of_a_locked_wheel_is_refused(casino):
     event(casino, "cover")
-    refused(lambda: adjust(casino), "wheel_covered_and_locked", "58 Pa. Code § 617a.2(f)")
+    refused(lambda: adjust(casino), "wheel_covered_and_locked", UNLOCK_FIRST)
 
 
 @pytest.mark.parametrize("role", [Role.FLOORPERSON, Role.MAINTENANCE])
@@ -250,16 +250,25 @@ def test_closing_requires_a_new_inspection_before_reopening(casino):
     refused(lambda: event(casino, "open"), "no_inspection", "58 Pa. Code § 617a.2(a)")
 
 
+UNLOCK_FIRST = (
+    "Product policy: a covered and locked wheel (58 Pa. Code § 617a.2(f)) is unlocked, with its "
+    "logbook entry, before it is inspected or adjusted"
+)
+# No paragraph governs closing a table that is not open (§ 617a.2(f) is about securing the wheel
+# of a table not open): the table's states are product policy, and say so.
+TABLE_STATES = "Product policy: the table's states (no paragraph governs opening an open table or closing one not open)"
+
+
 def test_impossible_orders_are_refused(casino):
-    refused(lambda: event(casino, "close"), "table_not_open", "58 Pa. Code § 617a.2(f)")
-    refused(lambda: event(casino, "unlock"), "wheel_not_locked", "58 Pa. Code § 617a.2(f)")
+    refused(lambda: event(casino, "close"), "table_not_open", TABLE_STATES)
+    refused(lambda: event(casino, "unlock"), "wheel_not_locked", TABLE_STATES)
     inspect(casino)
     event(casino, "open")
-    refused(lambda: event(casino, "open"), "table_already_open", "58 Pa. Code § 617a.2(a)")
-    refused(lambda: event(casino, "cover"), "table_open", "58 Pa. Code § 617a.2(f)")
+    refused(lambda: event(casino, "open"), "table_already_open", TABLE_STATES)
+    refused(lambda: event(casino, "cover"), "table_open", TABLE_STATES)
     event(casino, "close")
     event(casino, "cover")
-    refused(lambda: event(casino, "cover"), "wheel_already_locked", "58 Pa. Code § 617a.2(f)")
+    refused(lambda: event(casino, "cover"), "wheel_already_locked", TABLE_STATES)
 
 
 def test_a_wrong_signature_password_writes_nothing(casino):
@@ -301,7 +310,8 @@ def test_times_before_the_last_entry_are_refused(casino):
     refused(
         lambda: event(casino, "open", at=timezone.now() - timedelta(hours=1)),
         "time_before_last_entry",
-        "58 Pa. Code § 617a.2(e)",
+        "Product policy: a table's entries follow each other in time (58 Pa. Code § 617a.2(e) requires "
+        "their date and time)",
     )
 
 
@@ -335,7 +345,7 @@ def test_deck_changes_are_for_casino_war_tables(casino):
             table_id=casino.table.pk, decks=6, signature=sign(casino.floorperson), recorded_by=casino.floorperson
         ),
         "not_a_casino_war_table",
-        "58 Pa. Code § 651a.3(d)",
+        "58 Pa. Code § 651a.3(d) (proposed, 41 Pa.B. 3000)",
     )
     war = GamingTableFactory(
         property=casino.property, game="casino_war", wheel_type=None, has_external_movable_parts=False
@@ -409,7 +419,7 @@ def test_a_time_out_of_order_is_reported_with_the_state_problem(casino):
     violations = refused(
         lambda: event(casino, "close", at=timezone.now() - timedelta(hours=1)),
         "table_not_open",
-        "58 Pa. Code § 617a.2(f)",
+        TABLE_STATES,
     )
     assert {v.code for v in violations} == {"table_not_open", "time_before_last_entry"}
 
@@ -446,8 +456,14 @@ def test_opening_needs_approved_layout_rules_and_registered_equipment(db):
     assert {(v.code, v.citation) for v in violations} == {
         ("layout_not_approved", "58 Pa. Code § 617a.1(f)"),
         ("rules_submission_not_in_effect", "58 Pa. Code § 601a.2"),
-        ("wheel_not_registered", "58 Pa. Code § 617a.1(c), (d)"),
-        ("ball_not_registered", "58 Pa. Code § 617a.1(a)"),
+        (
+            "wheel_not_registered",
+            "Product policy: a Roulette table opens with a registered wheel and ball, checked against 58 Pa. Code § 617a.1(a)–(d)",
+        ),
+        (
+            "ball_not_registered",
+            "Product policy: a Roulette table opens with a registered wheel and ball, checked against 58 Pa. Code § 617a.1(a)–(d)",
+        ),
     }
 
 
@@ -472,7 +488,13 @@ def test_a_deck_change_puts_six_or_eight_decks_or_a_shufflers_batches(casino, de
     if accepted:
         assert call().details == {"decks": decks}
     else:
-        refused(call, "casino_war_decks", "58 Pa. Code § 651a.3(c)" if decks > 8 else "58 Pa. Code § 651a.3(a)")
+        refused(
+            call,
+            "casino_war_decks",
+            "58 Pa. Code § 651a.3(c) (proposed, 41 Pa.B. 3000)"
+            if decks > 8
+            else "58 Pa. Code § 651a.3(a) (proposed, 41 Pa.B. 3000)",
+        )
 
 
 def test_a_touchdown_layout_opens_only_on_an_electronic_double_zero_table(casino):
@@ -500,7 +522,9 @@ def test_a_casino_war_table_opens_with_its_approved_layout_and_rules(casino):
         property=casino.property, game="casino_war", wheel_type=None, has_external_movable_parts=False
     )
     staff = SimpleNamespace(**{**vars(casino), "table": war})
-    violations = refused(lambda: event(staff, "open"), "layout_not_approved", "58 Pa. Code § 651a.2(b)")
+    violations = refused(
+        lambda: event(staff, "open"), "layout_not_approved", "58 Pa. Code § 651a.2(b) (proposed, 41 Pa.B. 3000)"
+    )
     assert {v.code for v in violations} == {"layout_not_approved", "rules_submission_not_in_effect"}
     layout = LayoutSubmission.objects.create(
         property=casino.property,
@@ -557,5 +581,5 @@ def test_a_ball_in_play_on_another_table_is_refused_as_the_new_ball(casino):
             recorded_by=casino.security,
         ),
         "ball_in_use",
-        "58 Pa. Code § 617a.6",
+        "Product policy: a ball is on one table at a time",
     )

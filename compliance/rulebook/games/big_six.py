@@ -53,8 +53,20 @@ def check_big_six_submission(
                 choices=" or ".join(json.dumps(v) for v in allowed),
             )
         )
+    # N.J.A.C. 19:47-5.5(b), Section 4(e)(2): the odds are stated with "to" or "win", never "for".
+    wording = rules.BIG_SIX_ODDS_WORDING
+    if wording is not None and options.get("big_six_odds_wording") not in (*wording[0], *NOT_CHOSEN):
+        violations.append(
+            violation(
+                "big_six_odds_wording",
+                field="options.big_six_odds_wording",
+                citation=wording[1],
+                choices=" or ".join(json.dumps(v) for v in wording[0]),
+            )
+        )
+    own = {"big_six_clapper_between", *(("big_six_odds_wording",) if wording is not None else ())}
     for name in options:
-        if name != "big_six_clapper_between" and options[name] not in NOT_CHOSEN:
+        if name not in own and options[name] not in NOT_CHOSEN:
             violations.append(
                 violation(
                     "option_not_in_jurisdiction/big_six",

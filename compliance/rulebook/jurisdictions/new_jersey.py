@@ -1,7 +1,8 @@
-"""New Jersey, N.J.A.C. 19:47-5: Roulette wagers, payout odds and their options.
+"""New Jersey, N.J.A.C. 19:47-5: Roulette wagers, payout odds and their options, its irregularities,
+the layout areas it asks for, and Big Six.
 
-The wheel inspection procedure is Pennsylvania's (compliance.rulebook.LOGBOOK_PROCEDURE):
-this subchapter sets none.
+The wheel inspection procedure, the equipment standards and the opening gate are Pennsylvania's,
+applied by policy (rulebooks.NewJersey): this subchapter sets none, and every such answer says so.
 """
 
 from __future__ import annotations
@@ -72,12 +73,46 @@ def required_options(*, wheel_types: list[str], options: dict[str, object]) -> l
     return double_zero_loss_chosen(wheel_types=wheel_types, options=options, citation="N.J.A.C. 19:47-5.2(b)")
 
 
+# ---- 19:47-5.4: irregularities, three kinds (a ball leaving the wheel is not one of them) ----
+
+IRREGULARITIES = "N.J.A.C. 19:47-5.4"
+IRREGULARITY_KINDS = (
+    ("same_direction", "ball spun in the same direction as the wheel (N.J.A.C. 19:47-5.4(a))"),
+    ("under_four_revolutions", "ball did not complete four revolutions (N.J.A.C. 19:47-5.4(b))"),
+    ("foreign_object", "a foreign object entered the wheel (N.J.A.C. 19:47-5.4(c))"),
+)
+
+# ---- Where this text has its own paragraph for what Pennsylvania's rules check ----
+
+OWN = {
+    "58 Pa. Code § 617a.6": IRREGULARITIES,
+    # The five adjacent numbers: a layout with a replica of the wheel.
+    "58 Pa. Code § 617a.1(f)(4)": "N.J.A.C. 19:47-5.1(e)1.i(1)",
+    # A double-zero wheel used as single zero: the notice at the table.
+    "58 Pa. Code § 617a.1(e)(2)": "N.J.A.C. 19:47-5.2(d)1",
+}
+
+# ---- The layout areas and notices this text asks for ----
+
+LAYOUT_FOR_WAGER: dict[str, tuple[tuple[str, str], ...]] = {
+    "seven_numbers": (("seven_numbers_area", "N.J.A.C. 19:47-5.1(f)"),),
+    "six_numbers_color": (("color_wager_area", "N.J.A.C. 19:47-5.1(e)6.ii"),),
+    "seven_numbers_color": (("color_wager_area", "N.J.A.C. 19:47-5.1(e)7"),),
+    "eight_numbers_color": (("color_wager_area", "N.J.A.C. 19:47-5.1(e)8"),),
+}
+# 19:47-5.2(b): notice at the table of the option in effect (half or all lost on 0 and 00).
+LAYOUT_FOR_DOUBLE_ZERO = (("double_zero_option_notice", "N.J.A.C. 19:47-5.2(b)"),)
+# 19:47-5.6(d): a sign at each table stating the clapper option in effect.
+LAYOUT_FOR_BIG_SIX = (("clapper_option_sign", "N.J.A.C. 19:47-5.6(d)"),)
+
 # ---- Big Six ----
 
 BIG_SIX_CITATION = "N.J.A.C. 19:47-5.5(a)"
 BIG_SIX_WAGERS = big_six_wagers(payout_citation=BIG_SIX_CITATION)
 # Between two sections: the number passed, or void and respin, as the casino chooses and posts.
 BIG_SIX_CLAPPER: Choice = (("previous_number", "void_and_respin"), "N.J.A.C. 19:47-5.6(c)")
+# 19:47-5.5(b): odds printed on the wheel, layout or publications say "to" or "win", never "for".
+BIG_SIX_ODDS_WORDING: Choice | None = (("to", "win"), "N.J.A.C. 19:47-5.5(b)")
 
 # ---- Casino War: not in this text ----
 

@@ -17,6 +17,13 @@ from compliance.rulebook.wagers import DOUBLE, SINGLE, Choice, Option, Paytable,
 
 NAME = "Pennsylvania (58 Pa. Code)"
 
+
+def proposed(section: str) -> str:
+    """A paragraph of Chapter 619a or 651a: they exist only in the 2011 proposed rulemaking (41 Pa.B.
+    3000), never adopted, so every citation of them says so, in this one form."""
+    return f"58 Pa. Code § {section} (proposed, 41 Pa.B. 3000)"
+
+
 # ---- The paragraphs the rules cite ----
 
 BALL = "58 Pa. Code § 617a.1(a)"
@@ -32,7 +39,7 @@ COVER_AND_LOCK = "58 Pa. Code § 617a.2(f)"
 DOUBLE_ZERO_AS_SINGLE_ZERO = "58 Pa. Code § 617a.1(e)"
 WHEELS = "58 Pa. Code § 617a.1(c), (d)"
 IRREGULARITIES = "58 Pa. Code § 617a.6"
-CASINO_WAR_DECKS = "58 Pa. Code § 651a.3(d)"
+CASINO_WAR_DECKS = proposed("651a.3(d)")
 TOUCHDOWN_TABLE = "58 Pa. Code § 617a.1(f)(5)"
 RULES_SUBMISSION = "58 Pa. Code § 601a.2"
 LAYOUT_APPROVAL = "58 Pa. Code § 617a.1(f)"
@@ -42,6 +49,49 @@ TABLE_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)
 TABLE_KEEPS_NUMBER = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PROPERTY_KEEPS_JURISDICTION = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PERSON_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+# Product policy, not law: no paragraph says who records opening, closing, covering, unlocking, a "no
+# spin" or a deck change (§ 617a.2(a) and (b) name who inspects and who adjusts; nothing else), nor
+# that a table must be open to be closed. The property's staff and the table's states say it.
+EVENT_ROLES_POLICY = (
+    "Product policy: a security officer or floorperson of the property records the table's events "
+    "(no paragraph names who opens, closes, covers, unlocks, records a no spin or a deck change)"
+)
+TABLE_STATES_POLICY = (
+    "Product policy: the table's states (no paragraph governs opening an open table or closing one not open)"
+)
+# § 617a.2(a) asks for an inspection before opening, not again after so many hours of play: the
+# re-inspection interval (max_inspection_interval_hours) is the property's own policy.
+REINSPECTION_POLICY = (
+    "Product policy: the property's re-inspection interval (58 Pa. Code § 617a.2(a) requires an inspection "
+    "before opening only)"
+)
+# A ball is on one table at a time: § 617a.6(b), (c) speak of a new ball for the table, not of sharing one.
+BALL_ONE_TABLE_POLICY = "Product policy: a ball is on one table at a time"
+# Equipment: registering it, and keeping it to one property, is how the product checks § 617a.1;
+# the paragraph sets the standard, not the register.
+OWN_EQUIPMENT_POLICY = "Product policy: a property uses its own registered wheels and balls"
+REGISTERED_EQUIPMENT_POLICY = (
+    "Product policy: a Roulette table opens with a registered wheel and ball, checked against "
+    "58 Pa. Code § 617a.1(a)–(d)"
+)
+# § 617a.2(d) lets a part be replaced at any time, with an inspection before reopening: changing
+# the wheel or ball only while the table is closed is the product's stricter order.
+EQUIPMENT_CHANGE_POLICY = (
+    "Product policy: the wheel or ball is changed while the table is closed "
+    "(58 Pa. Code § 617a.2(d) requires an inspection before it reopens)"
+)
+# § 617a.2(f) covers and locks the wheel; that it is unlocked (a logbook entry) before anyone
+# inspects or adjusts it is the product's order of events.
+UNLOCK_FIRST_POLICY = (
+    "Product policy: a covered and locked wheel (58 Pa. Code § 617a.2(f)) is unlocked, with its "
+    "logbook entry, before it is inspected or adjusted"
+)
+# § 617a.2(e) asks for the date and time of each entry, not that a table's entries be in order.
+ENTRY_ORDER_POLICY = (
+    "Product policy: a table's entries follow each other in time (58 Pa. Code § 617a.2(e) requires their date and time)"
+)
+# § 601a.2 (not among the texts held) has the certificate holder file: who files is the property's.
+FILER_POLICY = "Product policy: a compliance manager files the property's Rules Submission"
 # How far back a time an entry may carry (ENTRY_MAX_BACKDATE_HOURS): the log holds the true date and time.
 ENTRY_TIME_PLAUSIBLE = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 # Outside the logbook (a flag's resolution, a filing, a regulator's decision) no paragraph asks for the
@@ -110,14 +160,10 @@ INSPECTOR_ROLES = frozenset({Role.FLOORPERSON, Role.SECURITY})  # § 617a.2(a)
 ADJUSTER_ROLES = frozenset({Role.FLOORPERSON, Role.MAINTENANCE})  # § 617a.2(b)
 WITNESS_ROLES = frozenset({Role.SECURITY})  # § 617a.2(b)
 # Who records the other logbook events. § 617a.2 names no role for them; these are the floor
-# roles docs/architecture.md: People gives them, cited to the subsection whose procedure they belong to.
+# roles docs/architecture.md: People gives them, cited as the product policy they are.
 EVENT_ROLES = {
-    "unlock": (frozenset({Role.SECURITY, Role.FLOORPERSON}), COVER_AND_LOCK),
-    "cover": (frozenset({Role.SECURITY, Role.FLOORPERSON}), COVER_AND_LOCK),
-    "open": (frozenset({Role.SECURITY, Role.FLOORPERSON}), INSPECTION),
-    "close": (frozenset({Role.SECURITY, Role.FLOORPERSON}), COVER_AND_LOCK),
-    "irregularity": (frozenset({Role.SECURITY, Role.FLOORPERSON}), IRREGULARITIES),
-    "deck_change": (frozenset({Role.SECURITY, Role.FLOORPERSON}), CASINO_WAR_DECKS),
+    event: (frozenset({Role.SECURITY, Role.FLOORPERSON}), EVENT_ROLES_POLICY)
+    for event in ("unlock", "cover", "open", "close", "irregularity", "deck_change")
 }
 
 # § 617a.6(a)–(d): the reasons for a "no spin".
@@ -173,8 +219,8 @@ def required_options(*, wheel_types: list[str], options: dict[str, object]) -> l
 
 LAYOUT_APPROVAL_BY_GAME: dict[str, str] = {
     Game.ROULETTE: LAYOUT_APPROVAL,
-    Game.BIG_SIX: "58 Pa. Code § 619a.1(g)",
-    Game.CASINO_WAR: "58 Pa. Code § 651a.2(b)",
+    Game.BIG_SIX: proposed("619a.1(g)"),
+    Game.CASINO_WAR: proposed("651a.2(b)"),
 }
 LAYOUT_FEATURES = frozenset(
     {
@@ -194,6 +240,11 @@ LAYOUT_FEATURES = frozenset(
         "tip_box",
         "payout_odds_signage",
         "tie_betting_area",
+        # What New Jersey's and Section 4's texts ask for (rulebooks.Borrowing.check_layout).
+        "seven_numbers_area",
+        "color_wager_area",
+        "double_zero_option_notice",
+        "clapper_option_sign",
     }
 )
 # Always: § 617a.1(f)(1)–(3) and (g).
@@ -208,19 +259,19 @@ LAYOUT_ALWAYS = (
 LAYOUT_ALWAYS_BY_GAME: dict[str, tuple[tuple[str, str], ...]] = {
     Game.ROULETTE: LAYOUT_ALWAYS,
     Game.BIG_SIX: (
-        ("name_or_logo", "58 Pa. Code § 619a.1(g)(1)"),
-        ("betting_areas", "58 Pa. Code § 619a.1(g)(2)"),
-        ("payout_odds_signage", "58 Pa. Code § 619a.1(g)(3)"),
-        ("drop_box", "58 Pa. Code § 619a.1(f)"),
-        ("tip_box", "58 Pa. Code § 619a.1(f)"),
+        ("name_or_logo", proposed("619a.1(g)(1)")),
+        ("betting_areas", proposed("619a.1(g)(2)")),
+        ("payout_odds_signage", proposed("619a.1(g)(3)")),
+        ("drop_box", proposed("619a.1(f)")),
+        ("tip_box", proposed("619a.1(f)")),
     ),
     Game.CASINO_WAR: (
-        ("name_or_logo", "58 Pa. Code § 651a.2(b)(1)"),
-        ("betting_areas", "58 Pa. Code § 651a.2(b)(2)"),
-        ("tie_betting_area", "58 Pa. Code § 651a.2(b)(3)"),
-        ("payout_odds_signage", "58 Pa. Code § 651a.2(b)(4)"),
-        ("drop_box", "58 Pa. Code § 651a.2(c)"),
-        ("tip_box", "58 Pa. Code § 651a.2(c)"),
+        ("name_or_logo", proposed("651a.2(b)(1)")),
+        ("betting_areas", proposed("651a.2(b)(2)")),
+        ("tie_betting_area", proposed("651a.2(b)(3)")),
+        ("payout_odds_signage", proposed("651a.2(b)(4)")),
+        ("drop_box", proposed("651a.2(c)")),
+        ("tip_box", proposed("651a.2(c)")),
     ),
 }
 # What an option of the Rules Submission in effect adds.
@@ -242,7 +293,7 @@ LAYOUT_FOR_AS_SINGLE_ZERO = (
 
 # ---- Big Six Wheel (Chapter 619a, from the 2011 text) ----
 
-BIG_SIX_CITATION = "58 Pa. Code § 619a.3"
+BIG_SIX_CITATION = proposed("619a.3")
 BIG_SIX_WAGERS = big_six_wagers(payout_citation=BIG_SIX_CITATION, flag_label="Flag, name or logo")
 # § 619a.1(b): clockwise from the joker.
 BIG_SIX_ORDER = tuple(  # the order as the regulation prints it
@@ -250,26 +301,28 @@ BIG_SIX_ORDER = tuple(  # the order as the regulation prints it
     "2 1 5 2 1 10 1 2 5 1 2 1".split()
 )
 # § 619a.2(d): between two sections the spin is void and respun; Pennsylvania gives no choice.
-BIG_SIX_CLAPPER: Choice = (("void_and_respin",), "58 Pa. Code § 619a.2(d)")
+BIG_SIX_CLAPPER: Choice = (("void_and_respin",), proposed("619a.2(d)"))
+# Chapter 619a says nothing of the words the odds are stated in (§ 619a.1(d), (g)(3) ask only that they be shown).
+BIG_SIX_ODDS_WORDING: Choice | None = None
 
 # ---- Casino War (Chapter 651a, from the 2011 text) ----
 
-CASINO_WAR_WAGERS = "58 Pa. Code § 651a.7"
+CASINO_WAR_WAGERS = proposed("651a.7")
 # § 651a.10: the odds at which each wager "shall be paid" — exactly these, not minimums.
 CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None = {
-    "initial": ((1, 1), "58 Pa. Code § 651a.10(1)"),
-    "tie": ((10, 1), "58 Pa. Code § 651a.10(2)"),
-    "war": ((2, 1), "58 Pa. Code § 651a.10(3)"),
-    "war_tie": ((3, 1), "58 Pa. Code § 651a.10(3)"),
+    "initial": ((1, 1), proposed("651a.10(1)")),
+    "tie": ((10, 1), proposed("651a.10(2)")),
+    "war": ((2, 1), proposed("651a.10(3)")),
+    "war_tie": ((3, 1), proposed("651a.10(3)")),
 }
 # § 651a.3(a): six or eight decks from a manual shoe; § 651a.3(c): 12 to 16, in two equal batches,
 # with an automated card shuffling device.
-CASINO_WAR_DECK_COUNT = "58 Pa. Code § 651a.3(a)"
+CASINO_WAR_DECK_COUNT = proposed("651a.3(a)")
 CASINO_WAR_MANUAL_DECKS = frozenset({6, 8})
-CASINO_WAR_SHUFFLER = "58 Pa. Code § 651a.3(c)"
+CASINO_WAR_SHUFFLER = proposed("651a.3(c)")
 CASINO_WAR_SHUFFLER_DECKS = frozenset({12, 14, 16})
 # § 651a.7(e): a player wagers on adjacent boxes, at most seven, in one round (the casino says how many).
-CASINO_WAR_BOXES = "58 Pa. Code § 651a.7(e)"
+CASINO_WAR_BOXES = proposed("651a.7(e)")
 CASINO_WAR_MAX_BOXES = 7
 # § 651a.3(d): the decks opened for use are changed at least once every 24 hours (the overdue scan's deadline).
 CASINO_WAR_DECK_CHANGE_HOURS = 24

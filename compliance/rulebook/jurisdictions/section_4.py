@@ -1,7 +1,8 @@
-"""The "Section 4 — Roulette and Big Six Wheels Rules" text: Roulette wagers and payout odds.
+"""The "Section 4 — Roulette and Big Six Wheels Rules" text: Roulette wagers and payout odds, its
+irregularities, the layout areas it asks for, and Big Six.
 
-The wheel inspection procedure is Pennsylvania's (compliance.rulebook.LOGBOOK_PROCEDURE):
-this text sets none.
+The wheel inspection procedure, the equipment standards and the opening gate are Pennsylvania's,
+applied by policy (rulebooks.Section4): this text sets none, and every such answer says so.
 """
 
 from __future__ import annotations
@@ -35,12 +36,43 @@ def required_options(*, wheel_types: list[str], options: dict[str, object]) -> l
     return double_zero_loss_chosen(wheel_types=wheel_types, options=options, citation="Section 4(b)(2)")
 
 
+# ---- Section 4(d): irregularities, three kinds (a ball leaving the wheel is not one of them) ----
+
+IRREGULARITIES = "Section 4(d)"
+IRREGULARITY_KINDS = (
+    ("same_direction", "ball spun in the same direction as the wheel (Section 4(d)(1))"),
+    ("under_four_revolutions", "ball did not complete four revolutions (Section 4(d)(2))"),
+    ("foreign_object", "a foreign object entered the wheel (Section 4(d)(3))"),
+)
+
+# ---- Where this text has its own paragraph for what Pennsylvania's rules check ----
+
+OWN = {
+    "58 Pa. Code § 617a.6": IRREGULARITIES,
+    # The five adjacent numbers: a layout with a replica of the wheel.
+    "58 Pa. Code § 617a.1(f)(4)": "Section 4(a)(5)(i)(A)(1)",
+    # A double-zero wheel used as single zero: the notice at the table.
+    "58 Pa. Code § 617a.1(e)(2)": "Section 4(b)(4)(i)",
+}
+
+# ---- The layout areas and notices this text asks for ----
+
+LAYOUT_FOR_WAGER: dict[str, tuple[tuple[str, str], ...]] = {
+    "seven_numbers": (("seven_numbers_area", "Section 4(a)(6)(ii)"),),
+}
+# Section 4(b)(2): notice at the table of the option in effect (half or all lost on 0 and 00).
+LAYOUT_FOR_DOUBLE_ZERO = (("double_zero_option_notice", "Section 4(b)(2)"),)
+# Section 4(f)(4): a sign at each table stating the clapper option in effect.
+LAYOUT_FOR_BIG_SIX = (("clapper_option_sign", "Section 4(f)(4)"),)
+
 # ---- Big Six ----
 
 BIG_SIX_CITATION = "Section 4(e)(1)"
 BIG_SIX_WAGERS = big_six_wagers(payout_citation=BIG_SIX_CITATION)
 # Between two sections: the number passed, or void and respin, as the casino chooses and posts.
 BIG_SIX_CLAPPER: Choice = (("previous_number", "void_and_respin"), "Section 4(f)(3)")
+# Section 4(e)(2): odds printed on the wheel, layout or publications say "to" or "win", never "for".
+BIG_SIX_ODDS_WORDING: Choice | None = (("to", "win"), "Section 4(e)(2)")
 
 # ---- Casino War: not in this text ----
 
