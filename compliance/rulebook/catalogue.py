@@ -348,6 +348,17 @@ CATALOGUE: dict[str, Entry] = {
     "report_period_implausible/future": Entry(
         "{day} is after {latest}: a report covers days that have begun at the property. Check the year.", GIVEN
     ),
+    # ---- Casino War deck changes against the table's approved configuration (games/casino_war.py) ----
+    "casino_war_decks/shuffler_not_approved": Entry(
+        "Table {table} has no automated card shuffling device approved in its Rules Submission in effect: "
+        "{decks} decks are used only with one. A manual shoe takes six or eight decks.",
+        pa.CASINO_WAR_SHUFFLER,
+    ),
+    # ---- Lightning Roulette is a variation of the straight wager (games/roulette.py) ----
+    "lightning_without_straight": Entry(
+        "Lightning Roulette raises the payout of a winning straight wager: offer the straight wager with it.",
+        "58 Pa. Code § 617c.3(a), (f)",
+    ),
 }
 
 

@@ -380,7 +380,7 @@ def irregularity_record(
 def deck_change_record(
     *, table_id: int, decks: int, signature: SignatureInput, recorded_by: User, at: datetime | None = None
 ) -> Entry:
-    """Casino War: the decks of the shoe changed (§ 651a.3(d))."""
+    """Casino War: the decks of the shoe changed (§ 651a.3(d)); their 24 hours run from this entry."""
     return _recorded_event(
         table_id=table_id,
         event=EntryKind.DECK_CHANGE,
@@ -391,8 +391,17 @@ def deck_change_record(
         describe=lambda rules: f"{decks} new decks put in the shoe",
         details={"decks": decks},
         on_table=lambda table, at: setattr(table, "last_deck_change_at", at),
-        # Six or eight decks from a manual shoe; more (12 to 16) only with an automated shuffler.
-        more_checks=lambda rules, table: [rules.casino_war_decks_allowed(decks=decks, automated_shuffler=decks > 8)],
+        # Six or eight decks from a manual shoe; 12 to 16 only with a shuffler the table's Rules
+        # Submission in effect approves (§ 651a.3(a), (c)).
+        more_checks=lambda rules, table: [
+            rules.deck_change_allowed(
+                table=table,
+                decks=decks,
+                rules_submission=rules_submission_in_effect(
+                    property_id=table.property_id, game=table.game, on=property_today(table.property)
+                ),
+            )
+        ],
     )
 
 

@@ -8,6 +8,7 @@ import dataclasses
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.jurisdictions import pennsylvania as pa
+from compliance.rulebook.subjects import Submission, Table
 from compliance.rulebook.violations import Violation
 
 OPTIONS = frozenset({"casino_war_adjacent_boxes", "casino_war_decks", "automated_shuffler"})
@@ -21,6 +22,20 @@ def casino_war_decks_allowed(*, decks: int, automated_shuffler: bool) -> Violati
         return violation("casino_war_decks/shuffler", field="decks")
     if decks in pa.CASINO_WAR_MANUAL_DECKS:
         return None
+    return violation("casino_war_decks", field="decks")
+
+
+def deck_change_allowed(*, table: Table, decks: int, rules_submission: Submission | None) -> Violation | None:
+    """§ 651a.3(a), (c): the decks a deck change puts on the table are what the table may use: six or
+    eight from the manual dealing shoe; 12 to 16, in two equal batches, only where the Rules Submission
+    in effect for the table approves an automated card shuffling device."""
+    if decks in pa.CASINO_WAR_MANUAL_DECKS:
+        return None
+    options = rules_submission.options if rules_submission is not None else {}
+    if options.get("automated_shuffler") is True:
+        return casino_war_decks_allowed(decks=decks, automated_shuffler=True)
+    if min(pa.CASINO_WAR_SHUFFLER_DECKS) <= decks <= max(pa.CASINO_WAR_SHUFFLER_DECKS):
+        return violation("casino_war_decks/shuffler_not_approved", field="decks", table=table.number, decks=decks)
     return violation("casino_war_decks", field="decks")
 
 

@@ -1,0 +1,146 @@
+"""Casino War in the logbook (58 Pa. Code Chapter 651a, proposed): a deck change against what the
+table may use (§ 651a.3(a), (c)), and the 24 hours of § 651a.3(d) run from the decks' opening."""
+
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from compliance.approvals.models import LayoutSubmission, RulesSubmission
+from compliance.casinos.models import GamingTable, TableState
+from inspections.flags import overdue
+from inspections.flags.models import ComplianceException
+from inspections.logbook import services
+from tests.conftest import sign
+from tests.factories import GamingTableFactory
+from tests.inspections.test_services import refused
+
+UTC = ZoneInfo("UTC")
+WAR_LAYOUT = ["name_or_logo", "betting_areas", "tie_betting_area", "payout_odds_signage", "drop_box", "tip_box"]
+
+
+def war_table(casino, *, shuffler: bool | None, decks: int = 6) -> GamingTable:
+    """A Casino War table; with `shuffler` not None, an approved Rules Submission in effect (with or
+    without an automated card shuffling device) and an approved layout. Made directly, as
+    configure_for_opening does: these tests are about the logbook."""
+    table = GamingTableFactory(
+        property=casino.property, number="W-01", game="casino_war", wheel_type=None, has_external_movable_parts=False
+    )
+    if shuffler is not None:
+        RulesSubmission.objects.create(
+            property=casino.property,
+            game="casino_war",
+            version=1,
+            effective_from=date(2020, 1, 1),
+            wheel_types=[],
+            payout_odds={"initial": [1, 1], "tie": [10, 1], "war": [2, 1], "war_tie": [3, 1]},
+            options={"casino_war_adjacent_boxes": 2, "casino_war_decks": decks, "automated_shuffler": shuffler},
+            status="approved",
+            created_by=casino.compliance,
+        )
+        layout = LayoutSubmission.objects.create(
+            property=casino.property,
+            name="War layout",
+            features=WAR_LAYOUT,
+            status="approved",
+            created_by=casino.compliance,
+            content_hash="0" * 64,
+        )
+        layout.tables.add(table)
+    return table
+
+
+def change_decks(casino, table, decks, at=None):
+    return services.deck_change_record(
+        table_id=table.pk, decks=decks, signature=sign(casino.floorperson), recorded_by=casino.floorperson, at=at
+    )
+
+
+def war_event(casino, table, kind, at=None):
+    return services.table_event_record(
+        table_id=table.pk, kind=kind, signature=sign(casino.security), recorded_by=casino.security, at=at
+    )
+
+
+@pytest.mark.parametrize("decks", [6, 8])
+@pytest.mark.parametrize("shuffler", [None, False, True])
+def test_a_manual_shoe_takes_six_or_eight_decks_whatever_is_approved(casino, decks, shuffler):
+    table = war_table(casino, shuffler=shuffler, decks=12 if shuffler else 6)
+    assert change_decks(casino, table, decks).details == {"decks": decks}
+
+
+@pytest.mark.parametrize("decks", [12, 14, 16])
+def test_twelve_to_sixteen_decks_with_an_approved_shuffler(casino, decks):
+    table = war_table(casino, shuffler=True, decks=decks)
+    assert change_decks(casino, table, decks).details == {"decks": decks}
+
+
+@pytest.mark.parametrize("shuffler", [None, False])
+@pytest.mark.parametrize("decks", [12, 14, 16])
+def test_twelve_to_sixteen_decks_without_an_approved_shuffler_are_refused(casino, decks, shuffler):
+    table = war_table(casino, shuffler=shuffler)
+    (found,) = refused(lambda: change_decks(casino, table, decks), "casino_war_decks", "58 Pa. Code § 651a.3(c)")
+    assert found.field == "decks"
+    assert "no automated card shuffling device approved" in found.message
+
+
+@pytest.mark.parametrize(
+    "decks, shuffler, citation",
+    [
+        (5, None, "58 Pa. Code § 651a.3(a)"),
+        (7, False, "58 Pa. Code § 651a.3(a)"),
+        (10, False, "58 Pa. Code § 651a.3(a)"),
+        (13, True, "58 Pa. Code § 651a.3(c)"),
+        (10, True, "58 Pa. Code § 651a.3(c)"),
+        (18, True, "58 Pa. Code § 651a.3(c)"),
+    ],
+)
+def test_other_deck_counts_are_refused(casino, decks, shuffler, citation):
+    table = war_table(casino, shuffler=shuffler, decks=12 if shuffler else 6)
+    refused(lambda: change_decks(casino, table, decks), "casino_war_decks", citation)
+
+
+def test_the_24_hours_run_from_the_deck_change_not_from_a_reopening(casino):
+    """§ 651a.3(d): "The decks of cards opened for use ... shall be changed at least once every 24
+    hours": closing and reopening the table does not make old decks new."""
+    table = war_table(casino, shuffler=False)
+    changed = change_decks(casino, table, 6)
+    opened = war_event(casino, table, "open")
+    table.refresh_from_db()
+    assert table.decks_due_at == changed.occurred_at + timedelta(hours=24)
+    war_event(casino, table, "close")
+    table.refresh_from_db()
+    assert table.decks_due_at is None  # a closed table deals no cards
+    reopened = war_event(casino, table, "open")
+    assert reopened.occurred_at > opened.occurred_at
+    table.refresh_from_db()
+    assert table.decks_due_at == changed.occurred_at + timedelta(hours=24)
+
+
+def test_decks_changed_while_closed_and_older_than_a_day_are_due_at_the_opening(casino):
+    table = war_table(casino, shuffler=False)
+    now = datetime(2026, 11, 23, 12, tzinfo=UTC)
+    table.last_deck_change_at = now - timedelta(hours=30)
+    table.state, table.last_opened_at = TableState.OPEN, now
+    from inspections.logbook.deadlines import deadlines_set
+
+    deadlines_set(table)
+    assert table.decks_due_at == now - timedelta(hours=6)
+
+
+def test_an_open_table_with_no_deck_change_on_record_is_due_at_its_opening_and_cured_by_one(casino):
+    """Nothing in the logbook says how old its decks are: flagged from the opening, with the citation."""
+    table = war_table(casino, shuffler=False)
+    opened = war_event(casino, table, "open")
+    table.refresh_from_db()
+    assert table.decks_due_at == opened.occurred_at
+    overdue.scan(now=opened.occurred_at - timedelta(seconds=1))
+    assert not ComplianceException.objects.filter(kind="decks_stale").exists()
+    overdue.scan(now=opened.occurred_at)
+    (flag,) = ComplianceException.objects.filter(kind="decks_stale", status="open")
+    assert (flag.citation, flag.due_at, flag.table_id) == ("58 Pa. Code § 651a.3(d)", opened.occurred_at, table.pk)
+    changed = change_decks(casino, table, 6)
+    flag.refresh_from_db()
+    assert (flag.status, flag.cured_by_entry) == ("resolved", changed)
+    table.refresh_from_db()
+    assert table.decks_due_at == changed.occurred_at + timedelta(hours=24)
