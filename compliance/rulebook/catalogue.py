@@ -359,6 +359,14 @@ CATALOGUE: dict[str, Entry] = {
         "Lightning Roulette raises the payout of a winning straight wager: offer the straight wager with it.",
         "58 Pa. Code § 617c.3(a), (f)",
     ),
+    # ---- Irregularities by game: § 617a.6 (Roulette), § 651a.11 (Casino War) (games/casino_war.py) ----
+    "irregularity_kind_for_game": Entry("Table {table} is a {game} table: its irregularities are {kinds}.", GIVEN),
+    "table_not_open/casino_war_irregularity": Entry(
+        "Table {table} is not open: a Casino War irregularity is recorded during play.", "58 Pa. Code § 651a.11"
+    ),
+    "irregularity_kind_for_game/ball": Entry(
+        "Table {table} is a Casino War table: there is no ball to replace.", "58 Pa. Code § 651a.11"
+    ),
 }
 
 

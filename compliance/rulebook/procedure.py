@@ -238,7 +238,12 @@ def may_unlock(*, table: Table) -> Violation | None:
 
 
 def may_record_irregularity(*, table: Table) -> Violation | None:
-    """§ 617a.6: a "no spin" happens during play."""
+    """§ 617a.6: a "no spin" happens during play; so do a Casino War table's irregularities (§ 651a.11,
+    games/casino_war.py)."""
+    if table.game == Game.CASINO_WAR:
+        if table.state != TableState.OPEN:
+            return violation("table_not_open/casino_war_irregularity", field="table", table=table.number)
+        return None
     if table.state != TableState.OPEN:
         return violation("table_not_open/irregularity", field="table", table=table.number)
     return table_is_roulette(table=table, citation=pa.IRREGULARITIES)

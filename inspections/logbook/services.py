@@ -23,6 +23,7 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable
 from compliance.casinos.services import equipment_lock
 from compliance.rulebook import Jurisdiction, Violation, raise_if_any, rulebook_for, table_states
+from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from inspections.logbook import chain
 from inspections.logbook.deadlines import configuration_due, deadlines_set
 from inspections.logbook.models import ChainHead, Entry, EntryKind, Signature, SignatureMeaning, amendment_label
@@ -336,9 +337,16 @@ def irregularity_record(
     notes: str = "",
     at: datetime | None = None,
 ) -> Entry:
-    """§ 617a.6: a "no spin" and its reason; a replacement ball becomes the table's ball."""
+    """§ 617a.6: a "no spin" and its reason; a replacement ball becomes the table's ball. On a Casino
+    War table, § 651a.11: the automated card shuffling device's irregularities."""
 
     def new_ball_checks(rules: Jurisdiction, table: GamingTable) -> Sequence[Violation | None]:
+        # § 617a.6 on a Roulette table, § 651a.11 on a Casino War table.
+        wrong_kind = rules.irregularity_kind_for_game(
+            table=table, kind=kind, roulette_kinds=rules.IRREGULARITY_KINDS, ball_replaced=ball_replaced
+        )
+        if wrong_kind is not None:
+            return [wrong_kind]
         if new_ball is None:
             return []
         # Lock the new ball before asking where it is (as the table services do): two tables
@@ -363,7 +371,9 @@ def irregularity_record(
         recorded_by=recorded_by,
         at=at,
         describe=lambda rules: (
-            f"No spin: {dict(rules.IRREGULARITY_KINDS)[kind]}"
+            f"Irregularity: {dict(CASINO_WAR_IRREGULARITY_KINDS)[kind]}"
+            if kind in dict(CASINO_WAR_IRREGULARITY_KINDS)
+            else f"No spin: {dict(rules.IRREGULARITY_KINDS)[kind]}"
             + (f"; ball replaced by {new_ball.serial}" if new_ball else "; ball replaced" if ball_replaced else "")
         ),
         details={

@@ -144,3 +144,75 @@ def test_an_open_table_with_no_deck_change_on_record_is_due_at_its_opening_and_c
     assert (flag.status, flag.cured_by_entry) == ("resolved", changed)
     table.refresh_from_db()
     assert table.decks_due_at == changed.occurred_at + timedelta(hours=24)
+
+
+# ---- § 651a.11: the automated card shuffling device's irregularities ----
+
+
+def war_irregularity(casino, table, kind, **more):
+    return services.irregularity_record(
+        table_id=table.pk,
+        kind=kind,
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+        **more,
+    )
+
+
+@pytest.mark.parametrize("kind, paragraph", [("shuffler_failed", "(d)"), ("shuffler_out_of_order", "(e)")])
+def test_a_shuffler_irregularity_is_recorded_on_an_open_casino_war_table(casino, kind, paragraph):
+    table = war_table(casino, shuffler=True, decks=12)
+    change_decks(casino, table, 12)
+    war_event(casino, table, "open")
+    entry = war_irregularity(casino, table, kind)
+    assert entry.details["irregularity"] == kind
+    assert entry.description.startswith("Irregularity: ") and f"§ 651a.11{paragraph}" in entry.description
+    table.refresh_from_db()
+    assert table.state == TableState.OPEN
+
+
+def test_the_api_takes_a_casino_war_irregularity(casino):
+    from tests.inspections.test_api import client_for, signature
+
+    table = war_table(casino, shuffler=True, decks=12)
+    change_decks(casino, table, 12)
+    war_event(casino, table, "open")
+    response = client_for(casino.floorperson).post(
+        "/api/irregularities/",
+        {"table": table.pk, "kind": "shuffler_out_of_order", "signature": signature(casino.floorperson)},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["kind"] == "shuffler_out_of_order"
+
+
+def test_a_roulette_reason_on_a_casino_war_table_is_refused(casino):
+    table = war_table(casino, shuffler=False)
+    change_decks(casino, table, 6)
+    war_event(casino, table, "open")
+    (found,) = refused(
+        lambda: war_irregularity(casino, table, "same_direction"), "irregularity_kind_for_game", "58 Pa. Code § 651a.11"
+    )
+    assert found.field == "kind"
+    refused(
+        lambda: war_irregularity(casino, table, "shuffler_failed", ball_replaced=True),
+        "irregularity_kind_for_game",
+        "58 Pa. Code § 651a.11",
+    )
+
+
+def test_a_casino_war_irregularity_needs_the_table_open(casino):
+    table = war_table(casino, shuffler=True, decks=12)
+    refused(lambda: war_irregularity(casino, table, "shuffler_failed"), "table_not_open", "58 Pa. Code § 651a.11")
+
+
+def test_a_shuffler_reason_on_a_roulette_table_is_refused(casino):
+    from tests.inspections.test_services import event, inspect
+
+    inspect(casino)
+    event(casino, "open")
+    refused(
+        lambda: war_irregularity(casino, casino.table, "shuffler_failed"),
+        "irregularity_kind_for_game",
+        "58 Pa. Code § 617a.6",
+    )

@@ -10,8 +10,25 @@ from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.subjects import Submission, Table
 from compliance.rulebook.violations import Violation
+from compliance.rulebook.vocabulary import Game
 
 OPTIONS = frozenset({"casino_war_adjacent_boxes", "casino_war_decks", "automated_shuffler"})
+
+# § 651a.11: the irregularities of a Casino War table the logbook records (through the irregularity
+# entry, its reason one of these): the automated card shuffling device's, (d) and (e).
+IRREGULARITIES = "58 Pa. Code § 651a.11"
+IRREGULARITY_KINDS = (
+    (
+        "shuffler_failed",
+        "automated card shuffling device jammed, stopped or did not complete its cycle: cards reshuffled "
+        "(§ 651a.11(d))",
+    ),
+    (
+        "shuffler_out_of_order",
+        "automated card shuffling device or dealing shoe out of order: covered or signed before another "
+        "method was used (§ 651a.11(e))",
+    ),
+)
 
 
 def casino_war_decks_allowed(*, decks: int, automated_shuffler: bool) -> Violation | None:
@@ -37,6 +54,36 @@ def deck_change_allowed(*, table: Table, decks: int, rules_submission: Submissio
     if min(pa.CASINO_WAR_SHUFFLER_DECKS) <= decks <= max(pa.CASINO_WAR_SHUFFLER_DECKS):
         return violation("casino_war_decks/shuffler_not_approved", field="decks", table=table.number, decks=decks)
     return violation("casino_war_decks", field="decks")
+
+
+def irregularity_kind_for_game(
+    *, table: Table, kind: str, roulette_kinds: tuple[tuple[str, str], ...], ball_replaced: bool
+) -> Violation | None:
+    """§ 617a.6 for a Roulette table, § 651a.11 for a Casino War table: the reason is one of its game's;
+    a Casino War table has no ball to replace."""
+    if table.game == Game.CASINO_WAR:
+        if kind not in dict(IRREGULARITY_KINDS):
+            return violation(
+                "irregularity_kind_for_game",
+                field="kind",
+                citation=IRREGULARITIES,
+                table=table.number,
+                game=table.get_game_display(),
+                kinds=", ".join(code for code, _ in IRREGULARITY_KINDS),
+            )
+        if ball_replaced:
+            return violation("irregularity_kind_for_game/ball", field="ball_replaced", table=table.number)
+        return None
+    if kind not in dict(roulette_kinds):
+        return violation(
+            "irregularity_kind_for_game",
+            field="kind",
+            citation=pa.IRREGULARITIES,
+            table=table.number,
+            game=table.get_game_display(),
+            kinds=", ".join(code for code, _ in roulette_kinds),
+        )
+    return None
 
 
 def check_casino_war_submission(*, payout_odds: dict[str, object], options: dict[str, object]) -> list[Violation]:
