@@ -364,6 +364,13 @@ CATALOGUE: dict[str, Entry] = {
     "table_not_open/casino_war_irregularity": Entry(
         "Table {table} is not open: a Casino War irregularity is recorded during play.", "58 Pa. Code § 651a.11"
     ),
+    "cards_at_opening": Entry(
+        "Table {table} is a Casino War table: its opening states how its cards were inspected ({choices}).",
+        "58 Pa. Code § 651a.4",
+    ),
+    "cards_at_opening/not_casino_war": Entry(
+        "Table {table} is not a Casino War table: it has no cards to inspect at opening.", "58 Pa. Code § 651a.4"
+    ),
     "irregularity_kind_for_game/ball": Entry(
         "Table {table} is a Casino War table: there is no ball to replace.", "58 Pa. Code § 651a.11"
     ),

@@ -23,6 +23,7 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable
 from compliance.casinos.services import equipment_lock
 from compliance.rulebook import Jurisdiction, Violation, raise_if_any, rulebook_for, table_states
+from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from inspections.logbook import chain
 from inspections.logbook.deadlines import configuration_due, deadlines_set
@@ -282,10 +283,19 @@ _EVENTS: dict[str, str] = {
 
 
 def table_event_record(
-    *, table_id: int, kind: str, signature: SignatureInput, recorded_by: User, at: datetime | None = None
+    *,
+    table_id: int,
+    kind: str,
+    signature: SignatureInput,
+    recorded_by: User,
+    at: datetime | None = None,
+    cards: str | None = None,
 ) -> Entry:
-    """Unlock, open, close, or cover-and-lock (§ 617a.2(f)) a table."""
+    """Unlock, open, close, or cover-and-lock (§ 617a.2(f)) a table. A Casino War table's opening
+    states how its cards were inspected (`cards`, § 651a.4)."""
     description = _EVENTS[kind]
+    if kind == EntryKind.OPEN and cards in dict(CARD_CHECKS):
+        description = f"{description}; {dict(CARD_CHECKS)[cards]}"
 
     def move(table: GamingTable, at: datetime) -> None:
         table.state = table_states.next_state(table.state, kind)
@@ -300,18 +310,22 @@ def table_event_record(
             table.inspection_void_reason = ""
 
     def configured(rules: Jurisdiction, table: GamingTable) -> Sequence[Violation | None]:
-        # Opening also needs what the regulator approved, in effect today, and registered equipment.
+        # Opening also needs what the regulator approved, in effect today, and registered equipment,
+        # and at a Casino War table its cards inspected (§ 651a.4).
         if kind != EntryKind.OPEN:
             return []
-        return rules.configuration_ready(
-            table=table,
-            layout=layout_approved_for(table_id=table.pk),
-            rules_submission=rules_submission_in_effect(
-                property_id=table.property_id,
-                game=table.game,
-                on=property_today(table.property),
+        return [
+            rules.cards_at_opening(table=table, cards=cards),
+            *rules.configuration_ready(
+                table=table,
+                layout=layout_approved_for(table_id=table.pk),
+                rules_submission=rules_submission_in_effect(
+                    property_id=table.property_id,
+                    game=table.game,
+                    on=property_today(table.property),
+                ),
             ),
-        )
+        ]
 
     return _recorded_event(
         table_id=table_id,
@@ -321,6 +335,7 @@ def table_event_record(
         recorded_by=recorded_by,
         at=at,
         describe=lambda rules: description,
+        details={"cards": cards} if kind == EntryKind.OPEN and cards else None,
         on_table=move,
         more_checks=configured,
     )

@@ -15,6 +15,7 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import Game, TableState
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import RuleViolation, rulebook_for
+from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.roles import MAY
 from compliance.rulebook.table_states import actions_from
 from inspections.logbook import services
@@ -184,7 +185,8 @@ def table_event(request, pk: int, kind: str):
     if kind not in (EntryKind.UNLOCK, EntryKind.OPEN, EntryKind.CLOSE, EntryKind.COVER):
         return redirect("table", pk=pk)
     _require_writer(request.user)
-    form = TableEventForm(request.POST or None, request=request)
+    cards = CARD_CHECKS if kind == EntryKind.OPEN and table.game == Game.CASINO_WAR else ()
+    form = TableEventForm(request.POST or None, request=request, card_checks=cards)
     return _signed_action(
         request,
         table,
@@ -192,7 +194,11 @@ def table_event(request, pk: int, kind: str):
         title=ACTION_LABELS[kind],
         kind=kind,
         record=lambda form: services.table_event_record(
-            table_id=table.pk, kind=kind, signature=form.signature(), recorded_by=request.user
+            table_id=table.pk,
+            kind=kind,
+            signature=form.signature(),
+            recorded_by=request.user,
+            cards=form.cleaned_data.get("cards") or None,
         ),
     )
 

@@ -11,6 +11,7 @@ from compliance.casinos.models import GamingTable, TableState
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
+from inspections.logbook.models import Entry
 from tests.conftest import sign
 from tests.factories import GamingTableFactory
 from tests.inspections.test_services import refused
@@ -56,9 +57,14 @@ def change_decks(casino, table, decks, at=None):
     )
 
 
-def war_event(casino, table, kind, at=None):
+def war_event(casino, table, kind, at=None, cards="inspected"):
     return services.table_event_record(
-        table_id=table.pk, kind=kind, signature=sign(casino.security), recorded_by=casino.security, at=at
+        table_id=table.pk,
+        kind=kind,
+        signature=sign(casino.security),
+        recorded_by=casino.security,
+        at=at,
+        cards=cards if kind == "open" else None,
     )
 
 
@@ -216,3 +222,75 @@ def test_a_shuffler_reason_on_a_roulette_table_is_refused(casino):
         "irregularity_kind_for_game",
         "58 Pa. Code § 617a.6",
     )
+
+
+# ---- § 651a.4: the cards at opening ----
+
+
+@pytest.mark.parametrize("cards", ["inspected", "preinspected"])
+def test_a_casino_war_table_opens_stating_how_its_cards_were_inspected(casino, cards):
+    table = war_table(casino, shuffler=False)
+    change_decks(casino, table, 6)
+    opened = war_event(casino, table, "open", cards=cards)
+    assert opened.details == {"cards": cards}
+    assert "§ 651a.4" in opened.description
+
+
+@pytest.mark.parametrize("cards", [None, "", "looked at"])
+def test_a_casino_war_opening_without_its_card_inspection_is_refused(casino, cards):
+    table = war_table(casino, shuffler=False)
+    change_decks(casino, table, 6)
+    (found,) = refused(
+        lambda: war_event(casino, table, "open", cards=cards), "cards_at_opening", "58 Pa. Code § 651a.4"
+    )
+    assert found.field == "cards"
+
+
+def test_a_roulette_opening_states_no_cards(casino):
+    from tests.inspections.test_services import inspect
+
+    inspect(casino)
+    refused(
+        lambda: services.table_event_record(
+            table_id=casino.table.pk,
+            kind="open",
+            signature=sign(casino.security),
+            recorded_by=casino.security,
+            cards="inspected",
+        ),
+        "cards_at_opening",
+        "58 Pa. Code § 651a.4",
+    )
+
+
+def test_the_api_and_the_floor_open_a_casino_war_table_with_its_cards(client, casino):
+    from tests.factories import PASSWORD
+    from tests.inspections.test_api import client_for, signature
+
+    table = war_table(casino, shuffler=False)
+    change_decks(casino, table, 6)
+    api = client_for(casino.security)
+    refused_body = api.post(
+        f"/api/tables/{table.pk}/open/", {"signature": signature(casino.security)}, format="json"
+    ).json()
+    assert {(e["code"], e["citation"], e["field"]) for e in refused_body["errors"]} == {
+        ("cards_at_opening", "58 Pa. Code § 651a.4", "cards")
+    }
+    response = api.post(
+        f"/api/tables/{table.pk}/open/",
+        {"cards": "preinspected", "signature": signature(casino.security)},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["table"]["state"] == "open"
+    assert Entry.objects.filter(table=table, kind="open").get().details == {"cards": "preinspected"}
+    war_event(casino, table, "close")
+    client.force_login(casino.security)
+    page = client.get(f"/tables/{table.pk}/open/").content.decode()
+    assert 'name="cards"' in page
+    client.post(
+        f"/tables/{table.pk}/open/",
+        {"cards": "inspected", "username": casino.security.username, "password": PASSWORD},
+    )
+    table.refresh_from_db()
+    assert table.state == TableState.OPEN

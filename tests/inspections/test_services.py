@@ -503,7 +503,8 @@ def test_a_casino_war_table_opens_with_its_approved_layout_and_rules(casino):
     )
     staff = SimpleNamespace(**{**vars(casino), "table": war})
     violations = refused(lambda: event(staff, "open"), "layout_not_approved", "58 Pa. Code § 651a.2(b)")
-    assert {v.code for v in violations} == {"layout_not_approved", "rules_submission_not_in_effect"}
+    # § 651a.4: its opening also states how its cards were inspected.
+    assert {v.code for v in violations} == {"layout_not_approved", "rules_submission_not_in_effect", "cards_at_opening"}
     layout = LayoutSubmission.objects.create(
         property=casino.property,
         game="casino_war",
@@ -522,7 +523,10 @@ def test_a_casino_war_table_opens_with_its_approved_layout_and_rules(casino):
         status="approved",
         created_by=casino.compliance,
     )
-    assert event(staff, "open").kind == "open"
+    opened = services.table_event_record(
+        table_id=war.pk, kind="open", signature=sign(casino.security), recorded_by=casino.security, cards="inspected"
+    )
+    assert opened.kind == "open"
 
 
 def test_opening_needs_the_layout_areas_of_the_options_now_in_effect(casino):

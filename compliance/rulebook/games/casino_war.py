@@ -56,6 +56,30 @@ def deck_change_allowed(*, table: Table, decks: int, rules_submission: Submissio
     return violation("casino_war_decks", field="decks")
 
 
+# § 651a.4: at opening, the cards received at the table are inspected by the dealer and spread for the
+# first player ((a)–(d)), unless they came preinspected and preshuffled ((e)). The opening entry of a
+# Casino War table says which (its details' `cards`).
+CARD_INSPECTION = "58 Pa. Code § 651a.4"
+CARD_CHECKS = (
+    ("inspected", "cards inspected by the dealer and spread for the first player (§ 651a.4(a)–(d))"),
+    ("preinspected", "decks received preinspected and preshuffled (§ 651a.4(e))"),
+)
+
+
+def cards_at_opening(*, table: Table, cards: str | None) -> Violation | None:
+    """§ 651a.4: a Casino War table opens with its cards inspected, or received preinspected; another
+    game's table has no cards to state."""
+    if table.game != Game.CASINO_WAR:
+        if cards:
+            return violation("cards_at_opening/not_casino_war", field="cards", table=table.number)
+        return None
+    if cards not in dict(CARD_CHECKS):
+        return violation(
+            "cards_at_opening", field="cards", table=table.number, choices=", ".join(c for c, _ in CARD_CHECKS)
+        )
+    return None
+
+
 def irregularity_kind_for_game(
     *, table: Table, kind: str, roulette_kinds: tuple[tuple[str, str], ...], ball_replaced: bool
 ) -> Violation | None:

@@ -11,6 +11,7 @@ from rest_framework import serializers
 from compliance.accounts.api.serializers import SignatureInputSerializer
 from compliance.casinos.selectors import balls_visible_to, tables_visible_to
 from compliance.rulebook.amendments import AMENDMENT_KINDS
+from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from compliance.rulebook.jurisdictions.pennsylvania import IRREGULARITY_KINDS
 from config.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
@@ -235,6 +236,13 @@ class AmendmentSerializer(EntrySerializer):
 
 class TableEventSerializer(serializers.Serializer):
     at = AwareDateTimeField(required=False, help_text="When it happened. " + TIME_HELP)
+    cards = serializers.ChoiceField(
+        choices=CARD_CHECKS,
+        required=False,
+        allow_null=True,
+        help_text="Opening a Casino War table: how its cards were inspected (§ 651a.4); required there, "
+        "refused at any other table.",
+    )
     signature = SignatureInputSerializer()
 
 
