@@ -29,7 +29,7 @@ from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
 from compliance.rulebook.artwork import ARTWORK_HEAD_BYTES, artwork_kind, layout_artwork_check
 from compliance.rulebook.games.big_six import big_six_house_edges
-from compliance.rulebook.games.roulette import house_edges
+from compliance.rulebook.games.roulette import house_edge_notes, house_edges
 
 
 def rules_submission_check(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[Violation]:
@@ -50,6 +50,13 @@ def submission_house_edges(*, jurisdiction: str, game: str, wheel_types, payout_
     return house_edges(
         game_rules=game_rules_for(jurisdiction), wheel_types=wheel_types, payout_odds=payout_odds, options=options
     )
+
+
+def submission_house_edge_notes(*, jurisdiction: str, game: str, payout_odds, options) -> dict[str, str]:
+    """Wager code → why its house edge is not determinable from the text (its edges are None)."""
+    if game != "roulette":
+        return {}
+    return house_edge_notes(game_rules=game_rules_for(jurisdiction), payout_odds=payout_odds, options=options)
 
 
 def _violations(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[dict]:

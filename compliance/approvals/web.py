@@ -133,10 +133,17 @@ def _live(form, prop) -> dict:
         return {"errors": form.errors}
     content = form.content()
     violations = services.rules_submission_check(prop=prop, game=Game.ROULETTE, **content)
-    edges = {}
+    edges: dict = {}
+    notes: dict[str, str] = {}
     if not malformed(violations):
         edges = services.submission_house_edges(jurisdiction=prop.jurisdiction, game=Game.ROULETTE, **content)
-    return {"checked": True, "violations": _labelled(form, violations), "edges": _edge_rows(form, edges)}
+        notes = services.submission_house_edge_notes(
+            jurisdiction=prop.jurisdiction,
+            game=Game.ROULETTE,
+            payout_odds=content["payout_odds"],
+            options=content["options"],
+        )
+    return {"checked": True, "violations": _labelled(form, violations), "edges": _edge_rows(form, edges, notes)}
 
 
 def _labelled(form, violations) -> list[dict]:
@@ -149,11 +156,16 @@ def _labelled(form, violations) -> list[dict]:
     return rows
 
 
-def _edge_rows(form, edges: dict) -> list[dict]:
+def _edge_rows(form, edges: dict, notes: dict[str, str]) -> list[dict]:
+    """One row per wager: its edge by wheel type, or why the text does not determine it."""
     labels = {name.removeprefix("odds_"): field.label for name, field in form.fields.items()}
     wheels = dict(WheelType.choices)
     return [
-        {"wager": labels.get(code, code), "edges": {wheels.get(w, w): edge for w, edge in by_wheel.items()}}
+        {
+            "wager": labels.get(code, code),
+            "edges": {wheels.get(w, w): edge for w, edge in by_wheel.items()},
+            "note": notes.get(code, ""),
+        }
         for code, by_wheel in edges.items()
     ]
 
@@ -243,7 +255,16 @@ def rules_submission(request, pk: int):
             "live": {
                 "checked": True,
                 "violations": _labelled(labels, submission.violations),
-                "edges": _edge_rows(labels, edges),
+                "edges": _edge_rows(
+                    labels,
+                    edges,
+                    services.submission_house_edge_notes(
+                        jurisdiction=prop.jurisdiction,
+                        game=submission.game,
+                        payout_odds=submission.payout_odds,
+                        options=submission.options,
+                    ),
+                ),
             },
             "odds": [(labels.fields.get(f"odds_{c}"), c, o) for c, o in submission.payout_odds.items()],
             "wheel_types": [dict(WheelType.choices).get(w, w) for w in submission.wheel_types],

@@ -7,6 +7,7 @@ import re
 from datetime import UTC, datetime, timedelta, timezone
 
 from compliance.rulebook.catalogue import violation
+from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.roles import AMENDER_ROLES
 from compliance.rulebook.subjects import Entry, Person
@@ -99,7 +100,7 @@ def _correction_value_problem(
             return violation("correction_value/text", field=field, name=name, limit=limit)
     elif name == "kind":
         choices = (
-            [code for code, _ in pa.IRREGULARITY_KINDS]
+            [code for code, _ in (*pa.IRREGULARITY_KINDS, *CASINO_WAR_IRREGULARITY_KINDS)]
             if entry_kind == "irregularity"
             else ["adjustment", "replacement"]
         )

@@ -396,6 +396,32 @@ CATALOGUE: dict[str, Entry] = {
     "report_period_implausible/future": Entry(
         "{day} is after {latest}: a report covers days that have begun at the property. Check the year.", GIVEN
     ),
+    # ---- Casino War deck changes against the table's approved configuration (games/casino_war.py) ----
+    "casino_war_decks/shuffler_not_approved": Entry(
+        "Table {table} has no automated card shuffling device approved in its Rules Submission in effect: "
+        "{decks} decks are used only with one. A manual shoe takes six or eight decks.",
+        pa.CASINO_WAR_SHUFFLER,
+    ),
+    # ---- Lightning Roulette is a variation of the straight wager (games/roulette.py) ----
+    "lightning_without_straight": Entry(
+        "Lightning Roulette raises the payout of a winning straight wager: offer the straight wager with it.",
+        "58 Pa. Code § 617c.3(a), (f)",
+    ),
+    # ---- Irregularities by game: § 617a.6 (Roulette), § 651a.11 (Casino War) (games/casino_war.py) ----
+    "irregularity_kind_for_game": Entry("Table {table} is a {game} table: its irregularities are {kinds}.", GIVEN),
+    "table_not_open/casino_war_irregularity": Entry(
+        "Table {table} is not open: a Casino War irregularity is recorded during play.", pa.proposed("651a.11")
+    ),
+    "cards_at_opening": Entry(
+        "Table {table} is a Casino War table: its opening states how its cards were inspected ({choices}).",
+        pa.proposed("651a.4"),
+    ),
+    "cards_at_opening/not_casino_war": Entry(
+        "Table {table} is not a Casino War table: it has no cards to inspect at opening.", pa.proposed("651a.4")
+    ),
+    "irregularity_kind_for_game/ball": Entry(
+        "Table {table} is a Casino War table: there is no ball to replace.", pa.proposed("651a.11")
+    ),
 }
 
 

@@ -207,6 +207,16 @@ class Jurisdiction(GameRules, Protocol):
     # Chapter 651a: Casino War.
     def casino_war_decks_allowed(self, *, decks: int, automated_shuffler: bool) -> Violation | None: ...
 
+    def irregularity_kind_for_game(
+        self, *, table: Table, kind: str, roulette_kinds: tuple[tuple[str, str], ...], ball_replaced: bool
+    ) -> Violation | None: ...
+
+    def cards_at_opening(self, *, table: Table, cards: str | None) -> Violation | None: ...
+
+    def deck_change_allowed(
+        self, *, table: Table, decks: int, rules_submission: Submission | None
+    ) -> Violation | None: ...
+
     def check_casino_war_submission(
         self, *, payout_odds: dict[str, object], options: dict[str, object]
     ) -> list[Violation]: ...

@@ -214,7 +214,16 @@ def may_close(*, table: Table) -> Violation | None:
 
 
 def may_cover(*, table: Table) -> Violation | None:
-    """§ 617a.2(f): a closed table's wheel is covered and the cover securely locked."""
+    """§ 617a.2(f): "When a Roulette table is not open for play, the Roulette wheel shall be secured by
+    placing a cover over the entire wheel and securely locking the cover."
+
+    A Roulette table's wheel only (a Big Six or Casino War table has no such rule: refused, and never
+    flagged), and in every state but open: a new table, an unlocked one, an inspected one not yet
+    open, a closed one. The property's grace period for it runs from when the wheel was last
+    uncovered while the table is not open (inspections.logbook.deadlines; docs/readings.md)."""
+    not_roulette = table_is_roulette(table=table, citation=pa.COVER_AND_LOCK)
+    if not_roulette:
+        return not_roulette
     if table.state == TableState.OPEN:
         return violation("table_open", field="table", table=table.number)
     if table.state == TableState.LOCKED:
@@ -229,7 +238,12 @@ def may_unlock(*, table: Table) -> Violation | None:
 
 
 def may_record_irregularity(*, table: Table) -> Violation | None:
-    """§ 617a.6: a "no spin" happens during play."""
+    """§ 617a.6: a "no spin" happens during play; so do a Casino War table's irregularities (§ 651a.11,
+    games/casino_war.py)."""
+    if table.game == Game.CASINO_WAR:
+        if table.state != TableState.OPEN:
+            return violation("table_not_open/casino_war_irregularity", field="table", table=table.number)
+        return None
     if table.state != TableState.OPEN:
         return violation("table_not_open/irregularity", field="table", table=table.number)
     return table_is_roulette(table=table, citation=pa.IRREGULARITIES)

@@ -127,6 +127,9 @@ class Pennsylvania:
 
     # Chapter 651a: Casino War.
     casino_war_decks_allowed = staticmethod(casino_war.casino_war_decks_allowed)
+    deck_change_allowed = staticmethod(casino_war.deck_change_allowed)
+    cards_at_opening = staticmethod(casino_war.cards_at_opening)
+    irregularity_kind_for_game = staticmethod(casino_war.irregularity_kind_for_game)
     check_casino_war_submission = staticmethod(casino_war.check_casino_war_submission)
 
     # The overdue scan's flags.

@@ -93,7 +93,10 @@ def next_state(state: str, event: str, *, passed: bool = True) -> str:
 def actions_from(state: str, game: str) -> tuple[str, ...]:
     """The events the floor pages offer a table in `state`, in the order a floor person does them."""
     return tuple(
-        event for (source, event) in TRANSITIONS if source == state and (event != IRREGULARITY or game == Game.ROULETTE)
+        event
+        for (source, event) in TRANSITIONS
+        # § 617a.6's "no spin" and § 617a.2(f)'s cover are the Roulette wheel's.
+        if source == state and (event not in (IRREGULARITY, COVER) or game == Game.ROULETTE)
     )
 
 

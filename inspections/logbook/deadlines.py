@@ -19,6 +19,7 @@ from compliance.casinos.models import Game, GamingTable, Property, TableState
 from compliance.casinos.services import PROPERTY_DEADLINE_POLICY, TABLE_EQUIPMENT
 from compliance.rulebook import rulebook_for
 from compliance.rulebook.flags import DEADLINE_COLUMNS, DUE_COLUMNS
+from inspections.logbook.models import Entry, EntryKind
 
 # The columns deadlines_set writes (the registry of flag kinds names the deadlines): what a caller
 # saves after it (and nothing else of the row).
@@ -29,6 +30,36 @@ def _after(moment: datetime | None, since: datetime | None) -> bool:
     return moment is not None and (since is None or moment > since)
 
 
+def _uncovered_since(table: GamingTable) -> datetime | None:
+    """When the wheel of a Roulette table that is not open was last uncovered: its last closing, or
+    its last unlocking if later (an unlocked or inspected table's wheel is off its cover since then)."""
+    unlocked = None
+    if table.state in (TableState.UNLOCKED, TableState.INSPECTED) and table.pk:
+        unlocked = (
+            Entry.objects.filter(table_id=table.pk, kind=EntryKind.UNLOCK)
+            .order_by("-occurred_at", "-seq")
+            .values_list("occurred_at", flat=True)
+            .first()
+        )
+    return max((moment for moment in (table.last_closed_at, unlocked) if moment), default=None)
+
+
+def _cover_due(table: GamingTable) -> datetime:
+    """§ 617a.2(f): "When a Roulette table is not open for play, the Roulette wheel shall be secured by
+    placing a cover over the entire wheel and securely locking the cover." Reading (docs/readings.md):
+    the rule holds in every state but open, so the property's grace period runs from when the wheel
+    was last uncovered while the table is not open: unlocking starts the clock, opening stops it,
+    closing restarts it, covering and locking ends it. An unlocked wheel is being inspected or
+    adjusted; the grace period is the time the property gives for that before the wheel is covered
+    again or the table opens. A new table, never closed nor unlocked, is uncovered from when the
+    logbook first knew it (its creation): the deadline then set stays as it was."""
+    grace = timedelta(minutes=table.property.cover_grace_minutes)
+    since = _uncovered_since(table)
+    if since is not None:
+        return since + grace
+    return table.cover_due_at or timezone.now() + grace
+
+
 def deadlines_set(table: GamingTable) -> None:
     """Set the table's deadlines from its state (called with the table locked, before saving it).
 
@@ -37,11 +68,10 @@ def deadlines_set(table: GamingTable) -> None:
     """
     policy = table.property
     is_open = table.state == TableState.OPEN
-    roulette_open = is_open and table.game == Game.ROULETTE  # § 617a.2 is the Roulette wheel's
+    roulette = table.game == Game.ROULETTE  # § 617a.2 is the Roulette wheel's
+    roulette_open = is_open and roulette
     table.cover_due_at = (
-        table.last_closed_at + timedelta(minutes=policy.cover_grace_minutes)
-        if table.state == TableState.CLOSED and table.last_closed_at
-        else None
+        _cover_due(table) if roulette and table.state not in (TableState.OPEN, TableState.LOCKED) else None
     )
     table.inspection_due_at = (
         table.last_inspection_at + timedelta(hours=policy.max_inspection_interval_hours)
@@ -70,12 +100,17 @@ def deadlines_set(table: GamingTable) -> None:
         if roulette_open and _after(table.last_replacement_at, table.last_inspection_at)
         else None
     )
-    # § 651a.3(d): the decks in use are changed at least once every 24 hours.
+    # § 651a.3(d): the decks opened for use are changed at least once every 24 hours. The clock runs
+    # from the deck change that opened them, whatever the table did since (a reopening does not
+    # restart it); an open table with no deck change on record is due at its opening, since nothing
+    # in the logbook says how old its decks are (docs/readings.md).
     table.decks_due_at = None
     if is_open and table.game == Game.CASINO_WAR:
-        since = table.last_deck_change_at or table.last_opened_at
         hours = rulebook_for(policy.jurisdiction).CASINO_WAR_DECK_CHANGE_HOURS
-        table.decks_due_at = since + timedelta(hours=hours) if since else None
+        if table.last_deck_change_at:
+            table.decks_due_at = table.last_deck_change_at + timedelta(hours=hours)
+        else:
+            table.decks_due_at = table.last_opened_at
     if not is_open:
         table.approval_due_at = None
     dues = [getattr(table, name) for name in DUE_COLUMNS]

@@ -35,10 +35,16 @@ class SignedForm(SignatureFields):
 
 
 class TableEventForm(SignedForm):
-    """Nothing to fill in but the signature: the cursor starts in the password field."""
+    """Nothing to fill in but the signature (the cursor starts in the password field); opening a
+    Casino War table also says how its cards were inspected (§ 651a.4)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, card_checks=(), **kwargs):
         super().__init__(*args, **kwargs)
+        if card_checks:
+            self.fields["cards"] = forms.ChoiceField(
+                label="The cards", choices=card_checks, widget=forms.RadioSelect, help_text="§ 651a.4"
+            )
+            self.order_fields(["cards"])
         self.fields["password"].widget.attrs["autofocus"] = True
 
 

@@ -23,6 +23,8 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable
 from compliance.casinos.services import equipment_lock
 from compliance.rulebook import Jurisdiction, Violation, raise_if_any, rulebook_for, table_states
+from compliance.rulebook.games.casino_war import CARD_CHECKS
+from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from inspections.logbook import chain
 from inspections.logbook.deadlines import configuration_due, deadlines_set
 from inspections.logbook.models import ChainHead, Entry, EntryKind, Signature, SignatureMeaning, amendment_label
@@ -281,10 +283,19 @@ _EVENTS: dict[str, str] = {
 
 
 def table_event_record(
-    *, table_id: int, kind: str, signature: SignatureInput, recorded_by: User, at: datetime | None = None
+    *,
+    table_id: int,
+    kind: str,
+    signature: SignatureInput,
+    recorded_by: User,
+    at: datetime | None = None,
+    cards: str | None = None,
 ) -> Entry:
-    """Unlock, open, close, or cover-and-lock (§ 617a.2(f)) a table."""
+    """Unlock, open, close, or cover-and-lock (§ 617a.2(f)) a table. A Casino War table's opening
+    states how its cards were inspected (`cards`, § 651a.4)."""
     description = _EVENTS[kind]
+    if kind == EntryKind.OPEN and cards in dict(CARD_CHECKS):
+        description = f"{description}; {dict(CARD_CHECKS)[cards]}"
 
     def move(table: GamingTable, at: datetime) -> None:
         table.state = table_states.next_state(table.state, kind)
@@ -299,18 +310,22 @@ def table_event_record(
             table.inspection_void_reason = ""
 
     def configured(rules: Jurisdiction, table: GamingTable) -> Sequence[Violation | None]:
-        # Opening also needs what the regulator approved, in effect today, and registered equipment.
+        # Opening also needs what the regulator approved, in effect today, and registered equipment,
+        # and at a Casino War table its cards inspected (§ 651a.4).
         if kind != EntryKind.OPEN:
             return []
-        return rules.configuration_ready(
-            table=table,
-            layout=layout_approved_for(table_id=table.pk),
-            rules_submission=rules_submission_in_effect(
-                property_id=table.property_id,
-                game=table.game,
-                on=property_today(table.property),
+        return [
+            rules.cards_at_opening(table=table, cards=cards),
+            *rules.configuration_ready(
+                table=table,
+                layout=layout_approved_for(table_id=table.pk),
+                rules_submission=rules_submission_in_effect(
+                    property_id=table.property_id,
+                    game=table.game,
+                    on=property_today(table.property),
+                ),
             ),
-        )
+        ]
 
     return _recorded_event(
         table_id=table_id,
@@ -320,6 +335,7 @@ def table_event_record(
         recorded_by=recorded_by,
         at=at,
         describe=lambda rules: description,
+        details={"cards": cards} if kind == EntryKind.OPEN and cards else None,
         on_table=move,
         more_checks=configured,
     )
@@ -336,9 +352,16 @@ def irregularity_record(
     notes: str = "",
     at: datetime | None = None,
 ) -> Entry:
-    """§ 617a.6: a "no spin" and its reason; a replacement ball becomes the table's ball."""
+    """§ 617a.6: a "no spin" and its reason; a replacement ball becomes the table's ball. On a Casino
+    War table, § 651a.11: the automated card shuffling device's irregularities."""
 
     def new_ball_checks(rules: Jurisdiction, table: GamingTable) -> Sequence[Violation | None]:
+        # § 617a.6 on a Roulette table, § 651a.11 on a Casino War table.
+        wrong_kind = rules.irregularity_kind_for_game(
+            table=table, kind=kind, roulette_kinds=rules.IRREGULARITY_KINDS, ball_replaced=ball_replaced
+        )
+        if wrong_kind is not None:
+            return [wrong_kind]
         if new_ball is None:
             return []
         # Lock the new ball before asking where it is (as the table services do): two tables
@@ -363,7 +386,9 @@ def irregularity_record(
         recorded_by=recorded_by,
         at=at,
         describe=lambda rules: (
-            f"No spin: {dict(rules.IRREGULARITY_KINDS)[kind]}"
+            f"Irregularity: {dict(CASINO_WAR_IRREGULARITY_KINDS)[kind]}"
+            if kind in dict(CASINO_WAR_IRREGULARITY_KINDS)
+            else f"No spin: {dict(rules.IRREGULARITY_KINDS)[kind]}"
             + (f"; ball replaced by {new_ball.serial}" if new_ball else "; ball replaced" if ball_replaced else "")
         ),
         details={
@@ -372,7 +397,12 @@ def irregularity_record(
             "new_ball": new_ball.pk if new_ball else None,
             "notes": notes,
         },
-        more_checks=lambda rules, table: [rules.check_irregularity_kind(kind=kind), *new_ball_checks(rules, table)],
+        # The jurisdiction's list of "no spin" kinds is Roulette's; a Casino War table's own reasons are
+        # judged by irregularity_kind_for_game.
+        more_checks=lambda rules, table: [
+            rules.check_irregularity_kind(kind=kind) if table.game == "roulette" else None,
+            *new_ball_checks(rules, table),
+        ],
         on_table=use_new_ball,
     )
 
@@ -380,7 +410,7 @@ def irregularity_record(
 def deck_change_record(
     *, table_id: int, decks: int, signature: SignatureInput, recorded_by: User, at: datetime | None = None
 ) -> Entry:
-    """Casino War: the decks of the shoe changed (§ 651a.3(d))."""
+    """Casino War: the decks of the shoe changed (§ 651a.3(d)); their 24 hours run from this entry."""
     return _recorded_event(
         table_id=table_id,
         event=EntryKind.DECK_CHANGE,
@@ -391,8 +421,17 @@ def deck_change_record(
         describe=lambda rules: f"{decks} new decks put in the shoe",
         details={"decks": decks},
         on_table=lambda table, at: setattr(table, "last_deck_change_at", at),
-        # Six or eight decks from a manual shoe; more (12 to 16) only with an automated shuffler.
-        more_checks=lambda rules, table: [rules.casino_war_decks_allowed(decks=decks, automated_shuffler=decks > 8)],
+        # Six or eight decks from a manual shoe; 12 to 16 only with a shuffler the table's Rules
+        # Submission in effect approves (§ 651a.3(a), (c)).
+        more_checks=lambda rules, table: [
+            rules.deck_change_allowed(
+                table=table,
+                decks=decks,
+                rules_submission=rules_submission_in_effect(
+                    property_id=table.property_id, game=table.game, on=property_today(table.property)
+                ),
+            )
+        ],
     )
 
 

@@ -12,9 +12,10 @@ from compliance.accounts.idempotency import AlreadyRecorded, already_recorded_re
 from compliance.accounts.models import Role
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import property_today
-from compliance.casinos.models import TableState
+from compliance.casinos.models import Game, TableState
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import RuleViolation, rulebook_for
+from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.roles import MAY
 from compliance.rulebook.table_states import actions_from
 from inspections.logbook import services
@@ -30,9 +31,13 @@ from inspections.logbook.selectors import entries_visible_to, floor_tables
 
 PAGE = 25  # timeline entries on a table's page
 
-# The actions each state allows at any game, in the order a floor person does them: the rulebook's
-# transitions (table_states.actions_from; a Roulette table in play also offers a "no spin").
-ACTIONS = {state: actions_from(state, game="") for state in TableState}
+# The actions each state allows a Roulette table, in the order a floor person does them: the
+# rulebook's transitions (table_states.actions_from; in play it also offers a "no spin", and another
+# game's table no cover, § 617a.2(f) being the Roulette wheel's).
+ACTIONS = {
+    state: tuple(kind for kind in actions_from(state, game=Game.ROULETTE) if kind != EntryKind.IRREGULARITY)
+    for state in TableState
+}
 # What a table needs next, in words, by state: its first action (docs/architecture.md: The table's state machine).
 NEXT_STEP_WORDS = {
     EntryKind.UNLOCK: "Unlock the wheel",
@@ -42,6 +47,16 @@ NEXT_STEP_WORDS = {
     EntryKind.CLOSE: "In play",
 }
 NEXT_STEP = {state: NEXT_STEP_WORDS[ACTIONS[state][0]] for state in TableState}
+
+
+def next_step(table) -> str:
+    """What the table needs next, in words: a Big Six or Casino War table (no § 617a.2 procedure)
+    opens from any state but open."""
+    if table.game != Game.ROULETTE and table.state != TableState.OPEN:
+        return NEXT_STEP_WORDS[EntryKind.OPEN]
+    return NEXT_STEP.get(table.state, "")
+
+
 ACTION_LABELS = {
     EntryKind.UNLOCK: "Unlock",
     EntryKind.INSPECTION: "Inspect",
@@ -95,7 +110,7 @@ def floor(request):
     if request.GET.get("property", "").isdigit():
         tables = tables.filter(property_id=int(request.GET["property"]))
     tables = floor_tables(tables)
-    rows = [{"table": table, "next": NEXT_STEP.get(table.state, ""), "zone": table.property.zone} for table in tables]
+    rows = [{"table": table, "next": next_step(table), "zone": table.property.zone} for table in tables]
     return render(request, "floor/dashboard.html", {"rows": rows})
 
 
@@ -124,7 +139,7 @@ def table_page(request, pk: int):
             "zone": table.property.zone,
             "actions": actions,
             "amendable": AMENDABLE,
-            "next": NEXT_STEP[table.state],
+            "next": next_step(table),
             # What the regulator approved for it, as the gate at opening sees it.
             "layout": layout_approved_for(table_id=table.pk),
             "rules": rules_submission_in_effect(
@@ -170,7 +185,8 @@ def table_event(request, pk: int, kind: str):
     if kind not in (EntryKind.UNLOCK, EntryKind.OPEN, EntryKind.CLOSE, EntryKind.COVER):
         return redirect("table", pk=pk)
     _require_writer(request.user)
-    form = TableEventForm(request.POST or None, request=request)
+    cards = CARD_CHECKS if kind == EntryKind.OPEN and table.game == Game.CASINO_WAR else ()
+    form = TableEventForm(request.POST or None, request=request, card_checks=cards)
     return _signed_action(
         request,
         table,
@@ -178,7 +194,11 @@ def table_event(request, pk: int, kind: str):
         title=ACTION_LABELS[kind],
         kind=kind,
         record=lambda form: services.table_event_record(
-            table_id=table.pk, kind=kind, signature=form.signature(), recorded_by=request.user
+            table_id=table.pk,
+            kind=kind,
+            signature=form.signature(),
+            recorded_by=request.user,
+            cards=form.cleaned_data.get("cards") or None,
         ),
     )
 

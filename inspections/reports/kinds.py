@@ -300,7 +300,13 @@ class ApprovalsInEffect:
             wheel = table.wheel_type if table.wheel_type in (rules.wheel_types if rules else []) else None
             paytable = "; ".join(
                 f"{code} {odds[0]} to {odds[1]}"
-                + (f" ({edges[code][wheel]:.2f} %)" if wheel and wheel in edges.get(code, {}) else "")
+                + (
+                    f" ({edges[code][wheel]:.2f} %)"
+                    if wheel and edges.get(code, {}).get(wheel) is not None
+                    else " (house edge not determinable from the text)"
+                    if wheel and wheel in edges.get(code, {})
+                    else ""
+                )
                 for code, odds in (rules.payout_odds.items() if rules else [])
             )
             rows.append(

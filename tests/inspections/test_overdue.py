@@ -142,12 +142,15 @@ def test_a_table_open_without_any_inspection_is_flagged_at_its_opening(casino):
 
 
 def test_casino_war_decks_older_than_24_hours(casino):
+    """§ 651a.3(d): the 24 hours run from the deck change that opened the decks, not the opening."""
     table = GamingTableFactory(property=casino.property, number="CW-1", game="casino_war", wheel_type=None)
+    changed_at = datetime(2026, 11, 22, 18, tzinfo=ZoneInfo("UTC"))
     opened_at = datetime(2026, 11, 22, 20, tzinfo=ZoneInfo("UTC"))
+    table.last_deck_change_at = changed_at
     table.state, table.last_opened_at, table.last_entry_at = TableState.OPEN, opened_at, opened_at
     deadlines_set(table)
     table.save()
-    assert table.decks_due_at == opened_at + timedelta(hours=24)
+    assert table.decks_due_at == changed_at + timedelta(hours=24)
     flag = boundary("decks_due_at", table, "decks_stale", "58 Pa. Code § 651a.3(d) (proposed, 41 Pa.B. 3000)")
     changed = services.deck_change_record(
         table_id=table.pk, decks=6, signature=sign(casino.security), recorded_by=casino.security

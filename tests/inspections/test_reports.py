@@ -4,7 +4,7 @@ pieces, the chain's verdict), the CSV against the API, progress, access and the 
 import csv
 import shutil
 import subprocess
-from datetime import timedelta
+from datetime import date, timedelta
 from io import StringIO
 from pathlib import Path
 
@@ -562,3 +562,28 @@ def test_the_approvals_report_attaches_a_pdf_artwork_and_prints_its_hash(committ
     text = " ".join(" ".join(pdf_pages(report)).split())
     assert f"attached to this PDF/A-3b file (layout-{layout.pk}-artwork.pdf)" in text
     assert layout.artwork_sha256 in text.replace(" ", "")
+
+
+@pytest.mark.any_hour
+def test_the_approvals_report_says_a_lightning_straights_edge_is_not_determinable(committed_db, media, casino):
+    """§ 617c.3(f): a single-zero Lightning table's straight is not given a flat 29 to 1 edge."""
+    from compliance.approvals.models import RulesSubmission
+
+    table = casino.table
+    table.wheel_type = "single_zero"
+    table.save()
+    RulesSubmission.objects.create(  # a later version, approved, in effect (made directly, as the fixture's)
+        property=casino.property,
+        game="roulette",
+        version=2,
+        effective_from=date(2020, 1, 2),
+        wheel_types=["single_zero"],
+        payout_odds={"straight": [29, 1], "split": [17, 1]},
+        options={"lightning_payouts": [499, 399, 349, 299, 249, 199, 149, 99, 49]},
+        status="approved",
+        created_by=casino.compliance,
+    )
+    (row,) = csv_rows(render.generate_locally(requested(casino, fmt="csv", kind="approvals_in_effect").pk))
+    assert row["Wagers, payout odds and house edge"] == (
+        "straight 29 to 1 (house edge not determinable from the text); split 17 to 1 (2.70 %)"
+    )

@@ -474,7 +474,9 @@ def test_opening_needs_rules_covering_the_tables_wheel_type(db):
     refused(lambda: event(staff, "open"), "rules_submission_wheel_type", "58 Pa. Code § 601a.2")
 
 
-@pytest.mark.parametrize("decks, accepted", [(6, True), (8, True), (12, True), (5, False), (13, False)])
+# 12 to 16 decks need a shuffler the Rules Submission in effect approves: this table has none
+# (tests/inspections/test_casino_war_logbook.py has the table with one).
+@pytest.mark.parametrize("decks, accepted", [(6, True), (8, True), (12, False), (5, False), (13, False)])
 def test_a_deck_change_puts_six_or_eight_decks_or_a_shufflers_batches(casino, decks, accepted):
     war = GamingTableFactory(
         property=casino.property, game="casino_war", wheel_type=None, has_external_movable_parts=False
@@ -525,7 +527,8 @@ def test_a_casino_war_table_opens_with_its_approved_layout_and_rules(casino):
     violations = refused(
         lambda: event(staff, "open"), "layout_not_approved", "58 Pa. Code § 651a.2(b) (proposed, 41 Pa.B. 3000)"
     )
-    assert {v.code for v in violations} == {"layout_not_approved", "rules_submission_not_in_effect"}
+    # § 651a.4: its opening also states how its cards were inspected.
+    assert {v.code for v in violations} == {"layout_not_approved", "rules_submission_not_in_effect", "cards_at_opening"}
     layout = LayoutSubmission.objects.create(
         property=casino.property,
         game="casino_war",
@@ -544,7 +547,10 @@ def test_a_casino_war_table_opens_with_its_approved_layout_and_rules(casino):
         status="approved",
         created_by=casino.compliance,
     )
-    assert event(staff, "open").kind == "open"
+    opened = services.table_event_record(
+        table_id=war.pk, kind="open", signature=sign(casino.security), recorded_by=casino.security, cards="inspected"
+    )
+    assert opened.kind == "open"
 
 
 def test_opening_needs_the_layout_areas_of_the_options_now_in_effect(casino):

@@ -2,7 +2,7 @@ from rest_framework import serializers
 
 from compliance.accounts.api.serializers import SignatureInputSerializer
 from compliance.approvals.models import ApprovalSignature, LayoutSubmission, RulesSubmission
-from compliance.approvals.services import submission_house_edges
+from compliance.approvals.services import submission_house_edge_notes, submission_house_edges
 from compliance.casinos.selectors import properties_managed_by, tables_visible_to
 from config.api.fields import ScopedPrimaryKeyRelatedField
 from config.validators import NOTE_MAX_LENGTH, printable_line, printable_text
@@ -34,7 +34,11 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
     options = serializers.DictField(required=False, help_text="five_adjacent, touchdown_paytable, b2b_payouts, …")
     violations = serializers.ListField(child=serializers.DictField(), read_only=True, help_text="As last checked.")
     house_edge = serializers.SerializerMethodField(
-        help_text="Wager code → wheel type → the house edge in percent that the odds and the wheel give."
+        help_text="Wager code → wheel type → the house edge in percent that the odds and the wheel give; "
+        "null where the text does not determine it (house_edge_notes says why)."
+    )
+    house_edge_notes = serializers.SerializerMethodField(
+        help_text="Wager code → why its house edge is null (e.g. a straight wager under Lightning Roulette)."
     )
     signatures = ApprovalSignatureSerializer(many=True, read_only=True)
 
@@ -52,6 +56,7 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
             "status",
             "violations",
             "house_edge",
+            "house_edge_notes",
             "content_hash",
             "decision_reference",
             "signatures",
@@ -65,6 +70,14 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
             jurisdiction=submission.property.jurisdiction,
             game=submission.game,
             wheel_types=submission.wheel_types,
+            payout_odds=submission.payout_odds,
+            options=submission.options,
+        )
+
+    def get_house_edge_notes(self, submission) -> dict[str, str]:
+        return submission_house_edge_notes(
+            jurisdiction=submission.property.jurisdiction,
+            game=submission.game,
             payout_odds=submission.payout_odds,
             options=submission.options,
         )

@@ -8,9 +8,27 @@ import dataclasses
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.jurisdictions import pennsylvania as pa
+from compliance.rulebook.subjects import Submission, Table
 from compliance.rulebook.violations import Violation
+from compliance.rulebook.vocabulary import Game
 
 OPTIONS = frozenset({"casino_war_adjacent_boxes", "casino_war_decks", "automated_shuffler"})
+
+# § 651a.11: the irregularities of a Casino War table the logbook records (through the irregularity
+# entry, its reason one of these): the automated card shuffling device's, (d) and (e).
+IRREGULARITIES = pa.proposed("651a.11")
+IRREGULARITY_KINDS = (
+    (
+        "shuffler_failed",
+        "automated card shuffling device jammed, stopped or did not complete its cycle: cards reshuffled "
+        "(§ 651a.11(d))",
+    ),
+    (
+        "shuffler_out_of_order",
+        "automated card shuffling device or dealing shoe out of order: covered or signed before another "
+        "method was used (§ 651a.11(e))",
+    ),
+)
 
 
 def casino_war_decks_allowed(*, decks: int, automated_shuffler: bool) -> Violation | None:
@@ -22,6 +40,74 @@ def casino_war_decks_allowed(*, decks: int, automated_shuffler: bool) -> Violati
     if decks in pa.CASINO_WAR_MANUAL_DECKS:
         return None
     return violation("casino_war_decks", field="decks")
+
+
+def deck_change_allowed(*, table: Table, decks: int, rules_submission: Submission | None) -> Violation | None:
+    """§ 651a.3(a), (c): the decks a deck change puts on the table are what the table may use: six or
+    eight from the manual dealing shoe; 12 to 16, in two equal batches, only where the Rules Submission
+    in effect for the table approves an automated card shuffling device."""
+    if decks in pa.CASINO_WAR_MANUAL_DECKS:
+        return None
+    options = rules_submission.options if rules_submission is not None else {}
+    if options.get("automated_shuffler") is True:
+        return casino_war_decks_allowed(decks=decks, automated_shuffler=True)
+    if min(pa.CASINO_WAR_SHUFFLER_DECKS) <= decks <= max(pa.CASINO_WAR_SHUFFLER_DECKS):
+        return violation("casino_war_decks/shuffler_not_approved", field="decks", table=table.number, decks=decks)
+    return violation("casino_war_decks", field="decks")
+
+
+# § 651a.4: at opening, the cards received at the table are inspected by the dealer and spread for the
+# first player ((a)–(d)), unless they came preinspected and preshuffled ((e)). The opening entry of a
+# Casino War table says which (its details' `cards`).
+CARD_INSPECTION = pa.proposed("651a.4")
+CARD_CHECKS = (
+    ("inspected", "cards inspected by the dealer and spread for the first player (§ 651a.4(a)–(d))"),
+    ("preinspected", "decks received preinspected and preshuffled (§ 651a.4(e))"),
+)
+
+
+def cards_at_opening(*, table: Table, cards: str | None) -> Violation | None:
+    """§ 651a.4: a Casino War table opens with its cards inspected, or received preinspected; another
+    game's table has no cards to state."""
+    if table.game != Game.CASINO_WAR:
+        if cards:
+            return violation("cards_at_opening/not_casino_war", field="cards", table=table.number)
+        return None
+    if cards not in dict(CARD_CHECKS):
+        return violation(
+            "cards_at_opening", field="cards", table=table.number, choices=", ".join(c for c, _ in CARD_CHECKS)
+        )
+    return None
+
+
+def irregularity_kind_for_game(
+    *, table: Table, kind: str, roulette_kinds: tuple[tuple[str, str], ...], ball_replaced: bool
+) -> Violation | None:
+    """§ 617a.6 for a Roulette table, § 651a.11 for a Casino War table: the reason is one of its game's;
+    a Casino War table has no ball to replace."""
+    if table.game == Game.CASINO_WAR:
+        if kind not in dict(IRREGULARITY_KINDS):
+            return violation(
+                "irregularity_kind_for_game",
+                field="kind",
+                citation=IRREGULARITIES,
+                table=table.number,
+                game=table.get_game_display(),
+                kinds=", ".join(code for code, _ in IRREGULARITY_KINDS),
+            )
+        if ball_replaced:
+            return violation("irregularity_kind_for_game/ball", field="ball_replaced", table=table.number)
+        return None
+    if kind not in dict(roulette_kinds):
+        return violation(
+            "irregularity_kind_for_game",
+            field="kind",
+            citation=pa.IRREGULARITIES,
+            table=table.number,
+            game=table.get_game_display(),
+            kinds=", ".join(code for code, _ in roulette_kinds),
+        )
+    return None
 
 
 def check_casino_war_submission(*, payout_odds: dict[str, object], options: dict[str, object]) -> list[Violation]:

@@ -10,7 +10,7 @@ from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.side_wagers import check_paytable, straight_as_fixed, straight_fixed
 from compliance.rulebook.jurisdiction import GameRules
 from compliance.rulebook.violations import Violation
-from compliance.rulebook.wagers import DOUBLE, Paytable, Wager, house_edge, odds_given
+from compliance.rulebook.wagers import DOUBLE, Option, Paytable, Wager, house_edge, odds_given
 
 # An option left out: not chosen.
 NOT_CHOSEN: tuple[object, ...] = (None, False, [], "")
@@ -92,6 +92,7 @@ def check_roulette_submission(
                     wheels=wheels_phrase(wrong_wheels),
                 )
             )
+    violations.append(lightning_needs_straight(known=rules.OPTIONS, payout_odds=payout_odds, options=options))
     violations.extend(rules.exclusivity(offered=set(payout_odds)))
     violations.extend(check_options(rules, wheel_types=wheel_types, options=options))
     return [v for v in violations if v is not None]
@@ -140,19 +141,54 @@ def double_zero_loss_chosen(*, wheel_types: list[str], options: dict[str, object
     return []
 
 
+LIGHTNING_EDGE_NOTE = (
+    "Not determinable from the text: with Lightning Roulette a winning straight wager is paid 29 to 1, "
+    "or the payout the random number generator draws when its number is a Lucky Number (58 Pa. Code "
+    "§ 617c.3(b), (f), (g)); the text sets neither how many Lucky Numbers are drawn nor how often each "
+    "payout is."
+)
+
+
+def house_edge_notes(
+    *, game_rules: GameRules, payout_odds: dict[str, object], options: dict[str, object]
+) -> dict[str, str]:
+    """Wager code → why its house edge is not shown (house_edges answers None for it).
+
+    § 617c.3(f): under Lightning Roulette a straight wager not on a Lucky Number is paid 29 to 1, and
+    one on a Lucky Number the random number generator's payout (§ 617c.3(b), (g)). The edge depends on
+    the generator's draws, which the text does not state, so it is not computed from a flat 29 to 1."""
+    if "straight" in payout_odds and straight_fixed(game_rules.OPTIONS, options) is not None:
+        return {"straight": LIGHTNING_EDGE_NOTE}
+    return {}
+
+
 def house_edges(
     *, game_rules: GameRules, wheel_types: list[str], payout_odds: dict[str, object], options: dict[str, object]
-) -> dict[str, dict[str, float]]:
-    """Wager code → wheel type → house edge in percent (4 decimals), for what is well formed."""
+) -> dict[str, dict[str, float | None]]:
+    """Wager code → wheel type → house edge in percent (4 decimals), for what is well formed; None
+    where the text does not determine it (house_edge_notes says why)."""
     loss = str(options.get("double_zero_loss") or "all")
-    edges: dict[str, dict[str, float]] = {}
+    undetermined = house_edge_notes(game_rules=game_rules, payout_odds=payout_odds, options=options)
+    edges: dict[str, dict[str, float | None]] = {}
     for code, value in payout_odds.items():
         wager, odds = game_rules.WAGERS.get(code), odds_given(value)
         if wager is None or odds is None:
             continue
         edges[code] = {
-            wheel: round(float(house_edge(wager=wager, odds=odds, wheel_type=wheel, double_zero_loss=loss)) * 100, 4)
+            wheel: None
+            if code in undetermined
+            else round(float(house_edge(wager=wager, odds=odds, wheel_type=wheel, double_zero_loss=loss)) * 100, 4)
             for wheel in wheel_types
             if wheel in wager.wheels
         }
     return edges
+
+
+def lightning_needs_straight(
+    *, known: dict[str, Option], payout_odds: dict[str, object], options: dict[str, object]
+) -> Violation | None:
+    """§ 617c.3(a), (f): Lightning Roulette is a variation of the straight wager (a player "who placed
+    and wins a straight wager" may win more): a Rules Submission that offers it offers the straight."""
+    if "straight" not in payout_odds and straight_fixed(known, options) is not None:
+        return violation("lightning_without_straight", field="payout_odds.straight")
+    return None

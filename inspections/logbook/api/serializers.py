@@ -11,6 +11,8 @@ from rest_framework import serializers
 from compliance.accounts.api.serializers import SignatureInputSerializer
 from compliance.casinos.selectors import balls_visible_to, tables_visible_to
 from compliance.rulebook.amendments import AMENDMENT_KINDS
+from compliance.rulebook.games.casino_war import CARD_CHECKS
+from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from compliance.rulebook.jurisdictions.pennsylvania import IRREGULARITY_KINDS
 from config.api.fields import AwareDateTimeField, ScopedPrimaryKeyRelatedField, StrictBooleanField
 from config.validators import NOTE_MAX_LENGTH, printable_line, printable_strings, printable_text
@@ -112,7 +114,12 @@ class IdOfField(ScopedPrimaryKeyRelatedField):
 
 class IrregularitySerializer(EntrySerializer):
     table = _table_field()
-    irregularity = serializers.ChoiceField(choices=IRREGULARITY_KINDS, source="details.irregularity", write_only=True)
+    irregularity = serializers.ChoiceField(
+        choices=(*IRREGULARITY_KINDS, *CASINO_WAR_IRREGULARITY_KINDS),
+        source="details.irregularity",
+        write_only=True,
+        help_text="§ 617a.6's reasons on a Roulette table; § 651a.11's on a Casino War table.",
+    )
     ball_replaced = StrictBooleanField(source="details.ball_replaced", default=False)
     new_ball = IdOfField(
         scope=balls_visible_to,
@@ -229,6 +236,13 @@ class AmendmentSerializer(EntrySerializer):
 
 class TableEventSerializer(serializers.Serializer):
     at = AwareDateTimeField(required=False, help_text="When it happened. " + TIME_HELP)
+    cards = serializers.ChoiceField(
+        choices=CARD_CHECKS,
+        required=False,
+        allow_null=True,
+        help_text="Opening a Casino War table: how its cards were inspected (§ 651a.4); required there, "
+        "refused at any other table.",
+    )
     signature = SignatureInputSerializer()
 
 

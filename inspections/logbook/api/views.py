@@ -198,6 +198,7 @@ class GamingTableViewSet(
             at=serializer.validated_data.get("at"),
             signature=serializer.validated_data["signature"],
             recorded_by=request.user,
+            cards=serializer.validated_data.get("cards"),
         )
         table.refresh_from_db()
         body = {
