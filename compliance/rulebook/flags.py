@@ -34,7 +34,7 @@ FLAG_KINDS = (
     ),
     FlagKind(
         "not_covered",
-        "Wheel not covered and locked within the grace period after closing",
+        "Wheel not covered and locked within the grace period while the table was not open",
         pa.COVER_AND_LOCK,
         "cover_due_at",
     ),
