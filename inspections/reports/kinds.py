@@ -18,7 +18,7 @@ from compliance.approvals.selectors import layout_approved_for, rules_submission
 from compliance.approvals.services import submission_house_edges
 from compliance.casinos.clock import local_date, local_midnight
 from compliance.casinos.models import GamingTable, WheelType
-from compliance.rulebook import rulebook_for
+from compliance.rulebook import game_rules_for, rulebook_for
 from inspections.flags.models import ComplianceException
 from inspections.flags.overdue import flag_label, flag_resolution_text
 from inspections.logbook.models import Entry, EntryKind, SignatureMeaning, amendment_label
@@ -307,7 +307,7 @@ class ApprovalsInEffect:
                     if wheel and wheel in edges.get(code, {})
                     else ""
                 )
-                for code, odds in (rules.payout_odds.items() if rules else [])
+                for code, odds in (_in_wager_order(rules) if rules else [])
             )
             rows.append(
                 {
@@ -344,6 +344,17 @@ class ApprovalsInEffect:
 
 def artwork_attachment_name(layout: LayoutSubmission) -> str:
     return f"layout-{layout.pk}-artwork.pdf"
+
+
+def _in_wager_order(submission) -> list[tuple[str, list[int]]]:
+    """A submission's payout odds in the order its game's rules list the wagers (a JSON object's keys
+    come back in another order from PostgreSQL), then any other by name."""
+    game_rules = game_rules_for(submission.property.jurisdiction)
+    known = list(game_rules.BIG_SIX_WAGERS if submission.game == "big_six" else game_rules.WAGERS)
+    return sorted(
+        submission.payout_odds.items(),
+        key=lambda item: (known.index(item[0]) if item[0] in known else len(known), item[0]),
+    )
 
 
 def _artwork_text(layout: LayoutSubmission | None) -> str:
