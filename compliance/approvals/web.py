@@ -266,7 +266,11 @@ def rules_submission(request, pk: int):
                     ),
                 ),
             },
-            "odds": [(labels.fields.get(f"odds_{c}"), c, o) for c, o in submission.payout_odds.items()],
+            # In the form's order of the wagers (a JSON object's keys come back in another order from PostgreSQL).
+            "odds": sorted(
+                ((labels.fields.get(f"odds_{c}"), c, o) for c, o in submission.payout_odds.items()),
+                key=lambda row: (list(labels.fields).index(f"odds_{row[1]}") if row[0] else len(labels.fields), row[1]),
+            ),
             "wheel_types": [dict(WheelType.choices).get(w, w) for w in submission.wheel_types],
         },
     )
