@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Iterable
+from types import ModuleType
 from typing import Any, ClassVar
 
 from compliance.rulebook import amendments, approvals, equipment, flags, procedure, records, signatures
@@ -218,6 +219,28 @@ class Borrowing(Pennsylvania):
     citing the jurisdiction's own paragraph where it has one (`OWN`), else Pennsylvania's marked
     "applied by policy" (`borrowed`). Subclasses give their text (`TEXT`), `OWN` and their facts."""
 
+    # What a borrowing jurisdiction's facts module gives, under the names Pennsylvania's rulebook uses
+    # (attribute names, copied by __init_subclass__): its data, then its own rules of wagers and options.
+    FACTS: ClassVar[tuple[str, ...]] = (
+        "NAME",
+        "WAGERS_CITATION",
+        "PAYOUT_ODDS",
+        "WAGERS",
+        "OPTIONS",
+        "BIG_SIX_CITATION",
+        "BIG_SIX_WAGERS",
+        "BIG_SIX_CLAPPER",
+        "BIG_SIX_ODDS_WORDING",
+        "CASINO_WAR_PAYOUTS",
+        "IRREGULARITIES",
+        "IRREGULARITY_KINDS",
+        "OWN",
+        "LAYOUT_FOR_WAGER",
+        "LAYOUT_FOR_DOUBLE_ZERO",
+        "LAYOUT_FOR_BIG_SIX",
+    )
+    FACT_RULES: ClassVar[tuple[str, ...]] = ("exclusivity", "required_options")
+
     TEXT: ClassVar[str]
     OWN: ClassVar[dict[str, str]]
     # The layout areas its own text asks for: (feature, citation) when a wager is offered, when a
@@ -225,6 +248,16 @@ class Borrowing(Pennsylvania):
     LAYOUT_FOR_WAGER: ClassVar[dict[str, tuple[tuple[str, str], ...]]]
     LAYOUT_FOR_DOUBLE_ZERO: ClassVar[tuple[tuple[str, str], ...]]
     LAYOUT_FOR_BIG_SIX: ClassVar[tuple[tuple[str, str], ...]]
+
+    def __init_subclass__(cls, *, module: ModuleType, text: str, **kwargs: Any) -> None:
+        """A borrowing jurisdiction: its text's name, and its facts module's FACTS and FACT_RULES under
+        the names Pennsylvania's rulebook gives them (a module missing one fails at import)."""
+        super().__init_subclass__(**kwargs)
+        cls.TEXT = text
+        for name in cls.FACTS:
+            setattr(cls, name, getattr(module, name))
+        for name in cls.FACT_RULES:
+            setattr(cls, name, staticmethod(getattr(module, name)))
 
     def borrowed(self, citation: str) -> str:
         """`citation`, a Pennsylvania paragraph, as this jurisdiction's rulebook cites it."""
@@ -280,7 +313,9 @@ class Borrowing(Pennsylvania):
         """Pennsylvania's layout minimum (borrowed), with this text's own areas: the wheel replica,
         the seven numbers and colour wager areas, the double-zero option notice, the clapper sign."""
         tables = list(tables)
-        found = self.translate(approvals.check_layout(features=features, tables=tables, options=options, game=game))
+        found: list[Violation] = self.translate(
+            approvals.check_layout(features=features, tables=tables, options=options, game=game)
+        )
         needed: list[tuple[str, str]] = []
         if game == Game.ROULETTE:
             for wager in offered:
@@ -295,51 +330,11 @@ class Borrowing(Pennsylvania):
         return found
 
 
-class NewJersey(Borrowing):
+class NewJersey(Borrowing, module=new_jersey, text="N.J.A.C. 19:47-5"):
     """N.J.A.C. 19:47-5: its wagers, odds, irregularities and layout areas; Pennsylvania's
     procedure, equipment standards and opening gate, applied by policy."""
 
-    TEXT = "N.J.A.C. 19:47-5"
-    NAME = new_jersey.NAME
-    WAGERS_CITATION = new_jersey.WAGERS_CITATION
-    PAYOUT_ODDS = new_jersey.PAYOUT_ODDS
-    WAGERS = new_jersey.WAGERS
-    OPTIONS = new_jersey.OPTIONS
-    BIG_SIX_CITATION = new_jersey.BIG_SIX_CITATION
-    BIG_SIX_WAGERS = new_jersey.BIG_SIX_WAGERS
-    BIG_SIX_CLAPPER = new_jersey.BIG_SIX_CLAPPER
-    BIG_SIX_ODDS_WORDING = new_jersey.BIG_SIX_ODDS_WORDING
-    CASINO_WAR_PAYOUTS = new_jersey.CASINO_WAR_PAYOUTS
-    exclusivity = staticmethod(new_jersey.exclusivity)
-    required_options = staticmethod(new_jersey.required_options)
-    IRREGULARITIES = new_jersey.IRREGULARITIES
-    IRREGULARITY_KINDS: tuple[tuple[str, str], ...] = new_jersey.IRREGULARITY_KINDS
-    OWN = new_jersey.OWN
-    LAYOUT_FOR_WAGER = new_jersey.LAYOUT_FOR_WAGER
-    LAYOUT_FOR_DOUBLE_ZERO = new_jersey.LAYOUT_FOR_DOUBLE_ZERO
-    LAYOUT_FOR_BIG_SIX = new_jersey.LAYOUT_FOR_BIG_SIX
 
-
-class Section4(Borrowing):
+class Section4(Borrowing, module=section_4, text="Section 4"):
     """The Section 4 rules: its wagers, odds, irregularities and layout areas; Pennsylvania's
     procedure, equipment standards and opening gate, applied by policy."""
-
-    TEXT = "Section 4"
-    NAME = section_4.NAME
-    WAGERS_CITATION = section_4.WAGERS_CITATION
-    PAYOUT_ODDS = section_4.PAYOUT_ODDS
-    WAGERS = section_4.WAGERS
-    OPTIONS = section_4.OPTIONS
-    BIG_SIX_CITATION = section_4.BIG_SIX_CITATION
-    BIG_SIX_WAGERS = section_4.BIG_SIX_WAGERS
-    BIG_SIX_CLAPPER = section_4.BIG_SIX_CLAPPER
-    BIG_SIX_ODDS_WORDING = section_4.BIG_SIX_ODDS_WORDING
-    CASINO_WAR_PAYOUTS = section_4.CASINO_WAR_PAYOUTS
-    exclusivity = staticmethod(section_4.exclusivity)
-    required_options = staticmethod(section_4.required_options)
-    IRREGULARITIES = section_4.IRREGULARITIES
-    IRREGULARITY_KINDS: tuple[tuple[str, str], ...] = section_4.IRREGULARITY_KINDS
-    OWN = section_4.OWN
-    LAYOUT_FOR_WAGER = section_4.LAYOUT_FOR_WAGER
-    LAYOUT_FOR_DOUBLE_ZERO = section_4.LAYOUT_FOR_DOUBLE_ZERO
-    LAYOUT_FOR_BIG_SIX = section_4.LAYOUT_FOR_BIG_SIX
