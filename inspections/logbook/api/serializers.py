@@ -69,6 +69,18 @@ def _table_field():
     return ScopedPrimaryKeyRelatedField(scope=tables_visible_to, help_text="The table's id.")
 
 
+def notes_field() -> serializers.CharField:
+    """An entry's free notes, kept in its details: optional, printable, bounded as every note is."""
+    return serializers.CharField(
+        source="details.notes",
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=NOTE_MAX_LENGTH,
+        validators=[printable_text],
+    )
+
+
 class InspectionSerializer(EntrySerializer):
     table = _table_field()
     performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
@@ -78,14 +90,7 @@ class InspectionSerializer(EntrySerializer):
         help_text="ball_non_magnetic, no_magnet_or_contrivance, wheel_level_and_rotating, parts_secure; "
         "layout_and_signage_00 only for double_zero_as_single_zero tables. true = passed.",
     )
-    notes = serializers.CharField(
-        source="details.notes",
-        required=False,
-        allow_blank=True,
-        default="",
-        max_length=NOTE_MAX_LENGTH,
-        validators=[printable_text],
-    )
+    notes = notes_field()
     signature = SignatureInputSerializer(write_only=True, help_text="The inspector's.")
 
     class Meta(EntrySerializer.Meta):
@@ -129,14 +134,7 @@ class IrregularitySerializer(EntrySerializer):
         allow_null=True,
         help_text="The registered ball put in play when ball_replaced; it becomes the table's ball.",
     )
-    notes = serializers.CharField(
-        source="details.notes",
-        required=False,
-        allow_blank=True,
-        default="",
-        max_length=NOTE_MAX_LENGTH,
-        validators=[printable_text],
-    )
+    notes = notes_field()
     at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     signature = SignatureInputSerializer(write_only=True)
 
