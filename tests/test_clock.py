@@ -1,5 +1,5 @@
 """No date is taken from the server's clock: every date a person reads or chooses is the property's
-(compliance/clock.py). ruff's DTZ rules refuse `date.today()` and a naive `datetime.now()`; this
+(compliance/casinos/clock.py). ruff's DTZ rules refuse `date.today()` and a naive `datetime.now()`; this
 refuses Django's spellings of the same mistake, which read the server's TIME_ZONE (UTC)."""
 
 import re
