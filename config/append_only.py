@@ -95,6 +95,7 @@ def frozen_once_filed_statements(vendor: str) -> list[str]:
         "wheel_types",
         "payout_odds",
         "options",
+        "configurations",
         "content_hash",
         "property_id",
         "game",

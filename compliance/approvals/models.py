@@ -7,6 +7,7 @@ from django.db import models
 
 from compliance.accounts.models import User
 from compliance.casinos.models import Game, GamingTable, Property, PropertyScopedQuerySet
+from compliance.rulebook.configurations import Configuration, configurations_of
 from config.validators import note_validators, printable_line
 
 
@@ -31,6 +32,10 @@ class RulesSubmission(models.Model):
     wheel_types = models.JSONField(default=list, blank=True)
     payout_odds = models.JSONField(default=dict, blank=True, help_text='Wager code → [X, Y] for "X to Y".')
     options = models.JSONField(default=dict, blank=True)
+    # The table configurations besides the standard one (the three fields above), each
+    # {"key", "name", "wheel_types", "payout_odds", "options"}; a table names the one it uses by its
+    # key (compliance.rulebook.configurations).
+    configurations = models.JSONField(default=list, blank=True)
     status = models.CharField(max_length=20, choices=SubmissionStatus.choices, default=SubmissionStatus.DRAFT)
     violations = models.JSONField(default=list, blank=True, editable=False, help_text="As last checked.")
     created_by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
@@ -51,6 +56,10 @@ class RulesSubmission(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_game_display()} Rules Submission v{self.version} ({self.get_status_display()})"
+
+    def all_configurations(self) -> list[Configuration]:
+        """The standard configuration, then the others, as the rules read them."""
+        return configurations_of(self)
 
 
 class LayoutStatus(models.TextChoices):

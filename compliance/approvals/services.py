@@ -28,11 +28,21 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
 from compliance.rulebook.artwork import ARTWORK_HEAD_BYTES, artwork_kind, layout_artwork_check
+from compliance.rulebook.configurations import (
+    STANDARD,
+    Change,
+    LeftWithout,
+    compare,
+    configuration_of,
+    tables_left_without,
+)
 from compliance.rulebook.games.big_six import big_six_house_edges
 from compliance.rulebook.games.roulette import house_edge_notes, house_edges
 
 
-def rules_submission_check(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[Violation]:
+def rules_submission_check(
+    *, prop: Property, game: str, wheel_types, payout_odds, options, configurations=()
+) -> list[Violation]:
     """Every violation of a Rules Submission's content, saving nothing (the draft page's live check)."""
     return rulebook_for(prop.jurisdiction).check_rules_submission(
         game_rules=game_rules_for(prop.jurisdiction),
@@ -40,6 +50,7 @@ def rules_submission_check(*, prop: Property, game: str, wheel_types, payout_odd
         wheel_types=wheel_types,
         payout_odds=payout_odds,
         options=options,
+        configurations=configurations,
     )
 
 
@@ -59,10 +70,15 @@ def submission_house_edge_notes(*, jurisdiction: str, game: str, payout_odds, op
     return house_edge_notes(game_rules=game_rules_for(jurisdiction), payout_odds=payout_odds, options=options)
 
 
-def _violations(*, prop: Property, game: str, wheel_types, payout_odds, options) -> list[dict]:
+def _violations(*, prop: Property, game: str, wheel_types, payout_odds, options, configurations) -> list[dict]:
     """The draft's violations to save with it; a malformed draft is refused (400) and not saved."""
     found = rules_submission_check(
-        prop=prop, game=game, wheel_types=wheel_types, payout_odds=payout_odds, options=options
+        prop=prop,
+        game=game,
+        wheel_types=wheel_types,
+        payout_odds=payout_odds,
+        options=options,
+        configurations=configurations,
     )
     raise_if_any(malformed(found))
     return [v.as_dict() for v in found]
@@ -78,6 +94,7 @@ def rules_submission_draft(
     payout_odds: dict,
     options: dict,
     created_by: User,
+    configurations: list | None = None,
 ) -> RulesSubmission:
     """A new version, saved with its violations listed (a draft may break rules; filing may not)."""
     # Lock the property: two drafts at once must not take the same version number.
@@ -91,7 +108,15 @@ def rules_submission_draft(
         wheel_types=wheel_types,
         payout_odds=payout_odds,
         options=options,
-        violations=_violations(prop=prop, game=game, wheel_types=wheel_types, payout_odds=payout_odds, options=options),
+        configurations=configurations or [],
+        violations=_violations(
+            prop=prop,
+            game=game,
+            wheel_types=wheel_types,
+            payout_odds=payout_odds,
+            options=options,
+            configurations=configurations or [],
+        ),
         created_by=created_by,
     )
 
@@ -103,7 +128,11 @@ def rules_submission_update(*, submission_id: int, **changes) -> RulesSubmission
         RulesSubmission.objects.select_for_update(of=("self",)).select_related("property").get(pk=submission_id)
     )
     raise_if_any([rulebook_for(submission.property.jurisdiction).may_edit_submission(submission=submission)])
-    changed = [name for name in ("effective_from", "wheel_types", "payout_odds", "options") if name in changes]
+    changed = [
+        name
+        for name in ("effective_from", "wheel_types", "payout_odds", "options", "configurations")
+        if name in changes
+    ]
     for name in changed:
         setattr(submission, name, changes[name])
     submission.violations = _violations(
@@ -112,14 +141,16 @@ def rules_submission_update(*, submission_id: int, **changes) -> RulesSubmission
         wheel_types=submission.wheel_types,
         payout_odds=submission.payout_odds,
         options=submission.options,
+        configurations=submission.configurations,
     )
     submission.save(update_fields=[*changed, "violations"])
     return submission
 
 
 def submission_content(submission: RulesSubmission) -> dict:
-    """What is signed when a submission is filed and decided."""
-    return {
+    """What is signed when a submission is filed and decided (the other configurations only where
+    there are some, so that a submission of one configuration hashes as it always did)."""
+    content = {
         "property": submission.property_id,
         "game": submission.game,
         "version": submission.version,
@@ -128,6 +159,42 @@ def submission_content(submission: RulesSubmission) -> dict:
         "payout_odds": submission.payout_odds,
         "options": submission.options,
     }
+    if submission.configurations:
+        content["configurations"] = submission.configurations
+    return content
+
+
+@dataclass(frozen=True)
+class Warnings:
+    """What a version would change for the property's tables: shown at drafting, at filing and to
+    the regulator before the decision (the tables it leaves without a configuration in effect, next
+    to how it differs from the version in effect)."""
+
+    in_effect: RulesSubmission | None
+    tables_left: list[LeftWithout]
+    changes: list[Change]
+
+    def as_dict(self) -> dict:
+        return {
+            "version_in_effect": self.in_effect.version if self.in_effect else None,
+            "tables_left_without_configuration": [t.as_dict() for t in self.tables_left],
+            "changes": [c.as_dict() for c in self.changes],
+        }
+
+
+def submission_warnings(submission: RulesSubmission) -> Warnings:
+    """The tables this version leaves without a configuration they can open under, and how it
+    differs from the version in effect today (none for a version already decided)."""
+    prop = submission.property
+    in_effect = rules_submission_in_effect(property_id=prop.pk, game=submission.game, on=property_today(prop))
+    if in_effect is not None and in_effect.pk == submission.pk:
+        in_effect = None
+    tables = GamingTable.objects.filter(property=prop, game=submission.game).order_by("number")
+    return Warnings(
+        in_effect=in_effect,
+        tables_left=tables_left_without(submission=submission, tables=tables),
+        changes=compare(in_effect=in_effect, submission=submission),
+    )
 
 
 def _sign(
@@ -197,15 +264,26 @@ def _decide(*, model, pk: int, check: str, status: str, reference: str, signatur
 
 
 def layout_violations(*, prop: Property, game: str, features: list[str], tables: list[GamingTable]):
-    """Checked against the Rules Submission in effect today for the property's game."""
+    """Checked against the Rules Submission in effect today for the property's game: for each
+    configuration its tables use, what that configuration offers (configurations.py)."""
+    rules = rulebook_for(prop.jurisdiction)
     in_effect = rules_submission_in_effect(property_id=prop.pk, game=game, on=property_today(prop))
-    return rulebook_for(prop.jurisdiction).check_layout(
-        features=features,
-        tables=tables,
-        options=in_effect.options if in_effect else None,
-        game=game,
-        offered=list(in_effect.payout_odds) if in_effect else (),
-    )
+    by_key: dict[str, list[GamingTable]] = {}
+    for table in tables:
+        by_key.setdefault(table.configuration, []).append(table)
+    found: list[Violation] = []
+    for key, used_by in sorted(by_key.items()) or [(STANDARD, [])]:
+        configuration = configuration_of(in_effect, key)
+        for v in rules.check_layout(
+            features=features,
+            tables=used_by,
+            options=configuration.options if configuration else None,
+            game=game,
+            offered=list(configuration.payout_odds) if configuration else (),
+        ):
+            if v not in found:
+                found.append(v)
+    return found
 
 
 @dataclass(frozen=True)

@@ -272,8 +272,39 @@ def rules_submission(request, pk: int):
                 key=lambda row: (list(labels.fields).index(f"odds_{row[1]}") if row[0] else len(labels.fields), row[1]),
             ),
             "wheel_types": [dict(WheelType.choices).get(w, w) for w in submission.wheel_types],
+            "other_configurations": _other_configurations(submission, labels),
+            # Before a decision: the tables this version leaves without a configuration, and the changes.
+            "warnings": services.submission_warnings(submission)
+            if submission.status in (SubmissionStatus.DRAFT, SubmissionStatus.FILED)
+            else None,
+            "rules_submission_citation": rulebook_for(prop.jurisdiction).RULES_SUBMISSION,
         },
     )
+
+
+def _other_configurations(submission, labels) -> list[dict]:
+    """The configurations besides the standard one, in words and in the form's order of the wagers."""
+    wheels = dict(WheelType.choices)
+    order = list(labels.fields)
+    rows = []
+    for configuration in submission.all_configurations()[1:]:
+        odds = sorted(
+            configuration.payout_odds.items(),
+            key=lambda item: (order.index(f"odds_{item[0]}") if f"odds_{item[0]}" in order else len(order), item[0]),
+        )
+        rows.append(
+            {
+                "key": configuration.key,
+                "name": configuration.name,
+                "wheels": ", ".join(wheels.get(w, w) for w in configuration.wheel_types),
+                "odds": [
+                    (labels.fields[f"odds_{code}"].label if f"odds_{code}" in labels.fields else code, value)
+                    for code, value in odds
+                ],
+                "options": [(option_label(name), value) for name, value in configuration.options.items()],
+            }
+        )
+    return rows
 
 
 def _decision_step(request, action, *, decide, what: str):

@@ -132,6 +132,7 @@ class GamingTableAdmin(PropertyZoneAdmin, ServiceAdmin):
         "wheel_type",
         "has_external_movable_parts",
         "electronic",
+        "configuration",
         "state",
         "next_due",
     ]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import zoneinfo
 
-from django.core.validators import MaxValueValidator
+from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
 
 from compliance.rulebook import vocabulary as words
+from compliance.rulebook.configurations import KEY, STANDARD
 from compliance.rulebook.flags import DEADLINE_COLUMNS
 from config.validators import printable_line, validate_time_zone
 from config.visibility import NOTHING, VisibleQuerySet
@@ -207,6 +208,17 @@ class GamingTable(models.Model):
     wheel_type = models.CharField(max_length=40, choices=WheelType.choices, null=True, blank=True)
     has_external_movable_parts = models.BooleanField(default=False)
     electronic = models.BooleanField(default=False, help_text="A fully automated electronic table game.")
+    # Which configuration of its game's Rules Submission in effect the table uses, by key
+    # (compliance.rulebook.configurations): what the table offers is the table's.
+    configuration = models.CharField(
+        max_length=40,
+        default=STANDARD,
+        validators=[
+            printable_line,
+            RegexValidator(KEY, "A configuration's key: lower-case letters, digits, “-” and “_”."),
+        ],
+        help_text="The key of the Rules Submission's configuration this table uses.",
+    )
     wheel = models.ForeignKey(Wheel, null=True, blank=True, on_delete=models.PROTECT, related_name="tables")
     ball = models.ForeignKey(Ball, null=True, blank=True, on_delete=models.PROTECT, related_name="tables")
 

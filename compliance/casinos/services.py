@@ -16,6 +16,7 @@ from compliance.casinos.models import Ball, Game, GamingTable, Property, Wheel
 from compliance.casinos.selectors import properties_managed_by
 from compliance.casinos.signals import property_policy_changed, table_configuring
 from compliance.rulebook import Violation, raise_if_any, rulebook_for
+from compliance.rulebook.configurations import STANDARD
 
 if TYPE_CHECKING:  # for the type checker only: casinos sits below the people's app
     from compliance.accounts.models import User
@@ -95,9 +96,16 @@ TABLE_EDITABLE = (
     "wheel_type",
     "has_external_movable_parts",
     "electronic",
+    "configuration",
     *TABLE_EQUIPMENT,
 )
-TABLE_DEFAULTS = {"game": "roulette", "wheel_type": None, "has_external_movable_parts": False, "electronic": False}
+TABLE_DEFAULTS = {
+    "game": "roulette",
+    "wheel_type": None,
+    "has_external_movable_parts": False,
+    "electronic": False,
+    "configuration": STANDARD,
+}
 
 
 def only_editable(changes: dict, editable: tuple[str, ...]) -> None:

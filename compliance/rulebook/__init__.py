@@ -73,7 +73,20 @@ KNOWN_OPTIONS = frozenset(
     | CASINO_WAR_OPTIONS
 )
 # Answers that mean the request itself is malformed rather than the rules broken.
-MALFORMED = frozenset({"odds_format", "wheel_type_unknown", "paytable_not_listed", "option_value"})
+MALFORMED = frozenset(
+    {
+        "odds_format",
+        "wheel_type_unknown",
+        "paytable_not_listed",
+        "option_value",
+        "configurations_format",
+        "configurations_too_many",
+        "configuration_key",
+        "configuration_key_taken",
+        "configuration_name",
+        "configuration_field_unknown",
+    }
+)
 
 
 def malformed(violations: list[Violation]) -> list[Violation]:

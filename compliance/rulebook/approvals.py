@@ -8,6 +8,13 @@ import dataclasses
 from collections.abc import Iterable
 
 from compliance.rulebook.catalogue import violation
+from compliance.rulebook.configurations import (
+    as_configuration,
+    check_shape,
+    configuration_of,
+    configurations_of,
+    within,
+)
 from compliance.rulebook.games.big_six import check_big_six_submission
 from compliance.rulebook.games.casino_war import check_casino_war_submission
 from compliance.rulebook.games.roulette import NOT_CHOSEN, check_roulette_submission
@@ -28,8 +35,47 @@ def check_rules_submission(
     wheel_types: list[str],
     payout_odds: dict[str, object],
     options: dict[str, object],
+    configurations: object = (),
 ) -> list[Violation]:
-    """Every violation of a submission's content at once (the wagers are the jurisdiction's own)."""
+    """Every violation of a submission's content at once (the wagers are the jurisdiction's own):
+    its standard configuration (its own fields) and each other configuration, each judged alone
+    (configurations.py): what one table offers is checked together, never across tables."""
+    found = check_configuration(
+        game_rules=game_rules, game=game, wheel_types=wheel_types, payout_odds=payout_odds, options=options
+    )
+    if configurations == ():
+        return found
+    shape = check_shape(configurations)
+    if shape:
+        return found + shape
+    assert isinstance(configurations, list)  # check_shape said so
+    for index, raw in enumerate(configurations):
+        configuration = as_configuration(raw)
+        found.extend(
+            within(
+                configuration,
+                index,
+                check_configuration(
+                    game_rules=game_rules,
+                    game=game,
+                    wheel_types=configuration.wheel_types,
+                    payout_odds=configuration.payout_odds,
+                    options=configuration.options,
+                ),
+            )
+        )
+    return found
+
+
+def check_configuration(
+    *,
+    game_rules: GameRules,
+    game: str,
+    wheel_types: list[str],
+    payout_odds: dict[str, object],
+    options: dict[str, object],
+) -> list[Violation]:
+    """Every violation of one configuration: what one table offers."""
     if game == Game.BIG_SIX:
         return check_big_six_submission(game_rules, payout_odds=payout_odds, options=options)
     if game == Game.CASINO_WAR:
@@ -139,8 +185,10 @@ def may_decide_layout(layout: Submission, *, signer: Person) -> list[Violation |
 
 def configuration_ready(*, table: Table, layout: Submission, rules_submission: Submission) -> list[Violation]:
     """Before a table opens: an approved layout and an approved Rules Submission in effect for its
-    game; for Roulette, one covering its wheel type, and registered (so compliant) equipment."""
+    game that approves the table's configuration (configurations.py); for Roulette, a configuration
+    covering its wheel type, and registered (so compliant) equipment."""
     violations = []
+    configuration = configuration_of(rules_submission, table.configuration)
     if layout is None:
         violations.append(
             violation(
@@ -159,30 +207,45 @@ def configuration_ready(*, table: Table, layout: Submission, rules_submission: S
                 game=table.get_game_display(),
             )
         )
-    if layout is not None and rules_submission is not None:
-        # The rules in effect may offer more than when the layout was approved (§ 617c.1(b), …).
-        lacking = check_layout(
-            features=layout.features, tables=[table], options=rules_submission.options, game=table.game
+    elif configuration is None:
+        violations.append(
+            violation(
+                "table_configuration_not_approved",
+                field="table",
+                table=table.number,
+                configuration=table.configuration,
+                game=table.get_game_display(),
+                version=rules_submission.version,
+                keys=", ".join(c.key for c in configurations_of(rules_submission)),
+            )
         )
+    if layout is not None and configuration is not None:
+        # The rules in effect may offer more than when the layout was approved (§ 617c.1(b), …).
+        lacking = check_layout(features=layout.features, tables=[table], options=configuration.options, game=table.game)
         violations.extend(
             dataclasses.replace(v, message=f"Table {table.number}'s approved layout: {v.message}", field="table")
             for v in lacking
-            if v.code != "layout_feature_unknown"
+            if v.code not in ("layout_feature_unknown", "touchdown_not_electronic")
         )
     if table.game != Game.ROULETTE:
         return violations
-    if rules_submission is not None and table.wheel_type not in rules_submission.wheel_types:
+    if configuration is not None and table.wheel_type not in configuration.wheel_types:
         violations.append(
             violation(
                 "rules_submission_wheel_type",
                 field="table",
+                table=table.number,
+                configuration=configuration.name,
                 version=rules_submission.version,
                 wheel=(table.get_wheel_type_display() or "this").lower(),
             )
         )
-    touchdown = layout is not None and "touchdown_electronic_area" in layout.features
+    touchdown = configuration is not None and configuration.options.get("touchdown_paytable") not in NOT_CHOSEN
     if touchdown and (not table.electronic or table.wheel_type != WheelType.DOUBLE_ZERO):
-        violations.append(violation("touchdown_table", field="table", table=table.number))
+        assert configuration is not None
+        violations.append(
+            violation("touchdown_table", field="table", table=table.number, configuration=configuration.name)
+        )
     if table.wheel_id is None:
         violations.append(violation("wheel_not_registered", field="table", table=table.number))
     if table.ball_id is None:

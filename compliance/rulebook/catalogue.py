@@ -295,8 +295,37 @@ CATALOGUE: dict[str, Entry] = {
     "rules_submission_not_in_effect": Entry(
         "{property} has no approved {game} Rules Submission in effect today.", pa.RULES_SUBMISSION
     ),
+    "table_configuration_not_approved": Entry(
+        "Table {table} uses the configuration “{configuration}”, which the {game} Rules Submission in effect "
+        "(version {version}) does not approve: choose one of its configurations ({keys}) or file a version "
+        "that has it.",
+        pa.RULES_SUBMISSION,
+    ),
+    # The configurations' own form (configurations.py): the request's, so uncited.
+    "configurations_format": Entry(
+        "Give the configurations as a list of objects, each with a key, a name, wheel_types, payout_odds and options.",
+        None,
+    ),
+    "configurations_too_many": Entry(
+        "A Rules Submission has at most {most} configurations besides the standard one.", None
+    ),
+    "configuration_key": Entry(
+        "“{value}” is not a configuration key: lower-case letters, digits, “-” and “_”, starting with a letter, "
+        "at most 40 characters.",
+        None,
+    ),
+    "configuration_key_taken": Entry(
+        "The key “{value}” names another configuration of this submission (“standard” is the submission's own).",
+        None,
+    ),
+    "configuration_name": Entry("A configuration's name is one printable line of at most {most} characters.", None),
+    "configuration_field_unknown": Entry(
+        "A configuration has key, name, wheel_types, payout_odds and options; not {fields}.", None
+    ),
     "rules_submission_wheel_type": Entry(
-        "The Rules Submission in effect (version {version}) does not cover {wheel} tables.", pa.RULES_SUBMISSION
+        "Table {table}'s configuration “{configuration}” in the Rules Submission in effect (version {version}) "
+        "does not cover {wheel} tables.",
+        pa.RULES_SUBMISSION,
     ),
     # ---- § 617a.1(f), § 617c, § 619a.1(g), § 651a.2(b): layouts (approvals.py) ----
     "layout_feature_unknown": Entry("“{feature}” is not a layout feature.", pa.LAYOUT_APPROVAL),
@@ -315,8 +344,8 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "layout_not_approved": Entry("Table {table} has no approved layout: a layout is approved before use.", GIVEN),
     "touchdown_table": Entry(
-        "Table {table}'s layout offers Touchdown Roulette, which is played on a fully automated electronic table "
-        "with a double-zero wheel.",
+        "Table {table}'s configuration “{configuration}” offers Touchdown Roulette, which is played on a fully "
+        "automated electronic table with a double-zero wheel.",
         pa.TOUCHDOWN_TABLE,
     ),
     "wheel_not_registered": Entry("Table {table} has no registered wheel.", pa.REGISTERED_EQUIPMENT_POLICY),

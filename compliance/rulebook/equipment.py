@@ -14,7 +14,7 @@ from compliance.rulebook.vocabulary import Game, TableState, WheelColour, WheelT
 # What an inspection inspected (§ 617a.1(c)–(e), § 617a.2(a)(1)–(5)) apart from the wheel and
 # ball (equipment_change): the game, the wheel type (item (5) depends on it), the external movable
 # parts, and whether it is an electronic table (configuration_ready checks it at opening).
-TABLE_CONFIGURATION = ("game", "wheel_type", "has_external_movable_parts", "electronic")
+TABLE_CONFIGURATION = ("game", "wheel_type", "has_external_movable_parts", "electronic", "configuration")
 
 
 def wheel_order_for(wheel_type: str) -> tuple[str, ...]:

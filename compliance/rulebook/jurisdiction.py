@@ -180,6 +180,7 @@ class Jurisdiction(GameRules, Protocol):
         wheel_types: list[str],
         payout_odds: dict[str, object],
         options: dict[str, object],
+        configurations: object = ...,
     ) -> list[Violation]: ...
 
     def may_edit_submission(self, *, submission: Submission) -> Violation | None: ...

@@ -15,7 +15,9 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import Game, TableState
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import RuleViolation, rulebook_for
+from compliance.rulebook.configurations import configuration_of, summary
 from compliance.rulebook.games.casino_war import CARD_CHECKS
+from compliance.rulebook.games.roulette import wheels_phrase
 from compliance.rulebook.roles import MAY
 from compliance.rulebook.table_states import actions_from
 from inspections.logbook import services
@@ -130,6 +132,10 @@ def table_page(request, pk: int):
     may_write = request.user.may("logbook.write")
     allowed = actions_from(table.state, table.game) if may_write else ()
     actions = [(ACTION_LABELS[kind], action_url(table, kind)) for kind in allowed]
+    rules = rules_submission_in_effect(
+        property_id=table.property_id, game=table.game, on=property_today(table.property)
+    )
+    configuration = configuration_of(rules, table.configuration)
     return render(
         request,
         "floor/table.html",
@@ -142,9 +148,11 @@ def table_page(request, pk: int):
             "next": next_step(table),
             # What the regulator approved for it, as the gate at opening sees it.
             "layout": layout_approved_for(table_id=table.pk),
-            "rules": rules_submission_in_effect(
-                property_id=table.property_id, game=table.game, on=property_today(table.property)
-            ),
+            "rules": rules,
+            # The configuration of that submission the table uses: what it offers.
+            "configuration": configuration,
+            "configuration_wheels": wheels_phrase(configuration.wheel_types) if configuration else "",
+            "configuration_wagers": summary(configuration) if configuration else "",
         },
     )
 

@@ -19,6 +19,7 @@ from compliance.approvals.services import submission_house_edges
 from compliance.casinos.clock import local_date, local_midnight
 from compliance.casinos.models import GamingTable, WheelType
 from compliance.rulebook import game_rules_for, rulebook_for
+from compliance.rulebook.configurations import Configuration, configuration_of
 from inspections.flags.models import ComplianceException
 from inspections.flags.overdue import flag_label, flag_resolution_text
 from inspections.logbook.models import Entry, EntryKind, SignatureMeaning, amendment_label
@@ -286,18 +287,20 @@ class ApprovalsInEffect:
             table = tables[key]
             layout = layout_approved_for(table_id=table.pk)
             rules = rules_submission_in_effect(property_id=table.property_id, game=table.game, on=report.period_to)
+            # What the table offers: the configuration of that submission it uses.
+            offered = configuration_of(rules, table.configuration)
             edges = (
                 submission_house_edges(
                     jurisdiction=report.property.jurisdiction,
-                    game=rules.game,
-                    wheel_types=rules.wheel_types,
-                    payout_odds=rules.payout_odds,
-                    options=rules.options,
+                    game=table.game,
+                    wheel_types=offered.wheel_types,
+                    payout_odds=offered.payout_odds,
+                    options=offered.options,
                 )
-                if rules
+                if offered
                 else {}
             )
-            wheel = table.wheel_type if table.wheel_type in (rules.wheel_types if rules else []) else None
+            wheel = table.wheel_type if table.wheel_type in (offered.wheel_types if offered else []) else None
             paytable = "; ".join(
                 f"{code} {odds[0]} to {odds[1]}"
                 + (
@@ -307,7 +310,7 @@ class ApprovalsInEffect:
                     if wheel and wheel in edges.get(code, {})
                     else ""
                 )
-                for code, odds in (_in_wager_order(rules) if rules else [])
+                for code, odds in (_in_wager_order(report, table.game, offered) if offered else [])
             )
             rows.append(
                 {
@@ -320,11 +323,16 @@ class ApprovalsInEffect:
                     "artwork": _artwork_text(layout),
                     "rules": (
                         f"version {rules.version} from {rules.effective_from} ({rules.decision_reference or 'approved'})"
+                        + (
+                            f"; configuration {offered.name}"
+                            if offered
+                            else f"; the table's configuration “{table.configuration}” is not in it"
+                        )
                         if rules
                         else "none in effect"
                     ),
                     "paytable": paytable,
-                    "options": ", ".join(f"{k}: {v}" for k, v in (rules.options.items() if rules else [])),
+                    "options": ", ".join(f"{k}: {v}" for k, v in (offered.options.items() if offered else [])),
                 }
             )
         return rows
@@ -346,13 +354,13 @@ def artwork_attachment_name(layout: LayoutSubmission) -> str:
     return f"layout-{layout.pk}-artwork.pdf"
 
 
-def _in_wager_order(submission) -> list[tuple[str, list[int]]]:
-    """A submission's payout odds in the order its game's rules list the wagers (a JSON object's keys
-    come back in another order from PostgreSQL), then any other by name."""
-    game_rules = game_rules_for(submission.property.jurisdiction)
-    known = list(game_rules.BIG_SIX_WAGERS if submission.game == "big_six" else game_rules.WAGERS)
+def _in_wager_order(report: Report, game: str, configuration: Configuration) -> list[tuple[str, list[int]]]:
+    """A configuration's payout odds in the order its game's rules list the wagers (a JSON object's
+    keys come back in another order from PostgreSQL), then any other by name."""
+    game_rules = game_rules_for(report.property.jurisdiction)
+    known = list(game_rules.BIG_SIX_WAGERS if game == "big_six" else game_rules.WAGERS)
     return sorted(
-        submission.payout_odds.items(),
+        configuration.payout_odds.items(),
         key=lambda item: (known.index(item[0]) if item[0] in known else len(known), item[0]),
     )
 

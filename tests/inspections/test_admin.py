@@ -118,6 +118,7 @@ def table_form(table, **overrides) -> dict:
         "number": table.number,
         "game": table.game,
         "wheel_type": table.wheel_type or "",
+        "configuration": table.configuration,
         "wheel": table.wheel_id or "",
         "ball": table.ball_id or "",
         **({"has_external_movable_parts": "on"} if table.has_external_movable_parts else {}),
@@ -234,7 +235,13 @@ def test_the_admin_refuses_to_change_an_open_tables_equipment_or_wheel_type(
 def test_the_admin_adds_a_table_by_the_apis_rules(admin_client_logged_in, casino):
     from compliance.casinos.models import GamingTable
 
-    form = {"property": casino.property.pk, "number": "R-20", "game": "roulette", "wheel_type": ""}
+    form = {
+        "property": casino.property.pk,
+        "number": "R-20",
+        "game": "roulette",
+        "wheel_type": "",
+        "configuration": "standard",  # the form's initial value
+    }
     response = admin_client_logged_in.post("/admin/casinos/gamingtable/add/", form)
     assert response.status_code == 200
     assert "58 Pa. Code § 617a.1(c), (d)" in response.content.decode()

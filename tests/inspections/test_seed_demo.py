@@ -131,7 +131,40 @@ def test_the_demo_layout_is_approved_with_its_generated_artwork(seeded):
     from compliance.approvals.models import LayoutSubmission
     from compliance.rulebook.artwork import artwork_kind
 
-    layout = LayoutSubmission.objects.get(property=seeded, status="approved")
-    with layout.artwork.open("rb") as handle:
-        assert artwork_kind(handle.read(8)) == layout.artwork_kind == "png"
-    assert len(layout.artwork_sha256) == 64
+    layouts = LayoutSubmission.objects.filter(property=seeded, status="approved")
+    assert layouts.count() == 3  # the standard tables', the Lightning table's, the Touchdown table's
+    for layout in layouts:
+        with layout.artwork.open("rb") as handle:
+            assert artwork_kind(handle.read(8)) == layout.artwork_kind == "png"
+        assert len(layout.artwork_sha256) == 64
+
+
+def test_the_demo_property_has_mixed_tables_under_one_approved_submission(seeded):
+    """Issue 19: single zero, double zero, Lightning and Touchdown (electronic) tables side by side,
+    each using a configuration of the one approved Roulette Rules Submission, each able to open."""
+    from compliance.approvals.models import LayoutSubmission, RulesSubmission
+    from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
+    from compliance.casinos.clock import property_today
+    from compliance.casinos.models import GamingTable
+    from compliance.rulebook import rulebook_for
+
+    submission = RulesSubmission.objects.get(property=seeded, game="roulette")
+    assert submission.status == "approved"
+    assert [c.key for c in submission.all_configurations()] == ["standard", "lightning", "touchdown", "first-five"]
+    assert submission.violations == []
+    tables = {t.number: t for t in GamingTable.objects.filter(property=seeded)}
+    assert {t.wheel_type for t in tables.values()} >= {"single_zero", "double_zero"}
+    assert tables["R-02"].configuration == "lightning" and tables["R-02"].wheel_type == "single_zero"
+    assert tables["R-07"].configuration == "touchdown" and tables["R-07"].electronic
+    assert tables["R-08"].configuration == "first-five"
+    rules = rulebook_for(seeded.jurisdiction)
+    in_effect = rules_submission_in_effect(property_id=seeded.pk, game="roulette", on=property_today(seeded))
+    assert in_effect == submission
+    for table in tables.values():
+        assert (
+            rules.configuration_ready(
+                table=table, layout=layout_approved_for(table_id=table.pk), rules_submission=in_effect
+            )
+            == []
+        ), table.number
+    assert LayoutSubmission.objects.get(tables=tables["R-02"]).features.count("lightning_rng") == 1

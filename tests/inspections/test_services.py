@@ -499,9 +499,32 @@ def test_a_deck_change_puts_six_or_eight_decks_or_a_shufflers_batches(casino, de
         )
 
 
-def test_a_touchdown_layout_opens_only_on_an_electronic_double_zero_table(casino):
-    from compliance.approvals.models import LayoutSubmission
+def test_a_touchdown_configuration_opens_only_on_an_electronic_double_zero_table(casino):
+    """§ 617a.1(f)(5): Touchdown Roulette is played on a fully automated electronic table with a
+    double-zero wheel: the table that uses the Touchdown configuration, not every table whose layout
+    shows its area or every table of the property."""
+    from compliance.approvals.models import LayoutSubmission, RulesSubmission
 
+    standard = RulesSubmission.objects.get(property=casino.property, game="roulette")
+    RulesSubmission.objects.create(
+        property=casino.property,
+        game="roulette",
+        version=2,
+        effective_from=standard.effective_from,
+        wheel_types=standard.wheel_types,
+        payout_odds=standard.payout_odds,
+        status="approved",
+        created_by=casino.compliance,
+        configurations=[
+            {
+                "key": "touchdown",
+                "name": "Touchdown",
+                "wheel_types": ["double_zero"],
+                "payout_odds": {"straight": [35, 1]},
+                "options": {"touchdown_paytable": "A"},
+            }
+        ],
+    )
     touchdown = LayoutSubmission.objects.create(
         property=casino.property,
         name="Touchdown",
@@ -511,6 +534,11 @@ def test_a_touchdown_layout_opens_only_on_an_electronic_double_zero_table(casino
         content_hash="0" * 64,
     )
     touchdown.tables.add(casino.table)
+    # A Touchdown layout on a table of the standard configuration is no Touchdown table.
+    inspect(casino)
+    assert event(casino, "open").kind == "open"
+    event(casino, "close")
+    type(casino.table).objects.filter(pk=casino.table.pk).update(configuration="touchdown")
     inspect(casino)
     refused(lambda: event(casino, "open"), "touchdown_table", "58 Pa. Code § 617a.1(f)(5)")
     type(casino.table).objects.filter(pk=casino.table.pk).update(electronic=True)

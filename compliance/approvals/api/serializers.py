@@ -2,8 +2,9 @@ from rest_framework import serializers
 
 from compliance.accounts.api.serializers import SignatureInputSerializer
 from compliance.approvals.models import ApprovalSignature, LayoutSubmission, RulesSubmission
-from compliance.approvals.services import submission_house_edge_notes, submission_house_edges
+from compliance.approvals.services import submission_house_edge_notes, submission_house_edges, submission_warnings
 from compliance.casinos.selectors import properties_managed_by, tables_visible_to
+from compliance.rulebook.configurations import STANDARD
 from config.api.fields import ScopedPrimaryKeyRelatedField
 from config.validators import NOTE_MAX_LENGTH, printable_line, printable_text
 
@@ -32,6 +33,19 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
         required=False, help_text='Wager code → [X, Y] for "X to Y", e.g. {"straight": [35, 1]}.'
     )
     options = serializers.DictField(required=False, help_text="five_adjacent, touchdown_paytable, b2b_payouts, …")
+    # Checked by the rule (compliance.rulebook.configurations), which answers each problem with its field.
+    configurations = serializers.JSONField(
+        required=False,
+        help_text="The table configurations besides the standard one (wheel_types, payout_odds and options above, "
+        'key "standard"): a list of {"key", "name", "wheel_types", "payout_odds", "options"}. A table uses the '
+        "configuration whose key it names; exclusivity, wheel-type and option rules are judged per configuration.",
+    )
+    warnings = serializers.SerializerMethodField(
+        help_text="What this version changes for the property's tables: version_in_effect, "
+        "tables_left_without_configuration (each table, the configuration it names and why it could not open "
+        "under this version) and changes (per configuration: added, removed or changed, with the details) "
+        "against the version in effect today."
+    )
     violations = serializers.ListField(child=serializers.DictField(), read_only=True, help_text="As last checked.")
     house_edge = serializers.SerializerMethodField(
         help_text="Wager code → wheel type → the house edge in percent that the odds and the wheel give; "
@@ -53,8 +67,10 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
             "wheel_types",
             "payout_odds",
             "options",
+            "configurations",
             "status",
             "violations",
+            "warnings",
             "house_edge",
             "house_edge_notes",
             "content_hash",
@@ -66,21 +82,14 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
         read_only_fields = ["version", "status", "content_hash", "decision_reference", "created_by", "created_at"]
 
     def get_house_edge(self, submission) -> dict:
-        return submission_house_edges(
-            jurisdiction=submission.property.jurisdiction,
-            game=submission.game,
-            wheel_types=submission.wheel_types,
-            payout_odds=submission.payout_odds,
-            options=submission.options,
-        )
+        """The standard configuration's at the top level; each other's under its key."""
+        return _per_configuration(submission, submission_house_edges, wheels=True)
 
-    def get_house_edge_notes(self, submission) -> dict[str, str]:
-        return submission_house_edge_notes(
-            jurisdiction=submission.property.jurisdiction,
-            game=submission.game,
-            payout_odds=submission.payout_odds,
-            options=submission.options,
-        )
+    def get_house_edge_notes(self, submission) -> dict:
+        return _per_configuration(submission, submission_house_edge_notes, wheels=False)
+
+    def get_warnings(self, submission) -> dict:
+        return submission_warnings(submission).as_dict()
 
     def validate(self, attrs):
         if self.instance is not None and "property" in attrs and attrs["property"] != self.instance.property:
@@ -88,6 +97,21 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
         if self.instance is not None and "game" in attrs and attrs["game"] != self.instance.game:
             raise serializers.ValidationError({"game": "Start a new submission for another game."})
         return attrs
+
+
+def _per_configuration(submission, compute, *, wheels: bool) -> dict:
+    """`compute` for the standard configuration, with each other's under "configurations" by key."""
+    found: dict = {}
+    for configuration in submission.all_configurations():
+        arguments = {"payout_odds": configuration.payout_odds, "options": configuration.options}
+        if wheels:
+            arguments["wheel_types"] = configuration.wheel_types
+        value = compute(jurisdiction=submission.property.jurisdiction, game=submission.game, **arguments)
+        if configuration.key == STANDARD:
+            found.update(value)
+        else:
+            found.setdefault("configurations", {})[configuration.key] = value
+    return found
 
 
 class SignedActionSerializer(serializers.Serializer):

@@ -55,6 +55,7 @@ class RulesSubmissionViewSet(ListRetrieveCreatePatchViewSet):
             wheel_types=data.get("wheel_types", []),
             payout_odds=data.get("payout_odds", {}),
             options=data.get("options", {}),
+            configurations=data.get("configurations", []),
             created_by=self.request.user,
         )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 
 from compliance.rulebook.catalogue import violation
+from compliance.rulebook.configurations import configuration_of
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.subjects import Submission, Table
@@ -45,10 +46,11 @@ def casino_war_decks_allowed(*, decks: int, automated_shuffler: bool) -> Violati
 def deck_change_allowed(*, table: Table, decks: int, rules_submission: Submission | None) -> Violation | None:
     """§ 651a.3(a), (c): the decks a deck change puts on the table are what the table may use: six or
     eight from the manual dealing shoe; 12 to 16, in two equal batches, only where the Rules Submission
-    in effect for the table approves an automated card shuffling device."""
+    in effect approves an automated card shuffling device in the table's configuration."""
     if decks in pa.CASINO_WAR_MANUAL_DECKS:
         return None
-    options = rules_submission.options if rules_submission is not None else {}
+    configuration = configuration_of(rules_submission, table.configuration)
+    options = configuration.options if configuration is not None else {}
     if options.get("automated_shuffler") is True:
         return casino_war_decks_allowed(decks=decks, automated_shuffler=True)
     if min(pa.CASINO_WAR_SHUFFLER_DECKS) <= decks <= max(pa.CASINO_WAR_SHUFFLER_DECKS):

@@ -46,16 +46,18 @@ FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # no address to count a wrong password against. Said explicitly, as a signature demands.
 SEEDER = Unattended("seed_demo")
 
-# Number, wheel type, external movable parts, fully automated electronic table.
+# Number, wheel type, external movable parts, fully automated electronic table, the configuration of
+# the Rules Submission it uses: single- and double-zero tables side by side, Lightning Roulette on
+# R-02, Touchdown on the electronic R-07, First Five on R-08, all under one approved submission.
 TABLES = (
-    ("R-01", WheelType.SINGLE_ZERO, True, False),
-    ("R-02", WheelType.SINGLE_ZERO, False, False),
-    ("R-03", WheelType.DOUBLE_ZERO, True, False),
-    ("R-04", WheelType.DOUBLE_ZERO, False, False),
-    ("R-05", WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO, True, False),
-    ("R-06", WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO, False, False),
-    ("R-07", WheelType.SINGLE_ZERO, False, True),
-    ("R-08", WheelType.DOUBLE_ZERO, True, False),
+    ("R-01", WheelType.SINGLE_ZERO, True, False, "standard"),
+    ("R-02", WheelType.SINGLE_ZERO, False, False, "lightning"),
+    ("R-03", WheelType.DOUBLE_ZERO, True, False, "standard"),
+    ("R-04", WheelType.DOUBLE_ZERO, False, False, "standard"),
+    ("R-05", WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO, True, False, "standard"),
+    ("R-06", WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO, False, False, "standard"),
+    ("R-07", WheelType.DOUBLE_ZERO, False, True, "touchdown"),
+    ("R-08", WheelType.DOUBLE_ZERO, True, False, "first-five"),
 )
 
 ADJUSTMENTS = (
@@ -107,6 +109,31 @@ DEMO_PAYOUT_ODDS = {
     "low": [1, 1],
     "high": [1, 1],
 }
+# The configurations besides the standard one (compliance.rulebook.configurations), each judged alone.
+DEMO_CONFIGURATIONS = [
+    {
+        "key": "lightning",
+        "name": "Lightning Roulette",
+        "wheel_types": [WheelType.SINGLE_ZERO],
+        # § 617c.3(f): a straight wager not on a Lucky Number is paid 29 to 1.
+        "payout_odds": {**DEMO_PAYOUT_ODDS, "straight": [29, 1]},
+        "options": {"lightning_payouts": [499, 399, 349, 299, 249, 199, 149, 99, 49]},
+    },
+    {
+        "key": "touchdown",
+        "name": "Touchdown Roulette (electronic)",
+        "wheel_types": [WheelType.DOUBLE_ZERO],
+        "payout_odds": DEMO_PAYOUT_ODDS,
+        "options": {"touchdown_paytable": "A"},
+    },
+    {
+        "key": "first-five",
+        "name": "Double zero with First Five",
+        "wheel_types": [WheelType.DOUBLE_ZERO],
+        "payout_odds": {**DEMO_PAYOUT_ODDS, "first_five": [6, 1]},
+        "options": {"five_adjacent": True},
+    },
+]
 
 
 @dataclass
@@ -360,7 +387,7 @@ class Command(BaseCommand):
         manager = people["compliance"]
         rules = rulebook_for(prop.jurisdiction)
         tables = []
-        for number, wheel_type, external, electronic in TABLES:
+        for number, wheel_type, external, electronic, configuration in TABLES:
             physical = WheelType.SINGLE_ZERO if wheel_type == WheelType.SINGLE_ZERO else WheelType.DOUBLE_ZERO
             wheel = casinos.wheel_register(
                 actor=manager,
@@ -387,6 +414,7 @@ class Command(BaseCommand):
                     wheel_type=wheel_type,
                     has_external_movable_parts=external,
                     electronic=electronic,
+                    configuration=configuration,
                     wheel=wheel,
                     ball=ball,
                 )
@@ -404,6 +432,7 @@ class Command(BaseCommand):
             wheel_types=list(WheelType.values),
             payout_odds=DEMO_PAYOUT_ODDS,
             options={"five_adjacent": True},
+            configurations=DEMO_CONFIGURATIONS,
             created_by=compliance,
         )
         approvals.rules_submission_file(
@@ -415,30 +444,55 @@ class Command(BaseCommand):
             reference="BGO-RS-2026-0117",
             signature=SignatureInput("regulator", demo.DEMO_PASSWORD, SEEDER),
         )
-        layout = approvals.layout_submit(
-            prop=prop,
-            game=Game.ROULETTE,
-            name="Keystone standard Roulette layout (2026)",
-            features=[
-                "name_or_logo",
-                "betting_areas",
-                "min_max_signage",
-                "wheel_replica",
-                "double_zero_cover",
-                "single_zero_signage",
-                "drop_box",
-                "tip_box",
-            ],
-            tables=tables,
-            artwork=ContentFile(demo_artwork_png(), name="keystone-layout-2026.png"),
-            created_by=compliance,
-        )
-        approvals.layout_decide(
-            layout_id=layout.pk,
-            decision="approved",
-            reference="BGO-LY-2026-0042",
-            signature=SignatureInput("regulator", demo.DEMO_PASSWORD, SEEDER),
-        )
+        # A layout per kind of table: the Lightning and Touchdown tables show what their games need.
+        standard = [
+            "name_or_logo",
+            "betting_areas",
+            "min_max_signage",
+            "wheel_replica",
+            "double_zero_cover",
+            "single_zero_signage",
+            "drop_box",
+            "tip_box",
+        ]
+        by_configuration = {
+            key: [t for t in tables if t.configuration == key] for key in {t.configuration for t in tables}
+        }
+        for index, (name, features, used_on) in enumerate(
+            (
+                (
+                    "Keystone standard Roulette layout (2026)",
+                    standard,
+                    by_configuration["standard"] + by_configuration["first-five"],
+                ),
+                (
+                    "Keystone Lightning Roulette layout (2026)",
+                    [*standard, "lightning_rng"],
+                    by_configuration["lightning"],
+                ),
+                (
+                    "Keystone Touchdown Roulette layout (2026)",
+                    [*standard, "touchdown_electronic_area"],
+                    by_configuration["touchdown"],
+                ),
+            ),
+            start=42,
+        ):
+            layout = approvals.layout_submit(
+                prop=prop,
+                game=Game.ROULETTE,
+                name=name,
+                features=features,
+                tables=used_on,
+                artwork=ContentFile(demo_artwork_png(), name="keystone-layout-2026.png"),
+                created_by=compliance,
+            )
+            approvals.layout_decide(
+                layout_id=layout.pk,
+                decision="approved",
+                reference=f"BGO-LY-2026-{index:04d}",
+                signature=SignatureInput("regulator", demo.DEMO_PASSWORD, SEEDER),
+            )
         for table in tables:
             table.refresh_from_db()
 

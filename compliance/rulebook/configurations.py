@@ -1,0 +1,235 @@
+"""A Rules Submission's table configurations (58 Pa. Code § 601a.2): what one table offers.
+
+A certificate holder files one Rules Submission per game, but its tables differ: single-zero and
+double-zero wheels side by side, Lightning Roulette on some, Touchdown on an electronic one, a
+colour-wager table beside red/black ones. A submission therefore approves one or more
+configurations (the wheel types, the wagers and their odds, the options) and each table uses one
+of them by its key. Every rule about what is offered together (exclusivity, the wheel types a
+wager or option needs, Lightning's fixed straight odds, Touchdown's table) is judged within one
+configuration, never across the property.
+
+The submission's own wheel types, payout odds and options are its standard configuration (key
+"standard"); `configurations` adds the others, each with a key of its own that tables name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from compliance.rulebook.catalogue import violation
+from compliance.rulebook.subjects import Submission, Table
+from compliance.rulebook.violations import Violation
+from compliance.rulebook.vocabulary import Game
+
+STANDARD = "standard"
+STANDARD_NAME = "Standard"
+KEY = re.compile(r"^[a-z][a-z0-9_-]{0,39}\Z")
+MAX_CONFIGURATIONS = 20
+NAME_MAX_LENGTH = 100
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """One way a table plays the game: the wheel types, wagers with their odds, and options."""
+
+    key: str
+    name: str
+    wheel_types: list[str]
+    payout_odds: dict[str, object]
+    options: dict[str, object]
+
+    def as_dict(self) -> dict[str, object]:
+        return dataclasses.asdict(self)
+
+
+def as_configuration(raw: dict[str, Any]) -> Configuration:
+    return Configuration(
+        key=str(raw.get("key", "")),
+        name=str(raw.get("name") or raw.get("key", "")),
+        wheel_types=list(raw.get("wheel_types") or []),
+        payout_odds=dict(raw.get("payout_odds") or {}),
+        options=dict(raw.get("options") or {}),
+    )
+
+
+def configurations_of(submission: Submission) -> list[Configuration]:
+    """The standard configuration (the submission's own fields), then the others it names."""
+    standard = Configuration(
+        key=STANDARD,
+        name=STANDARD_NAME,
+        wheel_types=list(submission.wheel_types),
+        payout_odds=dict(submission.payout_odds),
+        options=dict(submission.options),
+    )
+    others = [as_configuration(raw) for raw in (submission.configurations or []) if isinstance(raw, dict)]
+    return [standard, *others]
+
+
+def configuration_of(submission: Submission | None, key: str) -> Configuration | None:
+    """The configuration a table names, in this submission; None if it has none by that key."""
+    if submission is None:
+        return None
+    return next((c for c in configurations_of(submission) if c.key == key), None)
+
+
+def check_shape(configurations: object) -> list[Violation]:
+    """The configurations' own form: a list of objects, each with a unique key tables can name."""
+    if not isinstance(configurations, list):
+        return [violation("configurations_format", field="configurations")]
+    found: list[Violation] = []
+    if len(configurations) > MAX_CONFIGURATIONS:
+        found.append(violation("configurations_too_many", field="configurations", most=MAX_CONFIGURATIONS))
+    seen: set[str] = {STANDARD}
+    for index, raw in enumerate(configurations):
+        field = f"configurations.{index}"
+        if not isinstance(raw, dict):
+            found.append(violation("configurations_format", field=field))
+            continue
+        key = raw.get("key")
+        if not isinstance(key, str) or not KEY.match(key):
+            found.append(violation("configuration_key", field=f"{field}.key", value=str(key)))
+        elif key in seen:
+            found.append(violation("configuration_key_taken", field=f"{field}.key", value=key))
+        else:
+            seen.add(key)
+        name = raw.get("name", "")
+        if not isinstance(name, str) or len(name) > NAME_MAX_LENGTH or not name.isprintable():
+            found.append(violation("configuration_name", field=f"{field}.name", most=NAME_MAX_LENGTH))
+        for part, kind in (("wheel_types", list), ("payout_odds", dict), ("options", dict)):
+            if part in raw and not isinstance(raw[part], kind):
+                found.append(violation("configurations_format", field=f"{field}.{part}"))
+        unknown = sorted(set(raw) - {"key", "name", "wheel_types", "payout_odds", "options"})
+        if unknown:
+            found.append(violation("configuration_field_unknown", field=field, fields=", ".join(unknown)))
+    return found
+
+
+def within(configuration: Configuration, index: int | None, found: Iterable[Violation]) -> list[Violation]:
+    """A configuration's violations, each saying which configuration it is about (the standard one
+    keeps the submission's own field names)."""
+    if index is None:
+        return list(found)
+    return [
+        dataclasses.replace(
+            v,
+            field=f"configurations.{index}.{v.field}" if v.field else f"configurations.{index}",
+            message=f"Configuration “{configuration.name}”: {v.message}",
+        )
+        for v in found
+    ]
+
+
+@dataclass(frozen=True)
+class LeftWithout:
+    """A table that a version would leave without a configuration in effect, and why."""
+
+    table: str
+    configuration: str
+    reason: str
+
+    def as_dict(self) -> dict[str, str]:
+        return dataclasses.asdict(self)
+
+
+def tables_left_without(*, submission: Submission, tables: Iterable[Table]) -> list[LeftWithout]:
+    """The tables of the submission's game that it gives no configuration they can open under: the
+    key they name is not in it, or (for Roulette) their wheel type is not among the configuration's."""
+    left = []
+    for table in tables:
+        if table.game != submission.game:
+            continue
+        configuration = configuration_of(submission, table.configuration)
+        if configuration is None:
+            left.append(
+                LeftWithout(
+                    table=table.number,
+                    configuration=table.configuration,
+                    reason=f"it uses the configuration “{table.configuration}”, which this version does not have",
+                )
+            )
+        elif table.game == Game.ROULETTE and table.wheel_type not in configuration.wheel_types:
+            wheel = (table.get_wheel_type_display() or "no").lower()
+            left.append(
+                LeftWithout(
+                    table=table.number,
+                    configuration=table.configuration,
+                    reason=f"it has a {wheel} wheel, which the configuration “{configuration.name}” does not allow",
+                )
+            )
+    return left
+
+
+@dataclass(frozen=True)
+class Change:
+    """How one configuration differs from the version in effect."""
+
+    configuration: str
+    change: str  # "added", "removed" or "changed"
+    details: list[str]
+
+    def as_dict(self) -> dict[str, object]:
+        return dataclasses.asdict(self)
+
+
+def _odds(value: object) -> str:
+    if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2:
+        return f"{value[0]} to {value[1]}"
+    return str(value)
+
+
+def _differences(old: Configuration, new: Configuration) -> list[str]:
+    details = []
+    if sorted(old.wheel_types) != sorted(new.wheel_types):
+        details.append(
+            f"wheel types: {', '.join(old.wheel_types) or 'none'} → {', '.join(new.wheel_types) or 'none'}".replace(
+                "_", " "
+            )
+        )
+    for code in sorted(set(old.payout_odds) | set(new.payout_odds)):
+        before, after = old.payout_odds.get(code), new.payout_odds.get(code)
+        if before != after:
+            label = code.replace("_", " ")
+            if before is None:
+                details.append(f"{label}: offered at {_odds(after)}")
+            elif after is None:
+                details.append(f"{label}: no longer offered (was {_odds(before)})")
+            else:
+                details.append(f"{label}: {_odds(before)} → {_odds(after)}")
+    for name in sorted(set(old.options) | set(new.options)):
+        before, after = old.options.get(name), new.options.get(name)
+        if before != after:
+            details.append(
+                f"option {name.replace('_', ' ')}: {before if before is not None else 'not chosen'} → "
+                f"{after if after is not None else 'not chosen'}"
+            )
+    if old.name != new.name:
+        details.append(f"name: {old.name} → {new.name}")
+    return details
+
+
+def compare(*, in_effect: Submission | None, submission: Submission) -> list[Change]:
+    """What this version changes against the version in effect, configuration by configuration."""
+    new = {c.key: c for c in configurations_of(submission)}
+    old = {c.key: c for c in configurations_of(in_effect)} if in_effect is not None else {}
+    changes = []
+    for key, configuration in new.items():
+        if key not in old:
+            changes.append(Change(configuration.name, "added", []))
+        elif details := _differences(old[key], configuration):
+            changes.append(Change(configuration.name, "changed", details))
+    changes.extend(Change(c.name, "removed", []) for key, c in old.items() if key not in new)
+    return changes
+
+
+def summary(configuration: Configuration) -> str:
+    """What a configuration offers, in a line a floor person reads: its wagers' count and options."""
+    chosen = [
+        name.replace("_", " ") for name, value in configuration.options.items() if value not in (None, False, [], "")
+    ]
+    wagers = len(configuration.payout_odds)
+    line = f"{wagers} wager{'s' if wagers != 1 else ''}"
+    return line + (f"; options: {', '.join(chosen)}" if chosen else "")
