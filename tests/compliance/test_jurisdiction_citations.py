@@ -65,6 +65,25 @@ def test_opening_without_an_inspection_cites_the_procedure_borrowed_or_own(house
     assert event(house, "open").kind == "open"
 
 
+def test_an_amendment_refused_cites_the_log_paragraph_borrowed_or_own(house):
+    """§ 617a.2(e), the log and its corrections: borrowed at a New Jersey or Section 4 table."""
+    entry = inspect(house)
+    citation = borrowed(house.code, "58 Pa. Code § 617a.2(e)", "sets no procedure")
+
+    def amend(who, correction):
+        return lambda: services.amendment_record(
+            entry_id=entry.pk,
+            reason="Typed the wrong result.",
+            correction=correction,
+            signature=sign(who),
+            recorded_by=who,
+        )
+
+    refused(amend(house.compliance, {}), "correction_empty", citation)
+    refused(amend(house.security, {"notes": "x"}), "amender_role", citation)
+    assert amend(house.compliance, {"notes": "Checked again."})().kind == "amendment"
+
+
 def test_a_wheel_left_uncovered_is_flagged_with_the_borrowed_paragraph(house):
     kinds = rulebook_for(house.code).FLAG_KINDS_BY_CODE
     assert kinds["not_covered"].citation == borrowed(house.code, "58 Pa. Code § 617a.2(f)", "sets no procedure")
