@@ -227,6 +227,8 @@ def configuration_ready(*, table: Table, layout: Submission, rules_submission: S
             for v in lacking
             if v.code not in ("layout_feature_unknown", "touchdown_not_electronic")
         )
+    if table.game == Game.BIG_SIX and table.wheel_id is None:
+        violations.append(violation("wheel_not_registered/big_six", field="table", table=table.number))
     if table.game != Game.ROULETTE:
         return violations
     if configuration is not None and table.wheel_type not in configuration.wheel_types:

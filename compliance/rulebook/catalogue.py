@@ -349,6 +349,14 @@ CATALOGUE: dict[str, Entry] = {
         pa.TOUCHDOWN_TABLE,
     ),
     "wheel_not_registered": Entry("Table {table} has no registered wheel.", pa.REGISTERED_EQUIPMENT_POLICY),
+    "wheel_not_registered/big_six": Entry(
+        "Table {table} has no registered Big Six wheel: register its wheel (54 sections in the order of "
+        "§ 619a.1(b)) and put it on the table.",
+        pa.REGISTERED_BIG_SIX_WHEEL_POLICY,
+    ),
+    "ball_not_applicable": Entry(
+        "Table {table} plays {game}, which has no ball: only a Roulette table has one.", pa.BALL_ROULETTE_ONLY_POLICY
+    ),
     "ball_not_registered": Entry("Table {table} has no registered ball.", pa.REGISTERED_EQUIPMENT_POLICY),
     # ---- Wagers and options: each jurisdiction's own citations (games/) ----
     "wager_not_in_jurisdiction": Entry("“{wager}” is not a {game} wager of {jurisdiction}.", GIVEN),

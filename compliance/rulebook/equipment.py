@@ -313,6 +313,10 @@ def table_equipment(*, table: Table, wheel: Equipment, ball: Equipment) -> list[
             )
     if ball is not None and ball.property_id != table.property_id:
         violations.append(violation("equipment_of_other_property/ball", field="ball"))
+    elif ball is not None and table.game != Game.ROULETTE:
+        violations.append(
+            violation("ball_not_applicable", field="ball", table=table.number, game=table.get_game_display())
+        )
     return violations
 
 

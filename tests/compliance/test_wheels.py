@@ -9,6 +9,7 @@ import pytest
 from compliance.accounts.models import User
 from compliance.casinos.models import Wheel
 from compliance.rulebook import pa
+from compliance.rulebook.jurisdictions import pennsylvania as PA
 from tests.conftest import staff_of
 from tests.factories import GamingTableFactory, PropertyFactory
 from tests.inspections.test_api import assert_refused, client_for
@@ -206,6 +207,38 @@ def test_a_casino_war_table_takes_no_wheel(casino):
         "Product policy, derived from 58 Pa. Code § 651a.2(a) (proposed, 41 Pa.B. 3000)",
         "wheel",
     )
+
+
+@pytest.mark.parametrize("game", ["big_six", "casino_war"])
+def test_only_a_roulette_table_takes_a_ball(casino, game):
+    from compliance.casinos.models import Ball
+
+    ball = Ball.objects.create(property=casino.property, serial="B-9", material="non_metallic", diameter_inches="0.8")
+    response = client_for(casino.compliance).post(
+        "/api/tables/",
+        {"property": casino.property.pk, "number": "X-1", "game": game, "ball": ball.pk},
+        format="json",
+    )
+    errors = assert_refused(response, "ball_not_applicable", PA.BALL_ROULETTE_ONLY_POLICY, "ball")
+    assert "has no ball" in errors[0]["message"]
+
+
+def test_a_big_six_table_opens_only_with_a_registered_big_six_wheel(any_casino):
+    """Product policy, checked against § 619a.1(a), (b) (proposed): like a Roulette table's wheel."""
+    from compliance.rulebook import rulebook_for
+
+    table = GamingTableFactory(property=any_casino.property, number="B6-1", game="big_six", wheel_type=None)
+    found = rulebook_for(any_casino.property.jurisdiction).configuration_ready(
+        table=table, layout=None, rules_submission=None
+    )
+    refusal = next(v for v in found if v.code == "wheel_not_registered")
+    assert refusal.citation == PA.REGISTERED_BIG_SIX_WHEEL_POLICY
+    assert refusal.message.startswith("Table B6-1 has no registered Big Six wheel")
+    table.wheel = Wheel.objects.get(pk=register(any_casino, "B6-W", big_six_body()))
+    found = rulebook_for(any_casino.property.jurisdiction).configuration_ready(
+        table=table, layout=None, rules_submission=None
+    )
+    assert "wheel_not_registered" not in {v.code for v in found}
 
 
 # ---- The admin registers by the same rules ----
