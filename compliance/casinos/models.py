@@ -8,6 +8,8 @@ from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
 
+from compliance.rulebook import jurisdiction as rules
+from compliance.rulebook import rulebook_for
 from compliance.rulebook import vocabulary as words
 from compliance.rulebook.configurations import KEY, STANDARD
 from compliance.rulebook.flags import DEADLINE_COLUMNS
@@ -20,6 +22,11 @@ class Jurisdiction(models.TextChoices):
     PA = words.Jurisdiction.PA.choice()
     NJ = words.Jurisdiction.NJ.choice()
     S4 = words.Jurisdiction.S4.choice()
+
+
+class Procedure(models.TextChoices):
+    KEPT = words.Procedure.KEPT.choice()
+    NONE = words.Procedure.NONE.choice()
 
 
 class Game(models.TextChoices):
@@ -85,6 +92,15 @@ class Property(models.Model):
         help_text="How long an open table may go without a fresh inspection.",
         validators=[MaxValueValidator(366 * 24)],
     )
+    # Pennsylvania's properties keep § 617a.2 (its law); a New Jersey or Section 4 one keeps it by
+    # policy or keeps none (compliance.rulebook.rulebook_for).
+    procedure = models.CharField(
+        max_length=10,
+        choices=Procedure.choices,
+        default=Procedure.KEPT,
+        help_text="Whether the property keeps the § 617a.2 inspection procedure (New Jersey and Section 4 "
+        "properties may keep a signed log without it).",
+    )
     notify_emails = models.JSONField(
         default=list,
         blank=True,
@@ -101,6 +117,10 @@ class Property(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def rulebook(self) -> rules.Jurisdiction:
+        """The rules its tables are kept by: its jurisdiction's, with or without the procedure."""
+        return rulebook_for(self.jurisdiction, procedure=self.procedure)
 
     @property
     def zone(self) -> zoneinfo.ZoneInfo:

@@ -24,11 +24,11 @@ if TYPE_CHECKING:  # for the type checker only: casinos sits below the people's 
 # ---- Properties ----
 
 # What a compliance manager may change of their own property; the rest is the administrator's.
-PROPERTY_POLICY = ("time_zone", "cover_grace_minutes", "max_inspection_interval_hours", "notify_emails")
+PROPERTY_POLICY = ("time_zone", "cover_grace_minutes", "max_inspection_interval_hours", "notify_emails", "procedure")
 PROPERTY_EDITABLE = ("name", "licence_number", "jurisdiction", *PROPERTY_POLICY)
 # The overdue policy: its tables' deadlines move with it (inspections.logbook.deadlines); the time zone
 # moves the local midnight from which a later approved version is in effect (configuration_due).
-PROPERTY_DEADLINE_POLICY = frozenset({"cover_grace_minutes", "max_inspection_interval_hours", "time_zone"})
+PROPERTY_DEADLINE_POLICY = frozenset({"cover_grace_minutes", "max_inspection_interval_hours", "time_zone", "procedure"})
 
 
 def _property_has_records(prop: Property) -> bool:
@@ -44,6 +44,7 @@ def property_create(*, actor: User, **fields) -> Property:
         raise PermissionDenied("Only an administrator adds a property.")
     prop = Property(**fields)
     prop.full_clean()
+    raise_if_any([rulebook_for(prop.jurisdiction).property_procedure_allowed(procedure=prop.procedure)])
     prop.save()
     return prop
 
@@ -79,6 +80,8 @@ def property_update(*, property_id: int, actor: User, changes: dict) -> Property
     for name, value in changed.items():
         setattr(prop, name, value)
     prop.full_clean(exclude=[name for name in PROPERTY_EDITABLE if name not in changed], validate_unique=True)
+    if {"procedure", "jurisdiction"} & set(changed):
+        raise_if_any([rulebook_for(prop.jurisdiction).property_procedure_allowed(procedure=prop.procedure)])
     prop.save(update_fields=list(changed))
     # The tables' deadlines move with the policy, and what is in effect with the local midnight (the logbook's).
     property_policy_changed.send(sender=Property, prop=prop, changed=set(changed), tables=tables)

@@ -13,9 +13,16 @@ from compliance.rulebook.games.casino_war import OPTIONS as CASINO_WAR_OPTIONS
 from compliance.rulebook.jurisdiction import GameRules, Jurisdiction
 from compliance.rulebook.jurisdictions import new_jersey as nj
 from compliance.rulebook.jurisdictions import section_4 as s4
-from compliance.rulebook.rulebooks import NewJersey, Pennsylvania, Section4
+from compliance.rulebook.rulebooks import (
+    NewJersey,
+    NewJerseyWithoutProcedure,
+    Pennsylvania,
+    Section4,
+    Section4WithoutProcedure,
+)
 from compliance.rulebook.violations import LimitReached, RuleViolation, Violation, raise_if_any
 from compliance.rulebook.vocabulary import Jurisdiction as Code
+from compliance.rulebook.vocabulary import Procedure
 
 pa = Pennsylvania()
 
@@ -37,7 +44,19 @@ GAME_RULES: dict[str, GameRules] = {
 }
 
 
-def rulebook_for(jurisdiction: str) -> Jurisdiction:
+# A New Jersey or Section 4 property may keep no inspection procedure (Property.procedure):
+# its rulebook then requires no inspection before opening and runs no § 617a.2 deadline.
+WITHOUT_PROCEDURE: dict[str, Jurisdiction] = {
+    Code.NJ: NewJerseyWithoutProcedure(),
+    Code.S4: Section4WithoutProcedure(),
+}
+
+
+def rulebook_for(jurisdiction: str, procedure: str = Procedure.KEPT) -> Jurisdiction:
+    """The jurisdiction's rulebook, for a property that keeps the § 617a.2 procedure (`kept`) or,
+    where its text sets none, not (`none`): Pennsylvania's property always keeps it."""
+    if procedure == Procedure.NONE and jurisdiction in WITHOUT_PROCEDURE:
+        return WITHOUT_PROCEDURE[jurisdiction]
     return LOGBOOK_PROCEDURE[jurisdiction]
 
 

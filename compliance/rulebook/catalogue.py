@@ -349,6 +349,11 @@ CATALOGUE: dict[str, Entry] = {
         pa.TOUCHDOWN_TABLE,
     ),
     "wheel_not_registered": Entry("Table {table} has no registered wheel.", pa.REGISTERED_EQUIPMENT_POLICY),
+    "procedure_required": Entry(
+        "A Pennsylvania property keeps the inspection procedure: the Code sets it. Only a property whose "
+        "jurisdiction's text sets none (New Jersey, Section 4) may keep a log without it.",
+        pa.PROCEDURE,
+    ),
     "wheel_not_registered/big_six": Entry(
         "Table {table} has no registered Big Six wheel: register its wheel (54 sections in the order of "
         "§ 619a.1(b)) and put it on the table.",

@@ -100,6 +100,10 @@ class Jurisdiction(GameRules, Protocol):
 
     def property_may_change_jurisdiction(self, *, prop: Property, has_records: bool) -> Violation | None: ...
 
+    def property_procedure_allowed(self, *, procedure: str) -> Violation | None: ...
+
+    KEEPS_PROCEDURE: bool
+
     def person_may_change(self, *, person: Person, changed: set[str], has_signed: bool) -> list[Violation]: ...
 
     # § 617a.2: the procedure.

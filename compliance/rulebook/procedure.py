@@ -17,7 +17,7 @@ from compliance.rulebook.facts import ChecklistItem
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.subjects import Person, Table
 from compliance.rulebook.violations import Violation
-from compliance.rulebook.vocabulary import Game, Role, TableState, WheelType
+from compliance.rulebook.vocabulary import Game, Procedure, Role, TableState, WheelType
 
 
 def role_phrase(person: Person) -> str:
@@ -293,4 +293,20 @@ def time_in_order(
         return implausible
     if table.last_entry_at and at < table.last_entry_at:
         return violation("time_before_last_entry", field=field, table=table.number)
+    return None
+
+
+def property_procedure_allowed(*, procedure: str) -> Violation | None:
+    """§ 617a.2 is Pennsylvania's law: a Pennsylvania property keeps the procedure. (A jurisdiction
+    whose text sets none lets the property choose: rulebooks.Borrowing.)"""
+    if procedure == Procedure.NONE:
+        return violation("procedure_required", field="procedure")
+    return None
+
+
+def may_open_without_procedure(*, table: Table) -> Violation | None:
+    """A property that keeps no inspection procedure (a New Jersey or Section 4 one that chose so):
+    opening asks only that the table is not open already; no inspection is required before it."""
+    if table.state == TableState.OPEN:
+        return violation("table_already_open", field="table", table=table.number)
     return None

@@ -80,6 +80,10 @@ class Pennsylvania:
     table_may_renumber = staticmethod(records.table_may_renumber)
     property_may_change_jurisdiction = staticmethod(records.property_may_change_jurisdiction)
     person_may_change = staticmethod(records.person_may_change)
+    # Whether the property may keep no procedure: not in Pennsylvania, whose law it is.
+    property_procedure_allowed = staticmethod(procedure.property_procedure_allowed)
+    # Whether this rulebook applies § 617a.2 (a property that keeps no procedure has one that does not).
+    KEEPS_PROCEDURE: bool = True
 
     # § 617a.2: the procedure.
     checklist_for = staticmethod(procedure.checklist_for)
@@ -249,10 +253,13 @@ class Borrowing(Pennsylvania):
     LAYOUT_FOR_DOUBLE_ZERO: ClassVar[tuple[tuple[str, str], ...]]
     LAYOUT_FOR_BIG_SIX: ClassVar[tuple[tuple[str, str], ...]]
 
-    def __init_subclass__(cls, *, module: ModuleType, text: str, **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, module: ModuleType | None = None, text: str = "", **kwargs: Any) -> None:
         """A borrowing jurisdiction: its text's name, and its facts module's FACTS and FACT_RULES under
-        the names Pennsylvania's rulebook gives them (a module missing one fails at import)."""
+        the names Pennsylvania's rulebook gives them (a module missing one fails at import). A
+        variant of one (WithoutProcedure) names neither and inherits them."""
         super().__init_subclass__(**kwargs)
+        if module is None:
+            return
         cls.TEXT = text
         for name in cls.FACTS:
             setattr(cls, name, getattr(module, name))
@@ -329,6 +336,22 @@ class Borrowing(Pennsylvania):
                 found.append(violation("layout_feature_missing", field="features", citation=citation, feature=feature))
         return found
 
+    def property_procedure_allowed(self, *, procedure: str) -> Violation | None:
+        """The text sets no procedure: the property keeps Pennsylvania's by policy, or none."""
+        return None
+
+
+class WithoutProcedure(Borrowing):
+    """A New Jersey or Section 4 property that chose to keep no inspection procedure (its text sets
+    none): the same rules, but opening needs no inspection, and no § 617a.2 deadline runs
+    (inspections.logbook.deadlines). The log itself is still kept, signed and chained."""
+
+    KEEPS_PROCEDURE = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.may_open = self._translating(procedure.may_open_without_procedure)
+
 
 class NewJersey(Borrowing, module=new_jersey, text="N.J.A.C. 19:47-5"):
     """N.J.A.C. 19:47-5: its wagers, odds, irregularities and layout areas; Pennsylvania's
@@ -338,3 +361,11 @@ class NewJersey(Borrowing, module=new_jersey, text="N.J.A.C. 19:47-5"):
 class Section4(Borrowing, module=section_4, text="Section 4"):
     """The Section 4 rules: its wagers, odds, irregularities and layout areas; Pennsylvania's
     procedure, equipment standards and opening gate, applied by policy."""
+
+
+class NewJerseyWithoutProcedure(WithoutProcedure, NewJersey):
+    """N.J.A.C. 19:47-5 at a property that keeps no inspection procedure."""
+
+
+class Section4WithoutProcedure(WithoutProcedure, Section4):
+    """The Section 4 rules at a property that keeps no inspection procedure."""

@@ -76,6 +76,14 @@ class Role(Vocabulary):
     ADMIN = "admin", "Administrator"
 
 
+class Procedure(Vocabulary):
+    """Whether a property keeps the § 617a.2 procedure: Pennsylvania's own law; in New Jersey and
+    Section 4, whose texts set none, the property's choice (rulebook_for)."""
+
+    KEPT = "kept", "The § 617a.2 inspection procedure (Pennsylvania's law; applied by policy elsewhere)"
+    NONE = "none", "No inspection procedure: a signed log only (New Jersey and Section 4)"
+
+
 class Jurisdiction(Vocabulary):
     """The rulebooks this product holds (rulebook_for)."""
 

@@ -68,7 +68,8 @@ def deadlines_set(table: GamingTable) -> None:
     """
     policy = table.property
     is_open = table.state == TableState.OPEN
-    roulette = table.game == Game.ROULETTE  # § 617a.2 is the Roulette wheel's
+    # § 617a.2 is the Roulette wheel's, at a property that keeps the procedure (compliance.rulebook.rulebook_for).
+    roulette = table.game == Game.ROULETTE and policy.rulebook().KEEPS_PROCEDURE
     roulette_open = is_open and roulette
     table.cover_due_at = (
         _cover_due(table) if roulette and table.state not in (TableState.OPEN, TableState.LOCKED) else None

@@ -22,7 +22,7 @@ from compliance.approvals.selectors import layout_approved_for, rules_submission
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable
 from compliance.casinos.services import equipment_lock
-from compliance.rulebook import Jurisdiction, Violation, raise_if_any, rulebook_for, table_states
+from compliance.rulebook import Jurisdiction, Violation, raise_if_any, table_states
 from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from inspections.logbook import chain
@@ -61,7 +61,7 @@ def _entry_time(*, table: GamingTable, at: datetime | None, field: str):
         # "Now", but never before the table's last entry, whose tablet clock may run a little ahead.
         at = max(now, table.last_entry_at or now)
     skew = timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS)
-    rules = rulebook_for(table.property.jurisdiction)
+    rules = table.property.rulebook()
     max_backdate = timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS)
     return at, rules.time_in_order(table=table, at=at, now=now, skew=skew, max_backdate=max_backdate, field=field)
 
@@ -154,7 +154,7 @@ def inspection_record(
     )
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
-        rules = rulebook_for(table.property.jurisdiction)
+        rules = table.property.rulebook()
         at, out_of_order = _entry_time(table=table, at=performed_at, field="performed_at")
         raise_if_any([*rules.check_inspection(table=table, inspector=inspector, items=items), out_of_order])
         passed = rules.inspection_passed(items=items)
@@ -196,7 +196,7 @@ def adjustment_record(
     witness_user = signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction, in_logbook=True)
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
-        rules = rulebook_for(table.property.jurisdiction)
+        rules = table.property.rulebook()
         at, out_of_order = _entry_time(table=table, at=performed_at, field="performed_at")
         raise_if_any(
             [
@@ -247,7 +247,7 @@ def _recorded_event(
     )
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
-        rules = rulebook_for(table.property.jurisdiction)
+        rules = table.property.rulebook()
         at, out_of_order = _entry_time(table=table, at=at, field="at")
         raise_if_any(
             [
@@ -534,7 +534,7 @@ def amendment_record(
     with transaction.atomic():
         original = Entry.objects.get(pk=entry_id)
         table, as_locked = _table_lock(original.table_id)
-        rules = rulebook_for(table.property.jurisdiction)
+        rules = table.property.rulebook()
         signer_ids = set(original.signatures.values_list("signer_id", flat=True))
         duplicate = (
             Entry.objects.filter(property_id=original.property_id, seq=duplicate_of).first()

@@ -14,7 +14,7 @@ from compliance.approvals.selectors import layout_approved_for, rules_submission
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import Game, TableState
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
-from compliance.rulebook import RuleViolation, rulebook_for
+from compliance.rulebook import RuleViolation
 from compliance.rulebook.configurations import configuration_of, summary
 from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.roulette import wheels_phrase
@@ -215,7 +215,7 @@ def table_event(request, pk: int, kind: str):
 def inspection(request, pk: int):
     table = _table(request, pk)
     _require_writer(request.user)
-    checklist = rulebook_for(table.property.jurisdiction).checklist_for(table)
+    checklist = table.property.rulebook().checklist_for(table)
     form = InspectionForm(request.POST or None, checklist=checklist, request=request)
     return _signed_action(
         request,
@@ -261,7 +261,7 @@ def adjustment(request, pk: int):
 def irregularity(request, pk: int):
     table = _table(request, pk)
     _require_writer(request.user)
-    rules = rulebook_for(table.property.jurisdiction)
+    rules = table.property.rulebook()
     # The spares: a ball on another table is never offered (the rulebook refuses it anyway).
     balls = balls_visible_to(request.user).filter(property_id=table.property_id, tables__isnull=True)
     form = IrregularityForm(
@@ -294,7 +294,7 @@ def amendment(request, entry_pk: int):
     table = entry.table
     _require_writer(request.user)
     zone = table.property.zone
-    rules = rulebook_for(table.property.jurisdiction)
+    rules = table.property.rulebook()
     kinds = {
         EntryKind.IRREGULARITY: rules.IRREGULARITY_KINDS,
         EntryKind.ADJUSTMENT: ADJUSTMENT_KIND_CHOICES,
@@ -312,7 +312,7 @@ def amendment(request, entry_pk: int):
         request,
         table,
         form,
-        title=f"Amend entry #{entry.seq} ({rulebook_for(table.property.jurisdiction).INSPECTION_LOG})",
+        title=f"Amend entry #{entry.seq} ({table.property.rulebook().INSPECTION_LOG})",
         kind="amendment",
         template="floor/amend.html",
         extra={"entry": entry, "zone": zone},
