@@ -95,8 +95,11 @@ def actions_from(state: str, game: str) -> tuple[str, ...]:
     return tuple(
         event
         for (source, event) in TRANSITIONS
-        # § 617a.6's "no spin" and § 617a.2(f)'s cover are the Roulette wheel's.
-        if source == state and (event not in (IRREGULARITY, COVER) or game == Game.ROULETTE)
+        # § 617a.2(f)'s cover is the Roulette wheel's; an irregularity is Roulette's "no spin"
+        # (§ 617a.6) or a Casino War table's (§ 651a.11, proposed); Big Six has none listed.
+        if source == state
+        and (event != COVER or game == Game.ROULETTE)
+        and (event != IRREGULARITY or game in (Game.ROULETTE, Game.CASINO_WAR))
     )
 
 

@@ -16,6 +16,7 @@ from compliance.casinos.models import Game, TableState
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import RuleViolation
 from compliance.rulebook.configurations import configuration_of, summary
+from compliance.rulebook.games import casino_war as casino_war_rules
 from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.roulette import wheels_phrase
 from compliance.rulebook.roles import MAY
@@ -131,7 +132,13 @@ def table_page(request, pk: int):
     page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
     may_write = request.user.may("logbook.write")
     allowed = actions_from(table.state, table.game) if may_write else ()
-    actions = [(ACTION_LABELS[kind], action_url(table, kind)) for kind in allowed]
+    actions = [
+        (
+            "Irregularity" if kind == EntryKind.IRREGULARITY and table.game == Game.CASINO_WAR else ACTION_LABELS[kind],
+            action_url(table, kind),
+        )
+        for kind in allowed
+    ]
     rules = rules_submission_in_effect(
         property_id=table.property_id, game=table.game, on=property_today(table.property)
     )
@@ -262,25 +269,31 @@ def irregularity(request, pk: int):
     table = _table(request, pk)
     _require_writer(request.user)
     rules = table.property.rulebook()
+    casino_war = table.game == Game.CASINO_WAR
     # The spares: a ball on another table is never offered (the rulebook refuses it anyway).
     balls = balls_visible_to(request.user).filter(property_id=table.property_id, tables__isnull=True)
     form = IrregularityForm(
         request.POST or None,
-        kinds=rules.IRREGULARITY_KINDS,
-        balls=balls.order_by("serial"),
+        # A Casino War table's irregularities are § 651a.11's (the shoe, the shuffler), with no ball.
+        kinds=casino_war_rules.IRREGULARITY_KINDS if casino_war else rules.IRREGULARITY_KINDS,
+        balls=None if casino_war else balls.order_by("serial"),
         request=request,
     )
+    if casino_war:
+        del form.fields["ball_replaced"], form.fields["new_ball"]
     return _signed_action(
         request,
         table,
         form,
-        title=f"No spin ({rules.IRREGULARITIES})",
+        title=f"Irregularity ({casino_war_rules.IRREGULARITIES})"
+        if casino_war
+        else f"No spin ({rules.IRREGULARITIES})",
         kind="irregularity",
         record=lambda form: services.irregularity_record(
             table_id=table.pk,
             kind=form.cleaned_data["kind"],
-            ball_replaced=form.cleaned_data["ball_replaced"],
-            new_ball=form.cleaned_data["new_ball"],
+            ball_replaced=form.cleaned_data.get("ball_replaced", False),
+            new_ball=form.cleaned_data.get("new_ball"),
             notes=form.cleaned_data["notes"],
             signature=form.signature(),
             recorded_by=request.user,

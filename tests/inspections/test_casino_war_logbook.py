@@ -310,3 +310,25 @@ def test_the_api_and_the_floor_open_a_casino_war_table_with_its_cards(client, ca
     )
     table.refresh_from_db()
     assert table.state == TableState.OPEN
+
+
+def test_the_floor_page_records_a_casino_war_irregularity(client, casino):
+    """§ 651a.11 (proposed): offered on the open table's page, with its own reasons and no ball."""
+    from tests.inspections.test_web import signed
+
+    table = war_table(casino, shuffler=True, decks=12)
+    change_decks(casino, table, 12)
+    war_event(casino, table, "open")
+    client.force_login(casino.floorperson)
+    page = client.get(f"/tables/{table.pk}/").content.decode()
+    assert f"/tables/{table.pk}/irregularity/" in page and ">Irregularity<" in page
+    form = client.get(f"/tables/{table.pk}/irregularity/").content.decode()
+    assert "§ 651a.11 (proposed, 41 Pa.B. 3000)" in form
+    assert 'value="shuffler_out_of_order"' in form and 'name="new_ball"' not in form
+    assert 'value="same_direction"' not in form  # Roulette's reasons are not a Casino War table's
+    response = client.post(
+        f"/tables/{table.pk}/irregularity/", signed(casino.floorperson, kind="shuffler_out_of_order")
+    )
+    assert response.status_code == 302, response.content.decode()
+    entry = Entry.objects.filter(table=table).latest("seq")
+    assert entry.details["irregularity"] == "shuffler_out_of_order"

@@ -78,12 +78,12 @@ REGISTERED_EQUIPMENT_POLICY = (
 # § 619a.1(a), (b) (proposed) set the Big Six wheel's standard; registering it is how it is checked.
 REGISTERED_BIG_SIX_WHEEL_POLICY = (
     "Product policy: a Big Six table opens with a registered Big Six wheel, checked against "
-    "58 Pa. Code § 619a.1(a), (b) (proposed, 41 Pa.B. 3000)"
+    "58 Pa. Code § 619a.1(a) (proposed, 41 Pa.B. 3000) and § 619a.1(b) (proposed, 41 Pa.B. 3000)"
 )
 # § 617a.1(a) describes the Roulette ball; Big Six (§ 619a.1, proposed) and Casino War have none.
 BALL_ROULETTE_ONLY_POLICY = (
     "Product policy: only a Roulette table has a ball (58 Pa. Code § 617a.1(a) describes the Roulette ball; "
-    "§ 619a.1 and Chapter 651a (proposed, 41 Pa.B. 3000) use none)"
+    "neither § 619a.1 (proposed, 41 Pa.B. 3000) nor § 651a.2 (proposed, 41 Pa.B. 3000) has one)"
 )
 # § 617a.2(d) lets a part be replaced at any time, with an inspection before reopening: changing
 # the wheel or ball only while the table is closed is the product's stricter order.
