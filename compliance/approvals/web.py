@@ -282,6 +282,15 @@ def rules_submission(request, pk: int):
     )
 
 
+def _option_words(value) -> str:
+    """An option's value as a person reads it: "Offered", a paytable's letter, payouts listed."""
+    if isinstance(value, bool):
+        return "Offered" if value else "Not offered"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
 def _other_configurations(submission, labels) -> list[dict]:
     """The configurations besides the standard one, in words and in the form's order of the wagers."""
     wheels = dict(WheelType.choices)
@@ -301,7 +310,9 @@ def _other_configurations(submission, labels) -> list[dict]:
                     (labels.fields[f"odds_{code}"].label if f"odds_{code}" in labels.fields else code, value)
                     for code, value in odds
                 ],
-                "options": [(option_label(name), value) for name, value in configuration.options.items()],
+                "options": [
+                    (option_label(name), _option_words(value)) for name, value in configuration.options.items()
+                ],
             }
         )
     return rows
