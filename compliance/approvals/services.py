@@ -351,10 +351,17 @@ def layout_submit(
             }
         ),
     )
-    # Named by its hash and kind, never by the uploader's file name; written before the row is.
+    # Named by its hash and kind, never by the uploader's file name; written before the row is, and
+    # removed again if the row is not written (the storage gives each upload a name of its own, so
+    # nothing another layout keeps is removed).
     layout.artwork.save(f"layout-{picture.sha256[:32]}.{picture.kind}", picture.file, save=False)
-    layout.save()
-    layout.tables.set(tables)
+    try:
+        with transaction.atomic():
+            layout.save()
+            layout.tables.set(tables)
+    except BaseException:
+        layout.artwork.delete(save=False)
+        raise
     return layout
 
 

@@ -213,32 +213,32 @@ CATALOGUE: dict[str, Entry] = {
         "(correct an earlier entry with an amendment).",
         pa.ENTRY_ORDER_POLICY,
     ),
-    # ---- § 617a.2(e): amendments (amendments.py) ----
-    "signer_not_at_property/amendment": Entry("{signer} is not a member of this property's staff.", pa.INSPECTION_LOG),
+    # ---- Amendments (amendments.py): product policy, derived from § 617a.2(e) ----
+    "signer_not_at_property/amendment": Entry("{signer} is not a member of this property's staff.", pa.AMENDMENT_POLICY),
     "amender_role": Entry(
-        "An entry is amended by one of the people who signed it or by a compliance manager.", pa.INSPECTION_LOG
+        "An entry is amended by one of the people who signed it or by a compliance manager.", pa.AMENDMENT_POLICY
     ),
-    "correction_empty": Entry("Say what the correct values are.", pa.INSPECTION_LOG),
+    "correction_empty": Entry("Say what the correct values are.", pa.AMENDMENT_POLICY),
     "correction_value/items": Entry(
-        "Give the corrected checklist items as item → true (passed) or false (failed).", pa.INSPECTION_LOG
+        "Give the corrected checklist items as item → true (passed) or false (failed).", pa.AMENDMENT_POLICY
     ),
     "correction_value/items_unknown": Entry(
-        "This table's checklist has no {unknown}; it has {checklist}.", pa.INSPECTION_LOG
+        "This table's checklist has no {unknown}; it has {checklist}.", pa.AMENDMENT_POLICY
     ),
     "correction_value/items_results": Entry(
-        "Each checklist item is true (passed) or false (failed).", pa.INSPECTION_LOG
+        "Each checklist item is true (passed) or false (failed).", pa.AMENDMENT_POLICY
     ),
-    "correction_value/text": Entry("The corrected {name} is text of at most {limit:,} characters.", pa.INSPECTION_LOG),
-    "correction_value/kind": Entry("The corrected kind is one of {choices}.", pa.INSPECTION_LOG),
-    "correction_value/ball_replaced": Entry("Whether the ball was replaced is true or false.", pa.INSPECTION_LOG),
+    "correction_value/text": Entry("The corrected {name} is text of at most {limit:,} characters.", pa.AMENDMENT_POLICY),
+    "correction_value/kind": Entry("The corrected kind is one of {choices}.", pa.AMENDMENT_POLICY),
+    "correction_value/ball_replaced": Entry("Whether the ball was replaced is true or false.", pa.AMENDMENT_POLICY),
     "correction_value/new_ball": Entry(
-        "The new ball is the id of a ball registered at this property, or null.", pa.INSPECTION_LOG
+        "The new ball is the id of a ball registered at this property, or null.", pa.AMENDMENT_POLICY
     ),
-    "correction_value/decks": Entry("The corrected number of decks is a whole number from 1 to 16.", pa.INSPECTION_LOG),
-    "correction_value/correction": Entry("The corrected correction is an object of field → value.", pa.INSPECTION_LOG),
-    "correction_field_unknown": Entry("A {kind} entry has no “{name}”; it has {fields}.", pa.INSPECTION_LOG),
-    "correction_time": Entry("Give the corrected time in ISO 8601 with its offset.", pa.INSPECTION_LOG),
-    "time_in_future/correction": Entry("The corrected time is in the future.", pa.INSPECTION_LOG),
+    "correction_value/decks": Entry("The corrected number of decks is a whole number from 1 to 16.", pa.AMENDMENT_POLICY),
+    "correction_value/correction": Entry("The corrected correction is an object of field → value.", pa.AMENDMENT_POLICY),
+    "correction_field_unknown": Entry("A {kind} entry has no “{name}”; it has {fields}.", pa.AMENDMENT_POLICY),
+    "correction_time": Entry("Give the corrected time in ISO 8601 with its offset.", pa.AMENDMENT_POLICY),
+    "time_in_future/correction": Entry("The corrected time is in the future.", pa.AMENDMENT_POLICY),
     "time_too_old/correction": Entry(
         "The corrected time is more than {hours} hours before the entry was recorded ({recorded_at}): check the "
         "date and time.",
@@ -246,27 +246,27 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "entry_already_voided": Entry(
         "Entry #{seq} is already marked entered in error or a duplicate (by amendment #{voided_by}).",
-        pa.INSPECTION_LOG,
+        pa.AMENDMENT_POLICY,
     ),
     "correction_with_void": Entry(
         "An entry entered in error or a duplicate is marked as such, not corrected: leave the correction empty.",
-        pa.INSPECTION_LOG,
+        pa.AMENDMENT_POLICY,
     ),
     "duplicate_of_without_duplicate": Entry(
-        "Name the entry it repeats only when marking a duplicate.", pa.INSPECTION_LOG
+        "Name the entry it repeats only when marking a duplicate.", pa.AMENDMENT_POLICY
     ),
     "duplicate_of_required": Entry(
-        "Say which earlier entry #{seq} repeats (its number in the logbook).", pa.INSPECTION_LOG
+        "Say which earlier entry #{seq} repeats (its number in the logbook).", pa.AMENDMENT_POLICY
     ),
     "duplicate_of_unknown": Entry(
         "Table {table} has no entry #{duplicate_of} before #{seq}: a duplicate repeats an earlier entry of the same "
         "table.",
-        pa.INSPECTION_LOG,
+        pa.AMENDMENT_POLICY,
     ),
     "duplicate_of_other_kind": Entry(
         "Entry #{duplicate_seq} is a {duplicate_kind} and #{seq} a {kind}: a duplicate repeats an entry of the same "
         "kind.",
-        pa.INSPECTION_LOG,
+        pa.AMENDMENT_POLICY,
     ),
     # ---- Signatures (signatures.py): § 617a.2(e) in the logbook, product policy elsewhere ----
     "signature_invalid": Entry("The username or password given to sign as “{username}” is wrong.", GIVEN),

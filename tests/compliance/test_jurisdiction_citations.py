@@ -65,10 +65,11 @@ def test_opening_without_an_inspection_cites_the_procedure_borrowed_or_own(house
     assert event(house, "open").kind == "open"
 
 
-def test_an_amendment_refused_cites_the_log_paragraph_borrowed_or_own(house):
-    """§ 617a.2(e), the log and its corrections: borrowed at a New Jersey or Section 4 table."""
+def test_an_amendment_refused_cites_product_policy_derived_from_the_log_paragraph(house):
+    """§ 617a.2(e) asks for the log, not for a way to correct it: an amendment's rules are the
+    product's policy, saying the paragraph they derive from, at every jurisdiction's table."""
     entry = inspect(house)
-    citation = borrowed(house.code, "58 Pa. Code § 617a.2(e)", "sets no procedure")
+    citation = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 
     def amend(who, correction):
         return lambda: services.amendment_record(

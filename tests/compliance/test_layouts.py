@@ -264,3 +264,32 @@ def test_an_artwork_larger_than_the_setting_allows_is_refused(casino, settings):
     small = artwork_upload(b"\xff\xd8\xff\xe0" + b"\0" * 100, "layout.jpg")
     accepted = client_for(casino.compliance).post("/api/layouts/", {**body, "artwork": small}, format="multipart")
     assert accepted.status_code == 201 and accepted.json()["artwork_kind"] == "jpeg"
+
+
+def test_no_file_is_left_when_a_refused_or_failed_layout_is_not_written(casino, media_root):
+    """A refused artwork is never written; one whose row then fails to be written is removed again."""
+    from django.db import IntegrityError, transaction
+
+    from compliance.approvals import services
+    from tests.factories import artwork_upload
+
+    def files():
+        return sorted(p.name for p in media_root.rglob("*") if p.is_file())
+
+    body = {"property": casino.property.pk, "name": "Keystone 2026", "features": BASIC, "tables": [casino.table.pk]}
+    bad = artwork_upload(b"GIF89a" + b"\0" * 20, "layout.png")
+    client_for(casino.compliance).post("/api/layouts/", {**body, "artwork": bad}, format="multipart")
+    assert files() == []
+    # A row the database refuses (a NOT NULL column left empty) after the file was written.
+    with pytest.raises(IntegrityError), transaction.atomic():
+        services.layout_submit(
+            prop=casino.property,
+            game="roulette",
+            name=None,
+            features=BASIC,
+            tables=[casino.table],
+            artwork=artwork_upload(),
+            created_by=casino.compliance,
+        )
+    assert files() == []
+    assert LayoutSubmission.objects.count() == 0

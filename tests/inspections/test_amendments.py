@@ -20,7 +20,8 @@ from tests.inspections.test_api import assert_refused, client_for, signature
 from tests.inspections.test_services import ALL_PASS, adjust, event, inspect, refused, state
 
 INSPECTION = "58 Pa. Code § 617a.2(a)"
-LOG = "58 Pa. Code § 617a.2(e)"
+# § 617a.2(e) asks for the log; correcting it by a signed amendment is the product's policy.
+LOG = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 
 
 def amend(casino, entry, *, kind="correction", duplicate_of=None, correction=None, who=None, reason="Tapped twice"):
@@ -274,7 +275,7 @@ def test_the_form_asks_which_entry_a_duplicate_repeats(client, casino):
     page = client.post(
         f"/entries/{second.pk}/amend/", _signed(casino.floorperson, reason="Twice", amendment_kind="duplicate")
     ).content.decode()
-    assert "Say which earlier entry" in page and "(58 Pa. Code § 617a.2(e))" in page
+    assert "Say which earlier entry" in page and "(Product policy, derived from 58 Pa. Code § 617a.2(e))" in page
     assert not Entry.objects.filter(kind="amendment").exists()
 
 

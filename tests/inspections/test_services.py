@@ -383,7 +383,7 @@ def test_only_a_signer_or_compliance_amends(casino):
             recorded_by=casino.maintenance,
         ),
         "amender_role",
-        "58 Pa. Code § 617a.2(e)",
+        "Product policy, derived from 58 Pa. Code § 617a.2(e)",
     )
     services.amendment_record(
         entry_id=original.pk,
@@ -444,7 +444,7 @@ def test_a_correction_names_real_fields_and_true_times(casino, correction, code,
             recorded_by=casino.floorperson,
         ),
         code,
-        "58 Pa. Code § 617a.2(e)",
+        "Product policy, derived from 58 Pa. Code § 617a.2(e)",
     )
     assert field in {v.field for v in violations}
 

@@ -50,6 +50,9 @@ TABLE_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)
 TABLE_KEEPS_NUMBER = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PROPERTY_KEEPS_JURISDICTION = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PERSON_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+# § 617a.2(e) asks for a log with its contents; it says nothing of correcting one. The product never
+# changes a signed entry: a signed amendment corrects it, or marks it entered in error or a duplicate.
+AMENDMENT_POLICY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 # Product policy, not law: no paragraph says who records opening, closing, covering, unlocking, a "no
 # spin" or a deck change (§ 617a.2(a) and (b) name who inspects and who adjusts; nothing else), nor
 # that a table must be open to be closed. The property's staff and the table's states say it.
