@@ -17,6 +17,7 @@ from django_celery_beat.models import PeriodicTask
 from kombu.exceptions import OperationalError
 
 from compliance.approvals import services as approvals
+from compliance.casinos import services as casinos
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, Property, TableState
 from inspections.flags import overdue
@@ -203,11 +204,33 @@ def test_an_entry_that_moves_no_missed_deadline_cures_nothing(opened):
     cured(flag, by=inspect(opened))
 
 
+@pytest.mark.any_hour
+def test_an_open_table_whose_configuration_a_later_version_drops_is_flagged_from_its_midnight(opened):
+    """The scan reads the table's configuration (issue 19, item 1): a version taking effect tomorrow
+    that keeps the property's standard configuration but drops the one this table uses flags this
+    table from the local midnight it takes effect; a table of the standard configuration is not."""
+    prop = opened.property
+    with_lightning = [
+        {"key": "lucky", "name": "Lucky", "wheel_types": ["double_zero"], "payout_odds": {"straight": [35, 1]}}
+    ]
+    today, tomorrow = approvals_today(prop), approvals_today(prop) + timedelta(days=1)
+    event(opened, "close")
+    approved_version(opened, wheel_types=["double_zero"], effective_from=today, configurations=with_lightning)
+    casinos.table_update(table_id=opened.table.pk, actor=opened.compliance, changes={"configuration": "lucky"})
+    inspect(opened)
+    event(opened, "open")
+    assert table_of(opened).approval_due_at is None
+    approved_version(opened, wheel_types=["double_zero"], effective_from=tomorrow)
+    table = table_of(opened)
+    assert table.approval_due_at == datetime.combine(tomorrow, datetime.min.time(), tzinfo=prop.zone)
+    boundary("approval_due_at", table, "not_approved", "58 Pa. Code § 617a.1(f); 58 Pa. Code § 601a.2")
+
+
 def approvals_today(prop) -> date:
     return property_today(prop)
 
 
-def approved_version(casino, *, wheel_types, effective_from):
+def approved_version(casino, *, wheel_types, effective_from, configurations=None):
     odds = {"straight": [35, 1], "split": [17, 1]}
     draft = approvals.rules_submission_draft(
         prop=casino.property,
@@ -216,6 +239,7 @@ def approved_version(casino, *, wheel_types, effective_from):
         wheel_types=wheel_types,
         payout_odds=odds,
         options={},
+        configurations=configurations,
         created_by=casino.compliance,
     )
     approvals.rules_submission_file(submission_id=draft.pk, signature=sign(casino.compliance))
