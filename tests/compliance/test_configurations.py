@@ -40,6 +40,35 @@ def signed_in(person) -> Client:
     return client
 
 
+def beside(staff, other: dict, *, wheel_types=("single_zero",), payout_odds=RED_BLACK) -> dict:
+    """A draft whose standard configuration is plain red/black on `wheel_types`, with `other` beside it."""
+    return draft(
+        client_for(staff.compliance),
+        staff.property,
+        wheel_types=list(wheel_types),
+        payout_odds=payout_odds,
+        options={},
+        configurations=[other],
+    ).json()
+
+
+def approve_version(staff, *configurations: dict, wheel_types=None) -> RulesSubmission:
+    """Version 2, approved, in effect since version 1's date: version 1's standard configuration
+    (or one on `wheel_types`) with `configurations` beside it. Made directly, as the factories do."""
+    first = RulesSubmission.objects.get(property=staff.property, game="roulette", version=1)
+    return RulesSubmission.objects.create(
+        property=staff.property,
+        game="roulette",
+        version=2,
+        effective_from=first.effective_from,
+        wheel_types=wheel_types or first.wheel_types,
+        payout_odds=first.payout_odds,
+        configurations=list(configurations),
+        status="approved",
+        created_by=staff.compliance,
+    )
+
+
 def codes(body: dict) -> set[tuple[str, str | None, str | None]]:
     return {(v["code"], v["citation"], v["field"]) for v in body["violations"]}
 
@@ -125,24 +154,8 @@ def test_touchdown_needs_a_double_zero_wheel_only_in_its_own_configuration(casin
     touchdown = configuration(
         "touchdown", wheel_types=["double_zero"], payout_odds=RED_BLACK, options={"touchdown_paytable": "A"}
     )
-    client = client_for(casino.compliance)
-    body = draft(
-        client,
-        casino.property,
-        wheel_types=["single_zero"],
-        payout_odds=RED_BLACK,
-        options={},
-        configurations=[touchdown],
-    ).json()
-    assert body["violations"] == []
-    body = draft(
-        client,
-        casino.property,
-        wheel_types=["single_zero"],
-        payout_odds=RED_BLACK,
-        options={},
-        configurations=[{**touchdown, "wheel_types": ["single_zero"]}],
-    ).json()
+    assert beside(casino, touchdown)["violations"] == []
+    body = beside(casino, {**touchdown, "wheel_types": ["single_zero"]})
     assert codes(body) == {
         ("option_wheel_type", "58 Pa. Code § 617a.1(f)(5)", "configurations.0.options.touchdown_paytable")
     }
@@ -159,30 +172,14 @@ def jersey(db):
 
 def test_new_jerseys_colour_wagers_exclude_red_and_black_at_the_same_table_only(jersey):
     """N.J.A.C. 19:47-5.1(g): "at the same roulette table": a colour-wager table beside red/black ones."""
-    client = client_for(jersey.compliance)
     colours = configuration(
         "colours",
         wheel_types=["single_zero"],
         payout_odds={"straight": [35, 1], "seven_numbers_color": [4, 1]},
         options={},
     )
-    body = draft(
-        client,
-        jersey.property,
-        wheel_types=["single_zero"],
-        payout_odds=RED_BLACK,
-        options={},
-        configurations=[colours],
-    ).json()
-    assert body["violations"] == []
-    body = draft(
-        client,
-        jersey.property,
-        wheel_types=["single_zero"],
-        payout_odds=RED_BLACK,
-        options={},
-        configurations=[{**colours, "payout_odds": {**colours["payout_odds"], "red": [1, 1]}}],
-    ).json()
+    assert beside(jersey, colours)["violations"] == []
+    body = beside(jersey, {**colours, "payout_odds": {**colours["payout_odds"], "red": [1, 1]}})
     assert codes(body) == {("color_wager_with_red_black", "N.J.A.C. 19:47-5.1(g)", "configurations.0.payout_odds.red")}
 
 
@@ -219,17 +216,10 @@ def test_a_table_opens_only_under_a_configuration_the_submission_in_effect_appro
 
 def test_a_configuration_that_does_not_cover_the_tables_wheel_keeps_it_closed(configured):
     casino = configured
-    standard = RulesSubmission.objects.get(property=casino.property)
-    RulesSubmission.objects.create(
-        property=casino.property,
-        game="roulette",
-        version=2,
-        effective_from=standard.effective_from,
+    approve_version(
+        casino,
+        configuration("single", wheel_types=["single_zero"], payout_odds={"straight": [35, 1]}),
         wheel_types=["double_zero"],
-        payout_odds=standard.payout_odds,
-        configurations=[configuration("single", wheel_types=["single_zero"], payout_odds={"straight": [35, 1]})],
-        status="approved",
-        created_by=casino.compliance,
     )
     type(casino.table).objects.filter(pk=casino.table.pk).update(configuration="single")
     inspect(casino)
@@ -245,24 +235,14 @@ def test_a_layout_needs_what_the_configuration_of_its_tables_offers(configured):
     property's standard tables does not need it."""
     from compliance.approvals.services import layout_violations
 
-    standard = RulesSubmission.objects.get(property=casino.property)
-    RulesSubmission.objects.create(
-        property=casino.property,
-        game="roulette",
-        version=2,
-        effective_from=standard.effective_from,
-        wheel_types=standard.wheel_types,
-        payout_odds=standard.payout_odds,
-        configurations=[
-            configuration(
-                "lightning",
-                wheel_types=["single_zero"],
-                payout_odds={"straight": [29, 1]},
-                options={"lightning_payouts": LIGHTNING},
-            )
-        ],
-        status="approved",
-        created_by=casino.compliance,
+    approve_version(
+        casino,
+        configuration(
+            "lightning",
+            wheel_types=["single_zero"],
+            payout_odds={"straight": [29, 1]},
+            options={"lightning_payouts": LIGHTNING},
+        ),
     )
     features = ["name_or_logo", "betting_areas", "min_max_signage", "drop_box", "tip_box"]
     lightning_table = GamingTableFactory(

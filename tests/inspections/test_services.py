@@ -503,27 +503,18 @@ def test_a_touchdown_configuration_opens_only_on_an_electronic_double_zero_table
     """§ 617a.1(f)(5): Touchdown Roulette is played on a fully automated electronic table with a
     double-zero wheel: the table that uses the Touchdown configuration, not every table whose layout
     shows its area or every table of the property."""
-    from compliance.approvals.models import LayoutSubmission, RulesSubmission
+    from compliance.approvals.models import LayoutSubmission
+    from tests.compliance.test_configurations import approve_version
 
-    standard = RulesSubmission.objects.get(property=casino.property, game="roulette")
-    RulesSubmission.objects.create(
-        property=casino.property,
-        game="roulette",
-        version=2,
-        effective_from=standard.effective_from,
-        wheel_types=standard.wheel_types,
-        payout_odds=standard.payout_odds,
-        status="approved",
-        created_by=casino.compliance,
-        configurations=[
-            {
-                "key": "touchdown",
-                "name": "Touchdown",
-                "wheel_types": ["double_zero"],
-                "payout_odds": {"straight": [35, 1]},
-                "options": {"touchdown_paytable": "A"},
-            }
-        ],
+    approve_version(
+        casino,
+        {
+            "key": "touchdown",
+            "name": "Touchdown",
+            "wheel_types": ["double_zero"],
+            "payout_odds": {"straight": [35, 1]},
+            "options": {"touchdown_paytable": "A"},
+        },
     )
     touchdown = LayoutSubmission.objects.create(
         property=casino.property,
