@@ -41,7 +41,7 @@ from compliance.rulebook.games.roulette import house_edge_notes, house_edges
 
 
 def rules_submission_check(
-    *, prop: Property, game: str, wheel_types, payout_odds, options, configurations=()
+    *, prop: Property, game: str, wheel_types, payout_odds, options, configurations=None
 ) -> list[Violation]:
     """Every violation of a Rules Submission's content, saving nothing (the draft page's live check)."""
     return rulebook_for(prop.jurisdiction).check_rules_submission(

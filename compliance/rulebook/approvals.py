@@ -35,7 +35,7 @@ def check_rules_submission(
     wheel_types: list[str],
     payout_odds: dict[str, object],
     options: dict[str, object],
-    configurations: object = (),
+    configurations: object = None,
 ) -> list[Violation]:
     """Every violation of a submission's content at once (the wagers are the jurisdiction's own):
     its standard configuration (its own fields) and each other configuration, each judged alone
@@ -43,7 +43,7 @@ def check_rules_submission(
     found = check_configuration(
         game_rules=game_rules, game=game, wheel_types=wheel_types, payout_odds=payout_odds, options=options
     )
-    if configurations == ():
+    if configurations is None:
         return found
     shape = check_shape(configurations)
     if shape:
@@ -242,9 +242,11 @@ def configuration_ready(*, table: Table, layout: Submission, rules_submission: S
                 wheel=(table.get_wheel_type_display() or "this").lower(),
             )
         )
-    touchdown = configuration is not None and configuration.options.get("touchdown_paytable") not in NOT_CHOSEN
-    if touchdown and (not table.electronic or table.wheel_type != WheelType.DOUBLE_ZERO):
-        assert configuration is not None
+    if (
+        configuration is not None
+        and configuration.options.get("touchdown_paytable") not in NOT_CHOSEN
+        and (not table.electronic or table.wheel_type != WheelType.DOUBLE_ZERO)
+    ):
         violations.append(
             violation("touchdown_table", field="table", table=table.number, configuration=configuration.name)
         )

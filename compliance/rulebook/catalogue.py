@@ -214,7 +214,9 @@ CATALOGUE: dict[str, Entry] = {
         pa.ENTRY_ORDER_POLICY,
     ),
     # ---- Amendments (amendments.py): product policy, derived from § 617a.2(e) ----
-    "signer_not_at_property/amendment": Entry("{signer} is not a member of this property's staff.", pa.AMENDMENT_POLICY),
+    "signer_not_at_property/amendment": Entry(
+        "{signer} is not a member of this property's staff.", pa.AMENDMENT_POLICY
+    ),
     "amender_role": Entry(
         "An entry is amended by one of the people who signed it or by a compliance manager.", pa.AMENDMENT_POLICY
     ),
@@ -228,14 +230,20 @@ CATALOGUE: dict[str, Entry] = {
     "correction_value/items_results": Entry(
         "Each checklist item is true (passed) or false (failed).", pa.AMENDMENT_POLICY
     ),
-    "correction_value/text": Entry("The corrected {name} is text of at most {limit:,} characters.", pa.AMENDMENT_POLICY),
+    "correction_value/text": Entry(
+        "The corrected {name} is text of at most {limit:,} characters.", pa.AMENDMENT_POLICY
+    ),
     "correction_value/kind": Entry("The corrected kind is one of {choices}.", pa.AMENDMENT_POLICY),
     "correction_value/ball_replaced": Entry("Whether the ball was replaced is true or false.", pa.AMENDMENT_POLICY),
     "correction_value/new_ball": Entry(
         "The new ball is the id of a ball registered at this property, or null.", pa.AMENDMENT_POLICY
     ),
-    "correction_value/decks": Entry("The corrected number of decks is a whole number from 1 to 16.", pa.AMENDMENT_POLICY),
-    "correction_value/correction": Entry("The corrected correction is an object of field → value.", pa.AMENDMENT_POLICY),
+    "correction_value/decks": Entry(
+        "The corrected number of decks is a whole number from 1 to 16.", pa.AMENDMENT_POLICY
+    ),
+    "correction_value/correction": Entry(
+        "The corrected correction is an object of field → value.", pa.AMENDMENT_POLICY
+    ),
     "correction_field_unknown": Entry("A {kind} entry has no “{name}”; it has {fields}.", pa.AMENDMENT_POLICY),
     "correction_time": Entry("Give the corrected time in ISO 8601 with its offset.", pa.AMENDMENT_POLICY),
     "time_in_future/correction": Entry("The corrected time is in the future.", pa.AMENDMENT_POLICY),

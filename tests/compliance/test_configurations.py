@@ -409,3 +409,10 @@ def test_the_approvals_report_names_each_tables_configuration(two_tables):
     assert rows["R-01"]["rules"].endswith("; configuration Standard")
     assert rows["R-02"]["rules"].endswith("; the table's configuration “lightning” is not in it")
     assert rows["R-02"]["paytable"] == ""
+
+
+def test_a_list_of_submissions_leaves_the_warnings_out(two_tables):
+    """Each would read the property's tables and the version in effect: a list stays one query a page."""
+    casino, _ = two_tables
+    rows = client_for(casino.compliance).get("/api/rules-submissions/").json()["results"]
+    assert rows and all(row["warnings"] is None for row in rows)

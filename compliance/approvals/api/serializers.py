@@ -41,7 +41,8 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
         "configuration whose key it names; exclusivity, wheel-type and option rules are judged per configuration.",
     )
     warnings = serializers.SerializerMethodField(
-        help_text="What this version changes for the property's tables: version_in_effect, "
+        help_text="What this version changes for the property's tables (null in a list: read one submission): "
+        "version_in_effect, "
         "tables_left_without_configuration (each table, the configuration it names and why it could not open "
         "under this version) and changes (per configuration: added, removed or changed, with the details) "
         "against the version in effect today."
@@ -88,7 +89,11 @@ class RulesSubmissionSerializer(serializers.ModelSerializer):
     def get_house_edge_notes(self, submission) -> dict:
         return _per_configuration(submission, submission_house_edge_notes, wheels=False)
 
-    def get_warnings(self, submission) -> dict:
+    def get_warnings(self, submission) -> dict | None:
+        # A list leaves them out (each would read the property's tables and the version in effect).
+        view = self.context.get("view")
+        if view is not None and getattr(view, "action", None) == "list":
+            return None
         return submission_warnings(submission).as_dict()
 
     def validate(self, attrs):
