@@ -182,6 +182,12 @@ class Warnings:
         }
 
 
+def wager_labels(jurisdiction: str) -> dict[str, str]:
+    """Wager code → the words a person reads ("1 to 18" for `low`), the jurisdiction's."""
+    rules = game_rules_for(jurisdiction)
+    return {code: wager.label for code, wager in {**rules.WAGERS, **rules.BIG_SIX_WAGERS}.items()}
+
+
 def submission_warnings(submission: RulesSubmission) -> Warnings:
     """The tables this version leaves without a configuration they can open under, and how it
     differs from the version in effect today (none for a version already decided)."""
@@ -193,7 +199,7 @@ def submission_warnings(submission: RulesSubmission) -> Warnings:
     return Warnings(
         in_effect=in_effect,
         tables_left=tables_left_without(submission=submission, tables=tables),
-        changes=compare(in_effect=in_effect, submission=submission),
+        changes=compare(in_effect=in_effect, submission=submission, labels=wager_labels(prop.jurisdiction)),
     )
 
 

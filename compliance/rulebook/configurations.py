@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,7 +181,18 @@ def _odds(value: object) -> str:
     return str(value)
 
 
-def _differences(old: Configuration, new: Configuration) -> list[str]:
+def _option(value: object) -> str:
+    """An option's value in words: offered or not, a paytable's letter, payouts listed."""
+    if value is None or value is False or value == [] or value == "":
+        return "not chosen"
+    if value is True:
+        return "offered"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def _differences(old: Configuration, new: Configuration, labels: Mapping[str, str]) -> list[str]:
     details = []
     if sorted(old.wheel_types) != sorted(new.wheel_types):
         details.append(
@@ -192,7 +203,7 @@ def _differences(old: Configuration, new: Configuration) -> list[str]:
     for code in sorted(set(old.payout_odds) | set(new.payout_odds)):
         before, after = old.payout_odds.get(code), new.payout_odds.get(code)
         if before != after:
-            label = code.replace("_", " ")
+            label = labels.get(code, code.replace("_", " "))
             if before is None:
                 details.append(f"{label}: offered at {_odds(after)}")
             elif after is None:
@@ -202,24 +213,24 @@ def _differences(old: Configuration, new: Configuration) -> list[str]:
     for name in sorted(set(old.options) | set(new.options)):
         before, after = old.options.get(name), new.options.get(name)
         if before != after:
-            details.append(
-                f"option {name.replace('_', ' ')}: {before if before is not None else 'not chosen'} → "
-                f"{after if after is not None else 'not chosen'}"
-            )
+            details.append(f"option {name.replace('_', ' ')}: {_option(before)} → {_option(after)}")
     if old.name != new.name:
         details.append(f"name: {old.name} → {new.name}")
     return details
 
 
-def compare(*, in_effect: Submission | None, submission: Submission) -> list[Change]:
-    """What this version changes against the version in effect, configuration by configuration."""
+def compare(
+    *, in_effect: Submission | None, submission: Submission, labels: Mapping[str, str] | None = None
+) -> list[Change]:
+    """What this version changes against the version in effect, configuration by configuration
+    (`labels`: wager code → the words a person reads, the jurisdiction's)."""
     new = {c.key: c for c in configurations_of(submission)}
     old = {c.key: c for c in configurations_of(in_effect)} if in_effect is not None else {}
     changes = []
     for key, configuration in new.items():
         if key not in old:
             changes.append(Change(configuration.name, "added", []))
-        elif details := _differences(old[key], configuration):
+        elif details := _differences(old[key], configuration, labels or {}):
             changes.append(Change(configuration.name, "changed", details))
     changes.extend(Change(c.name, "removed", []) for key, c in old.items() if key not in new)
     return changes

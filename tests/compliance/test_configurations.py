@@ -312,7 +312,8 @@ def test_the_warning_names_the_tables_left_at_drafting_filing_and_before_the_dec
     assert {c["configuration"]: c["change"] for c in body["warnings"]["changes"]} == {"Standard": "changed"}
     standard_change = body["warnings"]["changes"][0]["details"]
     assert "wheel types: single zero, double zero, double zero as single zero → double zero" in standard_change
-    assert "first five: no longer offered (was 6 to 1)" not in standard_change  # version 1 offers only the straight
+    assert "First Five Numbers: no longer offered (was 6 to 1)" not in standard_change  # version 1: the straight only
+    assert "1 to 18: offered at 1 to 1" in standard_change  # the wager's words, not its code
     # At drafting: the draft's page; at filing: the same page with the filing form.
     page = signed_in(casino.compliance).get(f"/rules-submissions/{body['id']}/").content.decode()
     assert "Table R-02: it uses the configuration “lightning”, which this version does not have." in page
