@@ -18,6 +18,8 @@
           var span = cell.colSpan || 1;
           if (span === 1 && names[column] && !cell.hasAttribute("data-label")) {
             cell.setAttribute("data-label", names[column]);
+            // A long name ("When (America/New_York)") goes above its value on a phone.
+            if (names[column].length > 16) cell.setAttribute("data-label-long", "");
             var value = document.createElement("div");
             value.className = "cell";
             while (cell.firstChild) value.appendChild(cell.firstChild);
