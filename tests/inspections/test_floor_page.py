@@ -1,4 +1,4 @@
-"""The floor's tiles: overdue tables first, each saying what is due and by when (Django's test client)."""
+"""The floor page (Django's test client): overdue tables first, each tile saying what is due and by when; a menu for the floor."""
 
 from datetime import timedelta
 from types import SimpleNamespace
@@ -46,3 +46,11 @@ def test_overdue_tables_come_first_each_tile_saying_what_is_due_and_by_when(clie
 
 def test_a_table_with_no_deadline_says_nothing_is_due(casino):
     assert due_of(GamingTable.objects.get(pk=casino.table.pk), now=timezone.now()) is None
+
+
+def test_the_floors_menu_leaves_out_the_api_documentation_which_has_no_way_back(client, casino, regulator):
+    client.force_login(casino.security)
+    assert 'href="/api/docs/"' not in client.get("/floor/").content.decode()
+    for person in (casino.compliance, regulator):
+        client.force_login(person)
+        assert 'href="/api/docs/"' in client.get("/flags/").content.decode()
