@@ -10,6 +10,7 @@ page, so that one run names every page to fix.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -17,12 +18,13 @@ import pytest
 
 from compliance.accounts.models import Role
 from compliance.approvals import services as approvals
+from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, TableState
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from tests.browser.conftest import TIMEOUT_MS, login, screenshot
-from tests.conftest import bare_casino_staff
+from tests.conftest import bare_casino_staff, sign
 from tests.factories import (
     PASSWORD,
     ROULETTE_LAYOUT,
@@ -162,6 +164,18 @@ def world(site):
         artwork=artwork_upload(),
         created_by=staff.compliance,
     )
+    later = property_today(staff.property) + timedelta(days=30)
+    for odds in ([34, 1], [35, 1]):  # a draft that breaks § 617a.4(a), and one filed with the regulator
+        submission = approvals.rules_submission_draft(
+            prop=staff.property,
+            game="roulette",
+            effective_from=later,
+            wheel_types=["double_zero"],
+            payout_odds={"straight": odds},
+            options={},
+            created_by=staff.compliance,
+        )
+    approvals.rules_submission_file(submission_id=submission.pk, signature=sign(staff.compliance))
     staff.regulator = RegulatorFactory()
     staff.admin = UserFactory(
         role=Role.ADMIN, property=None, is_staff=True, is_superuser=True, credential_number="ADMIN-1"
