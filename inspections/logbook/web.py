@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 
 from compliance.accounts.idempotency import AlreadyRecorded, already_recorded_redirect, form_write_once
 from compliance.accounts.models import Role
@@ -114,6 +115,14 @@ def floor(request):
         tables = tables.filter(property_id=int(request.GET["property"]))
     tables = floor_tables(tables)
     rows = [{"table": table, "next": next_step(table), "zone": table.property.zone} for table in tables]
+    # Overdue tables first (flagged, or past their next deadline), the rest in their order: at 3 a.m.
+    # the floor's top row is what is late.
+    now = timezone.now()
+    rows.sort(
+        key=lambda row: (
+            not (getattr(row["table"], "open_flags", ()) or (row["table"].next_due and row["table"].next_due <= now))
+        )
+    )
     return render(request, "floor/dashboard.html", {"rows": rows})
 
 

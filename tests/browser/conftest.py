@@ -140,11 +140,12 @@ def site(committed_db, live_server) -> str:
     return live_server.url
 
 
-def screenshot(page, name: str) -> Path:
-    """Saves the whole page as <name>.png in SCREENSHOTS (tests/conftest.py: build/screenshots/)."""
+def screenshot(page, name: str, *, full_page: bool = True) -> Path:
+    """Saves the whole page (or only what the screen shows) as <name>.png in SCREENSHOTS
+    (tests/conftest.py: build/screenshots/)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=path, full_page=True)
+    page.screenshot(path=path, full_page=full_page)
     return path
 
 

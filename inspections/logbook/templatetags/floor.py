@@ -1,0 +1,44 @@
+"""What a floor tile says is due (`{% load floor %}`): which of the table's deadlines comes next, in words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django import template
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from compliance.rulebook.flags import DUE_COLUMNS
+
+register = template.Library()
+
+# Each deadline the floor shows (compliance.rulebook.flags: the kinds watched ahead), as the thing to do by then.
+DUE_WORDS = {
+    "cover_due_at": _("Cover and lock the wheel"),
+    "inspection_due_at": _("Inspect again"),
+    "decks_due_at": _("Change the decks"),
+    "approval_due_at": _("An approved layout and Rules Submission"),
+}
+
+
+@dataclass(frozen=True)
+class Due:
+    what: str
+    at: datetime
+    late: bool
+
+
+def due_of(table, *, now: datetime) -> Due | None:
+    """The table's next deadline (its precomputed `next_due`) and what it asks for, or None."""
+    if not table.next_due:
+        return None
+    column = next((column for column in DUE_COLUMNS if getattr(table, column) == table.next_due), None)
+    what = DUE_WORDS[column] if column else _("Next deadline")
+    return Due(what=str(what), at=table.next_due, late=table.next_due <= now)
+
+
+@register.simple_tag
+def due(table) -> Due | None:
+    """`{% due table as due %}`: what the table must have done next, by when, and whether that is past."""
+    return due_of(table, now=timezone.now())

@@ -1,0 +1,266 @@
+"""Every page of every role on a phone, a tablet and a desktop: nothing wider than the screen, every
+control of the floor at least 44×44 px, and no serious or critical axe-core violation.
+
+Each test signs in as one role at one width and walks every page that role reaches from its home by
+following the links, plus the forms that the table's state does not offer now (every action form,
+an amendment, a flag's resolution) and the refusal pages (403, 404). What fails is listed page by
+page, so that one run names every page to fix.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from compliance.accounts.models import Role
+from compliance.approvals import services as approvals
+from compliance.casinos.clock import property_today
+from compliance.casinos.models import GamingTable, TableState
+from inspections.flags import overdue
+from inspections.flags.models import ComplianceException
+from inspections.logbook.models import Entry
+from tests.browser.conftest import TIMEOUT_MS, login, screenshot
+from tests.conftest import bare_casino_staff, sign
+from tests.factories import (
+    PASSWORD,
+    ROULETTE_LAYOUT,
+    GamingTableFactory,
+    RegulatorFactory,
+    UserFactory,
+    artwork_upload,
+    configure_for_opening,
+)
+from tests.inspections.test_services import adjust, event, inspect
+
+WIDTHS = {
+    "phone": {"width": 390, "height": 844},
+    "tablet": {"width": 768, "height": 1024},
+    "desktop": {"width": 1280, "height": 800},
+}
+ROLES = ("security", "floorperson", "maintenance", "compliance", "regulator", "admin", "anonymous")
+# Pages the walk does not follow: the API and its documentation, files to download, signing out;
+# of Django's admin site (the administrator's pages) its index and each model's list, not every
+# record's form (Django's own templates, alike for every model).
+NOT_WALKED = re.compile(r"^/(api|logout|admin/logout)/|/(download|artwork)/|/row/$|^/admin/(?![a-z_]+/([a-z_]+/)?$)")
+FLOOR_PAGES = re.compile(r"^/(floor|tables|flags|entries)/")
+MOST_PAGES = 80
+# The smallest target a finger hits on the floor (WCAG 2.5.5's 44 CSS px).
+TOUCH = 44
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
+
+# The element that sticks out furthest past the right edge of the screen, to say what to fix.
+WIDEST = """() => {
+  const width = document.documentElement.clientWidth;
+  let worst = null, right = width;
+  for (const el of document.body.querySelectorAll('*')) {
+    const box = el.getBoundingClientRect();
+    if (box.width && box.right > right + 0.5) { right = box.right; worst = el; }
+  }
+  const name = worst ? worst.tagName.toLowerCase() + (worst.className ? '.' + String(worst.className).trim().split(/\\s+/).join('.') : '')
+    + ' "' + (worst.innerText || '').trim().slice(0, 40) + '"' : '';
+  return {scroll: document.documentElement.scrollWidth, width, worst: name, right: Math.round(right)};
+}"""
+
+# Each visible control with its tap target: a radio button or a checkbox is tapped by its label.
+SMALL_CONTROLS = """(touch) => {
+  const small = [];
+  const controls = document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary');
+  for (const el of controls) {
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || el.closest('[hidden], .visually-hidden')) continue;
+    let target = el;
+    if (el.type === 'radio' || el.type === 'checkbox') target = el.closest('label') || el;
+    const box = target.getBoundingClientRect();
+    if (!box.width && !box.height) continue;  // not displayed
+    if (box.width < touch - 0.5 || box.height < touch - 0.5) {
+      const text = (el.innerText || el.value || el.name || '').trim().slice(0, 30);
+      small.push(`${el.tagName.toLowerCase()} "${text}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+    }
+  }
+  return small;
+}"""
+
+# Words cut across two lines ("Am/en/d", an entry's number a digit a line): each word of the page's
+# text (between spaces, hyphens and slashes, where a line may break) must sit on one line. A hash in
+# <code> is no word: its 64 digits are wider than a phone, and break where they must.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node && broken.length < 5; node = walker.nextNode()) {
+    if (!node.parentElement || node.parentElement.closest('script, style, code, [hidden], .visually-hidden')) continue;
+    for (const word of node.data.matchAll(/[^\\s\\-\\/–—]+/g)) {
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const tops = new Set(Array.from(range.getClientRects(), rect => Math.round(rect.top)));
+      if (tops.size > 1) { broken.push(word[0]); break; }
+    }
+  }
+  return broken;
+}"""
+
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {resultTypes: ['violations']});
+  return result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v =>
+    `${v.id} (${v.impact}): ${v.help} — ` + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '));
+}"""
+
+
+def axe_violations(page) -> list[str]:
+    """The serious and critical violations axe-core finds in the page as it is now."""
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text())  # by the DevTools protocol: the page's CSP does not apply
+    return page.evaluate(AXE_RUN)
+
+
+def floor(path: str) -> bool:
+    return bool(FLOOR_PAGES.match(path))
+
+
+def page_problems(page, path: str, *, floor: bool) -> list[str]:
+    problems = []
+    fit = page.evaluate(WIDEST)
+    if fit["scroll"] > fit["width"]:
+        problems.append(
+            f"{fit['scroll']} px wide on a {fit['width']} px screen ({fit['worst']} ends at {fit['right']})"
+        )
+    if not path.startswith("/admin/"):  # Django's admin lists dotted names (a task's) in narrow columns
+        problems += [f"a word cut across lines: {word!r}" for word in page.evaluate(BROKEN_WORDS)]
+    if floor:
+        problems += [f"smaller than {TOUCH}×{TOUCH}: {control}" for control in page.evaluate(SMALL_CONTROLS, TOUCH)]
+    problems += [f"axe: {violation}" for violation in axe_violations(page)]
+    return [f"{path}: {problem}" for problem in problems]
+
+
+@pytest.fixture
+def world(site):
+    """A property with something on every page: tables in each state, entries to amend, a flag, a
+    Rules Submission draft and one filed, a layout waiting for the regulator; and one person of
+    each role."""
+    staff = bare_casino_staff("Keystone Casino")
+    configure_for_opening(staff.table, created_by=staff.compliance)
+    event(staff, "cover")
+    event(staff, "unlock")
+    adjust(staff)
+    inspect(staff)
+    event(staff, "open")
+    event(staff, "close")
+    overdue.scan(now=GamingTable.objects.get(pk=staff.table.pk).cover_due_at)  # not covered in time: a flag
+    locked = GamingTableFactory(property=staff.property, number="R-02")
+    configure_for_opening(locked, created_by=staff.compliance)
+    GamingTable.objects.filter(pk=locked.pk).update(state=TableState.LOCKED)
+    GamingTableFactory(property=staff.property, number="BS-1", game="big_six", wheel_type="")
+    approvals.layout_submit(
+        prop=staff.property,
+        game="roulette",
+        name="Keystone standard layout",
+        features=ROULETTE_LAYOUT,
+        tables=[staff.table],
+        artwork=artwork_upload(),
+        created_by=staff.compliance,
+    )
+    later = property_today(staff.property) + timedelta(days=30)
+    for odds in ([34, 1], [35, 1]):  # a draft that breaks § 617a.4(a), and one filed with the regulator
+        submission = approvals.rules_submission_draft(
+            prop=staff.property,
+            game="roulette",
+            effective_from=later,
+            wheel_types=["double_zero"],
+            payout_odds={"straight": odds},
+            options={},
+            created_by=staff.compliance,
+        )
+    approvals.rules_submission_file(submission_id=submission.pk, signature=sign(staff.compliance))
+    staff.regulator = RegulatorFactory()
+    staff.admin = UserFactory(
+        role=Role.ADMIN, property=None, is_staff=True, is_superuser=True, credential_number="ADMIN-1"
+    )
+    staff.flag = ComplianceException.objects.get()
+    staff.entry = Entry.objects.filter(kind="inspection").get()
+    return staff
+
+
+def extra_paths(role: str, world) -> list[str]:
+    """The pages no link leads to right now: each action form, whatever the table's state, the
+    amendment, a flag's resolution; and a 403 and a 404."""
+    table = world.table.pk
+    paths = []
+    if role in ("security", "floorperson", "maintenance", "compliance", "admin"):
+        paths += [f"/tables/{table}/{kind}/" for kind in ("unlock", "inspect", "adjust", "open", "close", "cover")]
+        paths += [f"/tables/{table}/irregularity/", f"/entries/{world.entry.pk}/amend/"]
+    if role == "compliance":
+        paths += [f"/flags/{world.flag.pk}/resolve/", "/manage/rules/new/", "/manage/layouts/new/"]
+    if role in ("security", "regulator"):
+        paths.append("/manage/")  # not theirs: the 403 page
+    if role != "anonymous":
+        paths.append("/tables/999999/")  # the 404 page
+    return paths
+
+
+def pictures(role: str, world) -> dict[str, str]:
+    """The pages whose screenshots the README shows on a tablet and a phone, by path."""
+    table = world.table.pk
+    if role == "security":
+        return {"/floor/": "floor", f"/tables/{table}/": "table", f"/tables/{table}/inspect/": "inspection"}
+    if role == "compliance":
+        return {"/flags/": "flags", "/manage/layouts/new/": "layout-form", "/manage/rules/new/": "rules-editor"}
+    return {}
+
+
+def walk(page, site: str, start: list[str], check) -> list[str]:
+    """The paths reached from `start` by following the page's own links, each once, `check`ed as
+    they are reached."""
+    seen, queue = [], list(start)
+    while queue and len(seen) < MOST_PAGES:
+        path = queue.pop(0)
+        if path in seen:
+            continue
+        seen.append(path)
+        page.goto(site + path)
+        check(path)
+        for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)"):
+            link = urlsplit(href)
+            if link.netloc != urlsplit(site).netloc:
+                continue
+            # The admin's lists once each, not once a filter or an order.
+            query = link.query if link.query and not link.path.startswith("/admin/") else ""
+            found = link.path + (f"?{query}" if query else "")
+            if not NOT_WALKED.search(link.path) and found not in seen and found not in queue:
+                queue.append(found)
+    return seen
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+@pytest.mark.parametrize("role", ROLES)
+def test_every_page_fits_and_passes_axe(site, browser, world, role, width):
+    context = browser.new_context(viewport=WIDTHS[width])
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        if role == "anonymous":
+            start = ["/login/"]
+        else:
+            person = getattr(world, role)
+            login(page, site, person.username, PASSWORD)
+            start = [urlsplit(page.url).path, *extra_paths(role, world)]
+            if role == "admin":
+                start.append("/admin/")
+        problems = []
+        named = pictures(role, world) if width != "desktop" else {}
+
+        def check(path: str) -> None:
+            problems.extend(page_problems(page, path, floor=floor(path)))
+            if path in named:
+                screenshot(page, f"{named[path]}-{width}")
+
+        walked = walk(page, site, start, check)
+        assert len(walked) >= (1 if role == "anonymous" else 5), walked
+        assert len(walked) < MOST_PAGES, f"the walk stopped before the end: raise MOST_PAGES ({walked})"
+        assert not problems, "\n".join(problems)
+    finally:
+        context.close()
