@@ -87,6 +87,11 @@ class Pennsylvania:
     inspection_passed = staticmethod(procedure.inspection_passed)
     check_adjustment = staticmethod(procedure.check_adjustment)
     signer_may_record = staticmethod(procedure.signer_may_record)
+    inspection_offered = staticmethod(procedure.inspection_offered)
+    adjustment_offered = staticmethod(procedure.adjustment_offered)
+    adjustment_in_play = staticmethod(procedure.adjustment_in_play)
+    entry_outcome = staticmethod(procedure.entry_outcome)
+    ball_replacement_named = staticmethod(procedure.ball_replacement_named)
     may_open = staticmethod(procedure.may_open)
     may_close = staticmethod(procedure.may_close)
     may_cover = staticmethod(procedure.may_cover)
@@ -176,6 +181,11 @@ RULES = (
     "check_inspection",
     "check_adjustment",
     "signer_may_record",
+    "inspection_offered",
+    "adjustment_offered",
+    "adjustment_in_play",
+    "entry_outcome",
+    "ball_replacement_named",
     "may_open",
     "may_close",
     "may_cover",

@@ -126,6 +126,7 @@ class History:
         self.rng = random.Random(seed)
         self.steps: list[Step] = []
         self.jurisdiction = tables[0].property.jurisdiction
+        self.spares = 0  # spare balls registered for the replacements
         # "Today" is the four hours before the last full hour; each earlier day starts 24 h before.
         self.today = now.replace(minute=0, second=0, microsecond=0) - timedelta(hours=4)
 
@@ -189,15 +190,27 @@ class History:
 
     def irregularity(self, index: int, at: datetime) -> None:
         kind, ball_replaced, notes = self.rng.choice(IRREGULARITIES)
-        table_id = self.tables[index].pk
+        table = self.tables[index]
 
         def run() -> Entry:
+            # A replaced ball is a registered spare, named in the entry; it becomes the table's ball.
+            new_ball = None
+            if ball_replaced:
+                self.spares += 1
+                new_ball = casinos.ball_register(
+                    actor=self.people["compliance"],
+                    property=table.property,
+                    serial=f"BL-{table.number}-S{self.spares}",
+                    material=BallMaterial.NON_METALLIC,
+                    diameter_inches=Decimal("0.8125"),
+                )
             return services.irregularity_record(
-                table_id=table_id,
+                table_id=table.pk,
                 kind=kind,
                 signature=self.sign("floor"),
                 recorded_by=self.people["floor"],
                 ball_replaced=ball_replaced,
+                new_ball=new_ball,
                 notes=notes,
                 at=at,
             )
