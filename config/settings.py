@@ -168,6 +168,9 @@ LOGIN_URL = "/login/"
 # person out of signing.
 AUTHENTICATION_BACKENDS = ["compliance.accounts.auth.LockoutBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = envint("LOCKOUT_FAILURES", "5")
+# A signature's own count (compliance.accounts.signatures), apart from sign-in's: the same limit and
+# cool-off by default, so that a witness's wrong passwords never lock their signing in.
+SIGNATURE_LOCKOUT_FAILURES = envint("SIGNATURE_LOCKOUT_FAILURES", str(AXES_FAILURE_LIMIT))
 AXES_COOLOFF_TIME = timedelta(minutes=envint("LOCKOUT_MINUTES", "15"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True

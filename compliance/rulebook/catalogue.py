@@ -299,9 +299,14 @@ CATALOGUE: dict[str, Entry] = {
     ),
     # ---- Signatures (signatures.py): § 617a.2(e) in the logbook, product policy elsewhere ----
     "signature_invalid": Entry("The username or password given to sign as “{username}” is wrong.", GIVEN),
+    "signature_invalid/remaining": Entry(
+        "The username or password given to sign as “{username}” is wrong. {remaining} more wrong password(s) "
+        "from this device lock signing as “{username}” for {minutes} minutes (signing in stays open).",
+        GIVEN,
+    ),
     "signature_locked_out": Entry(
         "Too many wrong passwords for “{username}” from this device: signing as “{username}” is locked for "
-        "{minutes} minutes. An administrator can lift the lock.",
+        "{minutes} minutes (signing in stays open). A security supervisor or an administrator can lift the lock.",
         GIVEN,
     ),
     "max_length/password": Entry("A password is at most {limit:,} characters.", GIVEN),

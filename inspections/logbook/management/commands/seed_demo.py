@@ -327,7 +327,8 @@ class Command(BaseCommand):
             )
         )
         for person in demo.DEMO_USERS:
-            self.stdout.write(f"  {person.username:<12} {person.role_label}")
+            supervisor = " (security supervisor: lifts locks on the floor)" if person.supervisor else ""
+            self.stdout.write(f"  {person.username:<12} {person.role_label}{supervisor}")
         self.stdout.write("Every demo login's password is the DEMO_PASSWORD (default demo-logbook-2026).")
 
     def create_property(self) -> tuple[Property, dict[str, User], list[GamingTable]]:
@@ -368,6 +369,7 @@ class Command(BaseCommand):
                 credential_number=spec.credential_number,
                 property=prop if spec.at_property else None,
                 jurisdiction=spec.jurisdiction,
+                security_supervisor=spec.supervisor,
             )
         # The compliance manager registers the equipment and sets up the tables, each checked by the rules.
         manager = people["compliance"]
