@@ -8,6 +8,7 @@ import logging
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -53,6 +54,21 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "insecure-development-key-set-SECRET_KEY-in-production"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+
+
+def envurl(name: str, default: str) -> str:
+    """An absolute http(s) address without a trailing slash."""
+    value = os.getenv(name, default).strip().rstrip("/")
+    parsed = urlsplit(value)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc or parsed.query or parsed.fragment:
+        raise ImproperlyConfigured(
+            f"{name} must be an absolute http(s) address such as https://logbook.example, not {value!r}"
+        )
+    return value
+
+
+# Where the staff's tablets reach this site: the tables' QR labels open {SITE_URL}/tables/<id>/.
+SITE_URL = envurl("SITE_URL", "http://127.0.0.1:8000")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
