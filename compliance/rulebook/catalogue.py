@@ -320,7 +320,7 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "filer_role": Entry("The Rules Submission is filed by a compliance manager of {property}.", pa.FILER_POLICY),
     "submission_has_violations": Entry(
-        "The draft still breaks {count} rule(s) ({codes}); correct them before filing.", pa.RULES_SUBMISSION
+        "The draft still breaks {count} rule(s); correct them before filing. {rules}", pa.RULES_SUBMISSION
     ),
     "submission_not_filed": Entry("Only a filed submission is decided; this one is {status}.", pa.RULES_SUBMISSION),
     "approver_role": Entry(

@@ -25,6 +25,7 @@ from compliance.rulebook.jurisdictions import pennsylvania as facts
 from compliance.rulebook.subjects import Table
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game, WheelType
+from compliance.rulebook.words import feature_label
 
 
 class Pennsylvania:
@@ -336,7 +337,11 @@ class Borrowing(Pennsylvania):
             needed.extend(self.LAYOUT_FOR_BIG_SIX)
         for feature, citation in dict(needed).items():
             if feature not in features:
-                found.append(violation("layout_feature_missing", field="features", citation=citation, feature=feature))
+                found.append(
+                    violation(
+                        "layout_feature_missing", field="features", citation=citation, feature=feature_label(feature)
+                    )
+                )
         return found
 
 

@@ -19,6 +19,7 @@ from compliance.approvals.services import submission_house_edges
 from compliance.casinos.clock import local_date, local_midnight
 from compliance.casinos.models import GamingTable, WheelType
 from compliance.rulebook import game_rules_for, rulebook_for
+from compliance.rulebook.words import options_text, wager_label
 from inspections.flags.models import ComplianceException
 from inspections.flags.overdue import flag_label, flag_resolution_text
 from inspections.logbook.models import Entry, EntryKind, SignatureMeaning, amendment_label
@@ -299,7 +300,7 @@ class ApprovalsInEffect:
             )
             wheel = table.wheel_type if table.wheel_type in (rules.wheel_types if rules else []) else None
             paytable = "; ".join(
-                f"{code} {odds[0]} to {odds[1]}"
+                f"{wager_label(_wagers_of(rules), code)} {odds[0]} to {odds[1]}"
                 + (
                     f" ({edges[code][wheel]:.2f} %)"
                     if wheel and edges.get(code, {}).get(wheel) is not None
@@ -324,7 +325,7 @@ class ApprovalsInEffect:
                         else "none in effect"
                     ),
                     "paytable": paytable,
-                    "options": ", ".join(f"{k}: {v}" for k, v in (rules.options.items() if rules else [])),
+                    "options": options_text(rules.options) if rules else "",
                 }
             )
         return rows
@@ -344,6 +345,12 @@ class ApprovalsInEffect:
 
 def artwork_attachment_name(layout: LayoutSubmission) -> str:
     return f"layout-{layout.pk}-artwork.pdf"
+
+
+def _wagers_of(submission) -> dict:
+    """The wagers (code → Wager, with its label) of the submission's game in its jurisdiction."""
+    game_rules = game_rules_for(submission.property.jurisdiction)
+    return dict(game_rules.BIG_SIX_WAGERS if submission.game == "big_six" else game_rules.WAGERS)
 
 
 def _in_wager_order(submission) -> list[tuple[str, list[int]]]:
