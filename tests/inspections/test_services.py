@@ -598,7 +598,11 @@ def test_opening_needs_the_layout_areas_of_the_options_now_in_effect(casino):
     )
     inspect(casino)
     violations = refused(lambda: event(casino, "open"), "layout_feature_missing", "58 Pa. Code § 617c.2(b)")
-    assert {v.message.split("“")[1].split("”")[0] for v in violations} == {"blazing7_area", "blazing7_release_device"}
+    # Named in words, never by their codes (issue 20, item 5).
+    assert {v.message.split("“")[1].split("”")[0] for v in violations} == {
+        "the Blazing 7's wager area",
+        "the Blazing 7's wager release device",
+    }
 
 
 def test_a_ball_in_play_on_another_table_is_refused_as_the_new_ball(casino):
