@@ -8,6 +8,7 @@ import logging
 import os
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -53,6 +54,21 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
     SECRET_KEY = "insecure-development-key-set-SECRET_KEY-in-production"
 ALLOWED_HOSTS = envlist("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
+
+
+def envurl(name: str, default: str) -> str:
+    """An absolute http(s) address without a trailing slash."""
+    value = os.getenv(name, default).strip().rstrip("/")
+    parsed = urlsplit(value)
+    if parsed.scheme not in ("http", "https") or not parsed.netloc or parsed.query or parsed.fragment:
+        raise ImproperlyConfigured(
+            f"{name} must be an absolute http(s) address such as https://logbook.example, not {value!r}"
+        )
+    return value
+
+
+# Where the staff's tablets reach this site: the tables' QR labels open {SITE_URL}/tables/<id>/.
+SITE_URL = envurl("SITE_URL", "http://127.0.0.1:8000")
 CSRF_TRUSTED_ORIGINS = envlist("CSRF_TRUSTED_ORIGINS", "")
 
 INSTALLED_APPS = [
@@ -168,6 +184,9 @@ LOGIN_URL = "/login/"
 # person out of signing.
 AUTHENTICATION_BACKENDS = ["compliance.accounts.auth.LockoutBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = envint("LOCKOUT_FAILURES", "5")
+# A signature's own count (compliance.accounts.signatures), apart from sign-in's: the same limit and
+# cool-off by default, so that a witness's wrong passwords never lock their signing in.
+SIGNATURE_LOCKOUT_FAILURES = envint("SIGNATURE_LOCKOUT_FAILURES", str(AXES_FAILURE_LIMIT))
 AXES_COOLOFF_TIME = timedelta(minutes=envint("LOCKOUT_MINUTES", "15"))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True

@@ -17,6 +17,8 @@ urlpatterns = [
         csp_update({"style-src": ["'unsafe-inline'"]})(SpectacularSwaggerSplitView.as_view(url_name="schema")),
         name="api-docs",
     ),
+    path("", include("compliance.casinos.urls")),
+    path("", include("compliance.accounts.urls")),
     path("", include("compliance.approvals.urls")),
     path("", include("inspections.logbook.urls")),
     path("", include("inspections.flags.urls")),

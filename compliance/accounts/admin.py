@@ -36,11 +36,17 @@ class PersonAdmin(PropertyZoneAdmin, ServiceAdmin, UserAdmin):
     readonly_fields = ["last_login", "date_joined"]
     fieldsets = [
         *UserAdmin.fieldsets,
-        ("Role and credential", {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction"]}),
+        (
+            "Role and credential",
+            {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction", "security_supervisor"]},
+        ),
     ]
     add_fieldsets = [
         *UserAdmin.add_fieldsets,
-        ("Role and credential", {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction"]}),
+        (
+            "Role and credential",
+            {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction", "security_supervisor"]},
+        ),
     ]
 
     def save_model(self, request, obj, form, change):

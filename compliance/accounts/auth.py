@@ -50,5 +50,5 @@ def lockout_minutes() -> int:
 def lockout_message(username: str) -> str:
     return (
         f"Too many wrong passwords for “{username}” from this device: signing in is locked for "
-        f"{lockout_minutes()} minutes. An administrator can lift the lock."
+        f"{lockout_minutes()} minutes. A security supervisor or an administrator can lift the lock."
     )

@@ -11,9 +11,9 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from compliance.casinos.models import Jurisdiction, Property
+from compliance.casinos.models import Jurisdiction, Property, PropertyScopedQuerySet
 from compliance.rulebook import vocabulary as words
-from compliance.rulebook.roles import MAY
+from compliance.rulebook.roles import MAY, SUPERVISOR_MAY
 from config.validators import printable_line
 from config.visibility import NOTHING, VisibleQuerySet
 
@@ -84,6 +84,10 @@ class User(AbstractUser):
     jurisdiction = models.CharField(
         max_length=2, choices=Jurisdiction.choices, blank=True, help_text="Regulators only."
     )
+    security_supervisor = models.BooleanField(
+        default=False,
+        help_text="A security officer who is the property's security supervisor: may lift a lock on the floor.",
+    )
 
     objects = PersonManager()
     REQUIRED_FIELDS = ["email"]
@@ -109,6 +113,8 @@ class User(AbstractUser):
         this person sees (its model's `restrict`): whose property it is stays the selectors'."""
         roles = MAY[action]
         allowed = self.role in roles or (self.is_superuser and Role.ADMIN in roles)
+        # A security supervisor is a security officer with a permission of their own (roles.SUPERVISOR_MAY).
+        allowed = allowed or (action in SUPERVISOR_MAY and self.security_supervisor and self.role == Role.SECURITY)
         if allowed and obj is not None:
             return type(obj)._default_manager.all().restrict(self).filter(pk=obj.pk).exists()
         return allowed
@@ -144,3 +150,47 @@ class IdempotencyKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} ({self.key})"
+
+
+class SignatureFailures(models.Model):
+    """Wrong passwords typed to sign as a name from an address: the signature's own count, apart from
+    sign-in's (django-axes), so a witness's mistyped password on someone else's tablet locks their
+    signing there, never their signing in. Written by compliance.accounts.services only."""
+
+    username = models.CharField(max_length=150, validators=[printable_line])
+    address = models.CharField(max_length=45, blank=True, validators=[printable_line])
+    failures = models.PositiveIntegerField(default=0)
+    last_failure_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["username", "address"], name="one_count_per_name_address")]
+
+    def __str__(self) -> str:
+        return f"{self.username} from {self.address or '?'}: {self.failures}"
+
+
+class LockLift(models.Model):
+    """A lock lifted on the floor (sign-in, signatures or both), by whom, for whom, why and when.
+    Append-only in the database: the record of who let a locked name try again."""
+
+    lifted_by = models.ForeignKey(User, on_delete=models.PROTECT, related_name="+")
+    lifter_name = models.CharField(max_length=200, validators=[printable_line])
+    lifter_credential = models.CharField(max_length=50, validators=[printable_line])
+    person = models.ForeignKey(User, on_delete=models.PROTECT, related_name="locks_lifted")
+    property = models.ForeignKey(Property, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    sign_in_attempts = models.PositiveIntegerField(help_text="The failed sign-ins cleared.")
+    signature_failures = models.PositiveIntegerField(help_text="The failed signatures cleared.")
+    reason = models.CharField(max_length=200, validators=[printable_line])
+    lifted_at = models.DateTimeField()
+
+    objects = PropertyScopedQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-lifted_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.person_id}'s lock lifted by {self.lifter_name}"
+
+
+# The tables whose rows the database refuses to update or delete (this app's migrations install the triggers).
+APPEND_ONLY_TABLES = ("accounts_locklift",)

@@ -3,13 +3,16 @@ asks the rulebook, and saves only the fields it changes. Their API tokens are ma
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from axes.models import AccessAttempt
 from django.apps import apps
 from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from knox.models import AuthToken
 
-from compliance.accounts.models import Role, User
+from compliance.accounts.models import LockLift, Role, SignatureFailures, User
 from compliance.casinos.selectors import properties_managed_by
 from compliance.casinos.services import only_editable
 from compliance.rulebook import Jurisdiction, Violation, raise_if_any, rulebook_for
@@ -27,6 +30,7 @@ PERSON_EDITABLE = (
     "credential_number",
     "property",
     "jurisdiction",
+    "security_supervisor",
     "is_active",
     "is_staff",
     "is_superuser",
@@ -141,3 +145,57 @@ def tokens_revoke(*, person_id: int, token_key: str | None = None) -> None:
     if token_key is not None:
         tokens = tokens.filter(token_key=token_key)
     tokens.delete()
+
+
+# ---- Locks left by wrong passwords: the signature's own count, and lifting a lock on the floor ----
+
+
+def signature_failure_count(*, username: str, address: str, now: datetime, cooloff: timedelta) -> int:
+    """One more wrong password typed to sign as `username` from `address`; answers the count, which
+    starts again once the last failure is older than the cool-off. Kept apart from sign-in's count."""
+    with transaction.atomic():
+        row, created = SignatureFailures.objects.select_for_update().get_or_create(
+            username=username, address=address, defaults={"failures": 1, "last_failure_at": now}
+        )
+        if created:
+            return 1
+        row.failures = 1 if row.last_failure_at <= now - cooloff else row.failures + 1
+        row.last_failure_at = now
+        row.save(update_fields=["failures", "last_failure_at"])
+        return row.failures
+
+
+def signature_failures_clear(*, username: str, address: str) -> None:
+    """A right password before the limit starts the count again (as sign-in's does)."""
+    SignatureFailures.objects.filter(username=username, address=address).delete()
+
+
+def lock_lift(*, actor: User, person_id: int, reason: str, now: datetime) -> LockLift:
+    """A security supervisor (of the person's property) or an administrator lifts the locks that wrong
+    passwords left on a person's name, sign-in and signatures, from every address; logged, append-only."""
+    if not actor.may("lockouts.lift"):
+        raise PermissionDenied("Lifting a lock needs a security supervisor or an administrator.")
+    reason = reason.strip()
+    if not reason:
+        raise ValidationError({"reason": "Say why the lock is lifted (who asked, how they were identified)."})
+    with transaction.atomic():
+        person = User.objects.all().restrict(actor).select_for_update(of=("self",)).get(pk=person_id)
+        sign_in = AccessAttempt.objects.filter(username=person.username)
+        signature = SignatureFailures.objects.filter(username=person.username)
+        counts = (
+            sum(sign_in.values_list("failures_since_start", flat=True)),
+            sum(signature.values_list("failures", flat=True)),
+        )
+        sign_in.delete()
+        signature.delete()
+        return LockLift.objects.create(
+            lifted_by=actor,
+            lifter_name=actor.display_name,
+            lifter_credential=actor.credential_number,
+            person=person,
+            property_id=person.property_id,
+            sign_in_attempts=counts[0],
+            signature_failures=counts[1],
+            reason=reason,
+            lifted_at=now,
+        )

@@ -7,14 +7,17 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
-from django.contrib.auth import authenticate
+from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.http import HttpRequest
+from django.utils import timezone
 
-from compliance.accounts.auth import is_locked_out, lockout_minutes
-from compliance.accounts.models import User
+from compliance.accounts.auth import lockout_minutes
+from compliance.accounts.models import SignatureFailures, User
+from compliance.accounts.services import signature_failure_count, signature_failures_clear
 from compliance.rulebook import RuleViolation, raise_if_any, rulebook_for
 from compliance.rulebook.signatures import password_within_limit
+from config.network import client_ip
 from config.validators import PASSWORD_MAX_LENGTH
 
 
@@ -61,20 +64,54 @@ def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: 
     log's for an entry of the logbook (`in_logbook`), the product's policy for anything else signed."""
     # Whatever brought it: a password beyond the limit is never hashed (nor counted as a failure).
     raise_if_any([password_within_limit(password=signature.password, field=field, max_length=PASSWORD_MAX_LENGTH)])
+    rules = rulebook_for(jurisdiction)
     if isinstance(signature.request, Unattended):
         # On the server, by a command: the password is checked, nothing is counted.
         user = ModelBackend().authenticate(None, username=signature.username, password=signature.password)
-    else:
-        # The one path a typed signature takes: axes counts it, and refuses a locked name even with
-        # the right password (compliance.accounts.auth.LockoutBackend).
-        user = authenticate(signature.request, username=signature.username, password=signature.password)
-    if user is None:
-        rules = rulebook_for(jurisdiction)
-        if is_locked_out(signature.request):
-            refusal = rules.signature_locked_out(
-                field=field, username=signature.username, minutes=lockout_minutes(), in_logbook=in_logbook
+        if user is None:
+            raise RuleViolation(
+                [rules.signature_invalid(field=field, username=signature.username, in_logbook=in_logbook)]
             )
-        else:
-            refusal = rules.signature_invalid(field=field, username=signature.username, in_logbook=in_logbook)
-        raise RuleViolation([refusal])
+        return user
+    # A typed signature has its own count, per name and address, apart from sign-in's (django-axes):
+    # a witness's wrong password on another person's tablet locks signing as them there, never their
+    # signing in. A locked name is refused before any password is checked, even the right one.
+    address = client_ip(signature.request) or ""
+    limit, cooloff = settings.SIGNATURE_LOCKOUT_FAILURES, settings.AXES_COOLOFF_TIME
+    locked = rules.signature_locked_out(
+        field=field, username=signature.username, minutes=lockout_minutes(), in_logbook=in_logbook
+    )
+    if signature_locked(username=signature.username, address=address):
+        raise RuleViolation([locked])
+    # ModelBackend, not django.contrib.auth.authenticate: that one would count the failure for sign-in too.
+    user = ModelBackend().authenticate(signature.request, username=signature.username, password=signature.password)
+    if user is None:
+        failures = signature_failure_count(
+            username=signature.username, address=address, now=timezone.now(), cooloff=cooloff
+        )
+        if failures >= limit:
+            raise RuleViolation([locked])
+        raise RuleViolation(
+            [
+                rules.signature_invalid(
+                    field=field,
+                    username=signature.username,
+                    in_logbook=in_logbook,
+                    remaining=limit - failures,
+                    minutes=lockout_minutes(),
+                )
+            ]
+        )
+    signature_failures_clear(username=signature.username, address=address)
     return user
+
+
+def signature_locked(*, username: str, address: str) -> bool:
+    """Whether signing as `username` from `address` is locked: the limit reached within the cool-off."""
+    since = timezone.now() - settings.AXES_COOLOFF_TIME
+    return SignatureFailures.objects.filter(
+        username=username,
+        address=address,
+        failures__gte=settings.SIGNATURE_LOCKOUT_FAILURES,
+        last_failure_at__gt=since,
+    ).exists()

@@ -3,15 +3,24 @@ the admin site's, which goes through the same door."""
 
 from urllib.parse import urlencode
 
+from django import forms
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied
-from django.shortcuts import redirect
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from compliance.accounts.auth import is_locked_out, lockout_message, lockout_seconds
+from compliance.accounts.auth import is_locked_out, lockout_message, lockout_minutes, lockout_seconds
+from compliance.accounts.selectors import lock_lifts_visible_to, locks_visible_to
+from compliance.accounts.services import lock_lift
 from compliance.accounts.throttles import SignInRateThrottle
-from config.validators import password_form_field
+from config.validators import password_form_field, printable_line
 
 
 class SignInForm(AuthenticationForm):
@@ -58,3 +67,46 @@ def admin_login(request):
             return redirect("admin:index")
         raise PermissionDenied("The admin site is for administrators; your role does not include it.")
     return redirect(f"{settings.LOGIN_URL}?{urlencode({'next': request.GET.get('next', '/admin/')})}")
+
+
+class LockLiftForm(forms.Form):
+    person = forms.IntegerField(widget=forms.HiddenInput)
+    reason = forms.CharField(
+        label=gettext_lazy("Why the lock is lifted"),
+        max_length=200,
+        validators=[printable_line],
+        help_text=gettext_lazy("Who asked, and how you know it is them."),
+    )
+
+
+@login_required
+def locks(request):
+    """The floor's page of locked names (sign-in and signatures): a security supervisor, or an
+    administrator, lifts one with a reason, and the lifting is logged (LockLift, append-only)."""
+    if not request.user.may("lockouts.lift"):
+        raise PermissionDenied(_("Lifting a lock needs a security supervisor or an administrator."))
+    now = timezone.now()
+    form = LockLiftForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        visible = {lock.person.pk for lock in locks_visible_to(request.user, now=now)}
+        if form.cleaned_data["person"] not in visible:
+            raise Http404
+        lifted = lock_lift(
+            actor=request.user, person_id=form.cleaned_data["person"], reason=form.cleaned_data["reason"], now=now
+        )
+        messages.success(
+            request,
+            _("Lock lifted for %(name)s: they may sign in and sign again. This is logged.")
+            % {"name": lifted.person.display_name},
+        )
+        return redirect("locks")
+    return render(
+        request,
+        "accounts/locks.html",
+        {
+            "locks": locks_visible_to(request.user, now=now),
+            "lifts": lock_lifts_visible_to(request.user)[:20],
+            "form": form,
+            "minutes": lockout_minutes(),
+        },
+    )

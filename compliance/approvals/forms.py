@@ -6,10 +6,11 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.text import capfirst
 
 from compliance.accounts.forms import OneTimeTokenForm, SignatureFields
 from compliance.casinos.models import WheelType
-from compliance.rulebook import RuleViolation
+from compliance.rulebook import RuleViolation, words
 from compliance.rulebook.wagers import Paytable
 from config.forms import note_field
 from config.validators import printable_line
@@ -57,7 +58,8 @@ class PayoutListField(forms.CharField):
 
 
 def option_label(name: str) -> str:
-    return name.replace("_", " ").capitalize().replace("B2b", "B2B")
+    """An option's words (the rulebook's words.option_label)."""
+    return words.option_label(name)
 
 
 class FileForm(SignatureFields):
@@ -179,7 +181,7 @@ class LayoutForm(OneTimeTokenForm):
 
     def __init__(self, *args, features, tables, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["features"].choices = [(f, option_label(f)) for f in sorted(features)]
+        self.fields["features"].choices = [(f, capfirst(words.feature_label(f))) for f in sorted(features)]
         self.fields["tables"].queryset = tables
         self.fields["tables"].label_from_instance = lambda table: f"{table.number} ({table.get_game_display()})"
 

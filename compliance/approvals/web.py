@@ -23,13 +23,13 @@ from compliance.accounts.idempotency import (
 from compliance.accounts.models import Role
 from compliance.approvals import services
 from compliance.approvals.artwork import artwork_response
-from compliance.approvals.forms import DecisionForm, FileForm, LayoutForm, RulesSubmissionForm, option_label
+from compliance.approvals.forms import DecisionForm, FileForm, LayoutForm, RulesSubmissionForm
 from compliance.approvals.models import LayoutStatus, SubmissionStatus
 from compliance.approvals.selectors import layouts_visible_to, rules_submissions_visible_to
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import Game, WheelType
 from compliance.casinos.selectors import properties_managed_by, tables_visible_to
-from compliance.rulebook import RuleViolation, game_rules_for, malformed, rulebook_for
+from compliance.rulebook import RuleViolation, game_rules_for, malformed, rulebook_for, words
 from compliance.rulebook.roles import MAY
 
 
@@ -248,6 +248,10 @@ def rules_submission(request, pk: int):
         "manage/rules_submission.html",
         {
             "submission": submission,
+            # Each option in words, never its code.
+            "options": [
+                (words.option_label(name), words.option_value(value)) for name, value in submission.options.items()
+            ],
             "property": prop,
             "form": form,
             "file_form": file_form,
@@ -282,15 +286,6 @@ def rules_submission(request, pk: int):
     )
 
 
-def _option_words(value) -> str:
-    """An option's value as a person reads it: "Offered", a paytable's letter, payouts listed."""
-    if isinstance(value, bool):
-        return "Offered" if value else "Not offered"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)
-
-
 def _other_configurations(submission, labels) -> list[dict]:
     """The configurations besides the standard one, in words and in the form's order of the wagers."""
     wheels = dict(WheelType.choices)
@@ -311,7 +306,8 @@ def _other_configurations(submission, labels) -> list[dict]:
                     for code, value in odds
                 ],
                 "options": [
-                    (option_label(name), _option_words(value)) for name, value in configuration.options.items()
+                    (words.option_label(name), words.option_value(value))
+                    for name, value in configuration.options.items()
                 ],
             }
         )
@@ -398,7 +394,11 @@ def layout(request, pk: int):
     return render(
         request,
         "manage/layout.html",
-        {"layout": layout, "features": [option_label(f) for f in layout.features], "decision_form": decision_form},
+        {
+            "layout": layout,
+            "features": [words.feature_label(f) for f in layout.features],
+            "decision_form": decision_form,
+        },
     )
 
 

@@ -24,6 +24,7 @@ from compliance.rulebook.roles import APPROVER_ROLES, FILER_ROLES
 from compliance.rulebook.subjects import Person, Submission, Table
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game, WheelType
+from compliance.rulebook.words import feature_label
 
 # ---- Rules Submissions (§ 601a.2) ----
 
@@ -125,7 +126,7 @@ def may_file(*, submission: Submission, signer: Person) -> list[Violation | None
                 "submission_has_violations",
                 field=None,
                 count=len(submission.violations),
-                codes=", ".join(sorted({v["code"] for v in submission.violations})),
+                rules=" ".join(dict.fromkeys(v["message"] for v in submission.violations)),
             )
         )
     return violations
@@ -163,7 +164,9 @@ def check_layout(
         needed.extend(pa.LAYOUT_FOR_AS_SINGLE_ZERO)
     for feature, citation in needed:
         if feature not in features:
-            violations.append(violation("layout_feature_missing", field="features", citation=citation, feature=feature))
+            violations.append(
+                violation("layout_feature_missing", field="features", citation=citation, feature=feature_label(feature))
+            )
     electronic = [t.number for t in tables if not t.electronic]
     if options and options.get("touchdown_paytable") and electronic:
         violations.append(violation("touchdown_not_electronic", field="tables", tables=", ".join(electronic)))

@@ -140,6 +140,26 @@ CATALOGUE: dict[str, Entry] = {
     "no_external_movable_parts": Entry(
         "Table {table}'s wheel has no external movable parts to adjust or replace.", pa.ADJUSTMENT
     ),
+    "adjustment_signer_role": Entry(
+        "An adjustment or replacement is made by a {adjusters} in the presence of a {witnesses}; {person} is {role}, "
+        "so signs it as neither.",
+        pa.ADJUSTMENT,
+    ),
+    "adjustment_while_open": Entry(
+        "Table {table} is open for play: an adjustment or replacement now voids its inspection. Play stops until "
+        "the wheel is inspected again.",
+        pa.ADJUSTMENT_OR_REPLACEMENT,
+    ),
+    "inspection_void_in_play/adjustment": Entry(
+        "Inspection void: stop play at table {table} and inspect it. Its wheel was adjusted after its inspection, "
+        "and all adjustments are completed before the inspection.",
+        pa.ADJUSTMENTS_BEFORE_INSPECTION,
+    ),
+    "inspection_void_in_play/replacement": Entry(
+        "Inspection void: stop play at table {table} and inspect it. A movable part of its wheel was replaced, and "
+        "an inspection is completed before the table reopens for play.",
+        pa.REPLACEMENT,
+    ),
     "performer_role": Entry(
         "Adjustments and replacements are made by a {roles}; {performer} is {role}.", pa.ADJUSTMENT
     ),
@@ -179,6 +199,11 @@ CATALOGUE: dict[str, Entry] = {
         "The last inspection of table {table} failed an item: it may not open until an inspection passes.",
         pa.INSPECTION,
     ),
+    "inspection_failed/in_play": Entry(
+        "The inspection of table {table} failed an item while it is open: stop play; it goes on only after an "
+        "inspection passes.",
+        pa.INSPECTION,
+    ),
     "no_inspection": Entry(
         "Table {table} has no passing inspection since it was last closed: inspect it before opening.", pa.INSPECTION
     ),
@@ -196,6 +221,10 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "irregularity_kind_not_in_jurisdiction": Entry(
         "“{kind}” is not a “no spin” the rules of {jurisdiction} list; they list {kinds}.", GIVEN
+    ),
+    "new_ball_required": Entry(
+        "The ball was replaced: name the new ball, one of this property's registered spare balls.",
+        pa.REPLACED_BALL_POLICY,
     ),
     "not_a_casino_war_table": Entry("Table {table} is not a Casino War table.", pa.CASINO_WAR_DECKS),
     # ---- § 617a.2(e): the log's times (procedure.py) ----
@@ -278,9 +307,14 @@ CATALOGUE: dict[str, Entry] = {
     ),
     # ---- Signatures (signatures.py): § 617a.2(e) in the logbook, product policy elsewhere ----
     "signature_invalid": Entry("The username or password given to sign as “{username}” is wrong.", GIVEN),
+    "signature_invalid/remaining": Entry(
+        "The username or password given to sign as “{username}” is wrong. {remaining} more wrong password(s) "
+        "from this device lock signing as “{username}” for {minutes} minutes (signing in stays open).",
+        GIVEN,
+    ),
     "signature_locked_out": Entry(
         "Too many wrong passwords for “{username}” from this device: signing as “{username}” is locked for "
-        "{minutes} minutes. An administrator can lift the lock.",
+        "{minutes} minutes (signing in stays open). A security supervisor or an administrator can lift the lock.",
         GIVEN,
     ),
     "max_length/password": Entry("A password is at most {limit:,} characters.", GIVEN),
@@ -294,7 +328,7 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "filer_role": Entry("The Rules Submission is filed by a compliance manager of {property}.", pa.FILER_POLICY),
     "submission_has_violations": Entry(
-        "The draft still breaks {count} rule(s) ({codes}); correct them before filing.", pa.RULES_SUBMISSION
+        "The draft still breaks {count} rule(s); correct them before filing. {rules}", pa.RULES_SUBMISSION
     ),
     "submission_not_filed": Entry("Only a filed submission is decided; this one is {status}.", pa.RULES_SUBMISSION),
     "approver_role": Entry(

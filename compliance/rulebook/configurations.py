@@ -21,9 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from compliance.rulebook.catalogue import violation
+from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.subjects import Submission, Table
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game
+from compliance.rulebook.words import option_label, option_value
 
 STANDARD = "standard"
 STANDARD_NAME = "Standard"
@@ -181,17 +183,6 @@ def _odds(value: object) -> str:
     return str(value)
 
 
-def _option(value: object) -> str:
-    """An option's value in words: offered or not, a paytable's letter, payouts listed."""
-    if value is None or value is False or value == [] or value == "":
-        return "not chosen"
-    if value is True:
-        return "offered"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    return str(value)
-
-
 def _differences(old: Configuration, new: Configuration, labels: Mapping[str, str]) -> list[str]:
     details = []
     if sorted(old.wheel_types) != sorted(new.wheel_types):
@@ -213,7 +204,10 @@ def _differences(old: Configuration, new: Configuration, labels: Mapping[str, st
     for name in sorted(set(old.options) | set(new.options)):
         before, after = old.options.get(name), new.options.get(name)
         if before != after:
-            details.append(f"option {name.replace('_', ' ')}: {_option(before)} → {_option(after)}")
+            details.append(
+                f"{option_label(name)}: {'not chosen' if before in NOT_CHOSEN else option_value(before)} → "
+                f"{'not chosen' if after in NOT_CHOSEN else option_value(after)}"
+            )
     if old.name != new.name:
         details.append(f"name: {old.name} → {new.name}")
     return details

@@ -159,6 +159,78 @@ def check_adjustment(*, table: Table, kind: str, performer: Person, witness: Per
     return violations
 
 
+def adjustment_offered(*, table: Table, person: Person) -> Violation | None:
+    """§ 617a.2(b)–(d), asked before anyone signs: whether this person may record an adjustment or
+    replacement at this table now, as its performer or as its security witness (the form asks for both)."""
+    found = [
+        table_is_roulette(table=table, citation=pa.ADJUSTMENT),
+        wheel_not_locked(table=table, action="adjustment"),
+    ]
+    if not table.has_external_movable_parts:
+        found.append(violation("no_external_movable_parts", field="table", table=table.number))
+    if person.role not in pa.ADJUSTER_ROLES | pa.WITNESS_ROLES:
+        found.append(
+            violation(
+                "adjustment_signer_role",
+                field="performer",
+                adjusters=role_names(pa.ADJUSTER_ROLES),
+                witnesses=role_names(pa.WITNESS_ROLES),
+                person=person.display_name,
+                role=role_phrase(person),
+            )
+        )
+    return next((v for v in found if v is not None), None)
+
+
+def adjustment_in_play(*, table: Table) -> Violation | None:
+    """§ 617a.2(c), (d): what an adjustment or replacement at an open table does, said before it is
+    signed (a replacement may happen at any time; the inspection must then be done again)."""
+    if table.state == TableState.OPEN:
+        return violation("adjustment_while_open", field="table", table=table.number)
+    return None
+
+
+def inspection_offered(*, table: Table, person: Person) -> Violation | None:
+    """§ 617a.2(a), asked before anyone signs: whether this person may inspect this table now."""
+    found = [
+        table_is_roulette(table=table, citation=pa.INSPECTION),
+        inspector_may_inspect(inspector=person, table=table),
+        wheel_not_locked(table=table, action="inspection"),
+    ]
+    return next((v for v in found if v is not None), None)
+
+
+# What an adjustment or a replacement at an open table answers (entry_outcome).
+VOID_IN_PLAY = {
+    "adjustment": "inspection_void_in_play/adjustment",
+    "replacement": "inspection_void_in_play/replacement",
+}
+
+
+def entry_outcome(*, table: Table, kind: str, state_before: str, passed: bool | None = None) -> Violation | None:
+    """What an entry just recorded leaves the table needing, in the rule's words, or None: a failed
+    inspection keeps it from opening (§ 617a.2(a)); an adjustment or replacement voids the inspection of
+    an inspected table (§ 617a.2(c), (d)) and, at an open table, play stops until it is inspected again."""
+    if kind == "inspection" and passed is False:
+        if table.state == TableState.OPEN:
+            return violation("inspection_failed/in_play", field="table", table=table.number)
+        return violation("inspection_failed", field="table", table=table.number)
+    if kind in ("adjustment", "replacement"):
+        if table.state == TableState.OPEN:
+            return violation(VOID_IN_PLAY[kind], field="table", table=table.number)
+        if state_before == TableState.INSPECTED:
+            return violation(VOID_REASONS[kind], field="table", table=table.number)
+    return None
+
+
+def ball_replacement_named(*, table: Table, ball_replaced: bool, new_ball_named: bool) -> Violation | None:
+    """§ 617a.6(b), (c): a damaged ball is replaced by a new one; product policy: the entry names it, from
+    the property's registered balls, and it becomes the table's ball."""
+    if table.game == Game.ROULETTE and ball_replaced and not new_ball_named:
+        return violation("new_ball_required", field="new_ball")
+    return None
+
+
 # ---- The table's events: who records them, and when they may happen ----
 
 

@@ -38,6 +38,13 @@ MAY: dict[str, frozenset[Role]] = {
     "flags.resolve": FLAG_RESOLVER_ROLES,
     # Ask for and download the audit reports.
     "reports.request": REPORT_ROLES,
+    # Lift a lock left by wrong passwords (sign-in or signature) from the floor, logged: an
+    # administrator, and a security officer who is the property's security supervisor (SUPERVISOR_MAY).
+    "lockouts.lift": frozenset({Role.ADMIN}),
     # Everything, properties created included (the Django admin site is Django's is_staff).
     "admin": frozenset({Role.ADMIN}),
 }
+# What a security officer marked as their property's security supervisor (a permission, not a role:
+# they inspect and witness as the security department member they are) may do besides their role.
+# Product policy: at 3 a.m. there is a supervisor on the floor and no administrator.
+SUPERVISOR_MAY = frozenset({"lockouts.lift"})

@@ -25,6 +25,7 @@ from compliance.rulebook.jurisdictions import pennsylvania as facts
 from compliance.rulebook.subjects import Table
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game, WheelType
+from compliance.rulebook.words import feature_label
 
 
 class Pennsylvania:
@@ -91,6 +92,11 @@ class Pennsylvania:
     inspection_passed = staticmethod(procedure.inspection_passed)
     check_adjustment = staticmethod(procedure.check_adjustment)
     signer_may_record = staticmethod(procedure.signer_may_record)
+    inspection_offered = staticmethod(procedure.inspection_offered)
+    adjustment_offered = staticmethod(procedure.adjustment_offered)
+    adjustment_in_play = staticmethod(procedure.adjustment_in_play)
+    entry_outcome = staticmethod(procedure.entry_outcome)
+    ball_replacement_named = staticmethod(procedure.ball_replacement_named)
     may_open = staticmethod(procedure.may_open)
     may_close = staticmethod(procedure.may_close)
     may_cover = staticmethod(procedure.may_cover)
@@ -180,6 +186,11 @@ RULES = (
     "check_inspection",
     "check_adjustment",
     "signer_may_record",
+    "inspection_offered",
+    "adjustment_offered",
+    "adjustment_in_play",
+    "entry_outcome",
+    "ball_replacement_named",
     "may_open",
     "may_close",
     "may_cover",
@@ -333,7 +344,11 @@ class Borrowing(Pennsylvania):
             needed.extend(self.LAYOUT_FOR_BIG_SIX)
         for feature, citation in dict(needed).items():
             if feature not in features:
-                found.append(violation("layout_feature_missing", field="features", citation=citation, feature=feature))
+                found.append(
+                    violation(
+                        "layout_feature_missing", field="features", citation=citation, feature=feature_label(feature)
+                    )
+                )
         return found
 
     def property_procedure_allowed(self, *, procedure: str) -> Violation | None:

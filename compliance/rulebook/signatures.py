@@ -15,10 +15,21 @@ def signature_citation(*, in_logbook: bool) -> str:
     return pa.INSPECTION_LOG if in_logbook else pa.SIGNATURE_POLICY
 
 
-def signature_invalid(*, field: str, username: str, in_logbook: bool) -> Violation:
-    """The signature of the individual: the password re-entered is wrong."""
+def signature_invalid(
+    *, field: str, username: str, in_logbook: bool, remaining: int | None = None, minutes: int | None = None
+) -> Violation:
+    """The signature of the individual: the password re-entered is wrong; with `remaining`, how many
+    more wrong passwords from this device lock signing as this name, and for how long."""
+    citation = signature_citation(in_logbook=in_logbook)
+    if remaining is None or minutes is None:
+        return violation("signature_invalid", field=field, citation=citation, username=username)
     return violation(
-        "signature_invalid", field=field, citation=signature_citation(in_logbook=in_logbook), username=username
+        "signature_invalid/remaining",
+        field=field,
+        citation=citation,
+        username=username,
+        remaining=remaining,
+        minutes=minutes,
     )
 
 

@@ -11,7 +11,7 @@ event, and the floor pages offer `actions_from` the table's state: neither keeps
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from compliance.rulebook.subjects import Table
@@ -101,6 +101,37 @@ def actions_from(state: str, game: str) -> tuple[str, ...]:
         and (event != COVER or game == Game.ROULETTE)
         and (event != IRREGULARITY or game in (Game.ROULETTE, Game.CASINO_WAR))
     )
+
+
+# Every event the floor pages name for a table, in the order a floor person does them: each is offered
+# as a button, or listed with the reason it is not (actions_for).
+FLOOR_EVENTS = (UNLOCK, INSPECTION, ADJUSTMENT, OPEN, CLOSE, COVER, IRREGULARITY)
+# A Big Six or Casino War table has no § 617a.2 procedure: it opens and closes; a Casino War table
+# also logs its irregularities (§ 651a.11, proposed).
+OTHER_GAMES_EVENTS = (OPEN, CLOSE)
+EVENTS_BY_GAME = {Game.ROULETTE: FLOOR_EVENTS, Game.CASINO_WAR: (OPEN, CLOSE, IRREGULARITY)}
+
+
+def actions_for(
+    rules: Jurisdiction, *, table: Table, person: object, opening: Sequence[Violation | None] = ()
+) -> list[tuple[str, Violation | None]]:
+    """Each event the floor names for this table, with None where this person may record it now, or the
+    rule that would refuse it (the same words and citation the service answers after the signatures):
+    the table's state (its guard), its wheel, and the person's role as its signer. `opening`: what else
+    refuses an opening now (the approved configuration, which the caller reads)."""
+    answers: list[tuple[str, Violation | None]] = []
+    for event in EVENTS_BY_GAME.get(table.game, OTHER_GAMES_EVENTS):
+        if event == INSPECTION:
+            reason = rules.inspection_offered(table=table, person=person)
+        elif event == ADJUSTMENT:
+            reason = rules.adjustment_offered(table=table, person=person)
+        else:
+            found = [may(rules, event, table=table), *rules.signer_may_record(event=event, signer=person, table=table)]
+            if event == OPEN:
+                found.extend(opening)
+            reason = next((v for v in found if v is not None), None)
+        answers.append((event, reason))
+    return answers
 
 
 def guard(rules: Jurisdiction, event: str) -> Callable[..., Violation | None]:

@@ -60,9 +60,42 @@ def flags_cure(*, entry: Entry, missed: dict[str, datetime]) -> int:
     )
 
 
-def entry_cures_flags(sender, *, entry: Entry, missed: dict[str, datetime], **kwargs) -> None:
-    """inspections.logbook.signals.entry_recorded's receiver (connected in FlagsConfig.ready())."""
+def flags_raise_due(*, entry: Entry, table: GamingTable) -> int:
+    """The flags of the problems the entry made at once (an adjustment or replacement during play, a
+    failed inspection of an open table, an inspection amended away while open), raised in the
+    entry's transaction with the table locked: the next page shows them, not the next scan. The scan's
+    own rules hold: one open flag per table and kind, never two for one missed deadline (the unique
+    constraints, ON CONFLICT DO NOTHING), and the mail goes out with the next scan's."""
+    kinds = rulebook_for(table.property.jurisdiction).FLAG_KINDS
+    due = [
+        ComplianceException(
+            property_id=table.property_id,
+            table_id=table.pk,
+            kind=kind.code,
+            citation=kind.citation,
+            due_at=getattr(table, kind.deadline),
+            detected_at=entry.recorded_at,
+        )
+        # The problems that exist at once (`ahead` False: the deadline is when it happened); a deadline
+        # still ahead (a grace period, an interval) is the scan's when it passes.
+        for kind in kinds
+        if not kind.ahead
+        and getattr(table, kind.deadline) is not None
+        and getattr(table, kind.deadline) <= entry.recorded_at
+    ]
+    if not due:
+        return 0
+    return len(ComplianceException.objects.bulk_create(due, ignore_conflicts=True))
+
+
+def entry_cures_flags(
+    sender, *, entry: Entry, missed: dict[str, datetime], table: GamingTable | None = None, **kwargs
+) -> None:
+    """inspections.logbook.signals.entry_recorded's receiver (connected in FlagsConfig.ready()): cures
+    what the entry moved, then raises what it left due."""
     flags_cure(entry=entry, missed=missed)
+    if table is not None:
+        flags_raise_due(entry=entry, table=table)
 
 
 def flag_resolution_text(flag: ComplianceException, zone) -> str:

@@ -30,10 +30,11 @@ class DemoUser:
     at_property: bool = True  # regulators and the administrator belong to no property
     jurisdiction: str = ""  # regulators only
     superuser: bool = False
+    supervisor: bool = False  # a security officer who is the security supervisor: lifts locks on the floor
 
 
 DEMO_USERS = (
-    DemoUser("security", "Dana Whitfield", "security", "Security officer", "PGCB-SEC-20417"),
+    DemoUser("security", "Dana Whitfield", "security", "Security officer", "PGCB-SEC-20417", supervisor=True),
     DemoUser("security2", "Marcus Oyelaran", "security", "Security officer", "PGCB-SEC-20588"),
     DemoUser("floor", "Rosa Delgado", "floorperson", "Floorperson", "PGCB-FLR-31102"),
     DemoUser("maintenance", "Tom Brennan", "maintenance", "Table game maintenance", "PGCB-TGM-40736"),

@@ -121,7 +121,8 @@ def entry_append(
 
 def _table_save(table: GamingTable, *, as_locked: dict[str, object], at: datetime | None, entry: Entry) -> None:
     """Store the state the entry led to, with the deadlines that state carries (the overdue scan's);
-    the flags of the deadlines it moved are cured by it. An amendment (`at` None) does not move the
+    the flags of the deadlines it moved are cured by it, and those of the deadlines it left already
+    passed (an adjustment during play) are raised by it, both in its transaction. An amendment (`at` None) does not move the
     table's clock."""
     if at is not None:
         table.last_entry_at = at
@@ -131,10 +132,12 @@ def _table_save(table: GamingTable, *, as_locked: dict[str, object], at: datetim
     now = _columns(table)
     changed = [name for name, value in now.items() if as_locked[name] != value]
     table.save(update_fields=changed)
-    # The flags of the deadlines it moved are cured in this transaction (inspections.flags receives it).
+    # The flags of the deadlines it moved are cured, and of those now passed raised, in this transaction
+    # (inspections.flags receives it).
     entry_recorded.send(
         sender=Entry,
         entry=entry,
+        table=table,
         missed={name: as_locked[name] for name in TABLE_DEADLINES if name in changed},
     )
 
@@ -363,7 +366,7 @@ def irregularity_record(
         if wrong_kind is not None:
             return [wrong_kind]
         if new_ball is None:
-            return []
+            return [rules.ball_replacement_named(table=table, ball_replaced=ball_replaced, new_ball_named=False)]
         # Lock the new ball before asking where it is (as the table services do): two tables
         # taking the same spare at once wait in turn, and the second sees it in use.
         equipment_lock({"ball": new_ball})

@@ -4,7 +4,7 @@ its AppConfig.ready()).
 `entry_recorded` is sent by the logbook's services once an entry is appended and its table's state
 stored, synchronously, inside the entry's transaction and with the table still locked: a receiver's
 writes commit or roll back with the entry, and a receiver's exception refuses the entry.
-Arguments: `entry`, and `missed`, the deadline columns the entry moved, each with the deadline it held
+Arguments: `entry`, `table` (its table as just stored, still locked), and `missed`, the deadline columns the entry moved, each with the deadline it held
 before (column → that deadline)."""
 
 from django.dispatch import Signal

@@ -8,6 +8,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from compliance.accounts.idempotency import AlreadyRecorded, already_recorded_redirect, form_write_once
 from compliance.accounts.models import Role
@@ -15,7 +16,7 @@ from compliance.approvals.selectors import layout_approved_for, rules_submission
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import Game, TableState
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
-from compliance.rulebook import RuleViolation
+from compliance.rulebook import RuleViolation, Violation, table_states
 from compliance.rulebook.configurations import configuration_of, summary
 from compliance.rulebook.games import casino_war as casino_war_rules
 from compliance.rulebook.games.casino_war import CARD_CHECKS
@@ -139,19 +140,19 @@ def table_page(request, pk: int):
         entries = entries.filter(seq__lt=int(before))
     rows = list(entries[: PAGE + 1])
     page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
-    may_write = request.user.may("logbook.write")
-    allowed = actions_from(table.state, table.game) if may_write else ()
-    actions = [
-        (
-            "Irregularity" if kind == EntryKind.IRREGULARITY and table.game == Game.CASINO_WAR else ACTION_LABELS[kind],
-            action_url(table, kind),
-        )
-        for kind in allowed
-    ]
-    rules = rules_submission_in_effect(
+    layout = layout_approved_for(table_id=table.pk)
+    rules_in_effect = rules_submission_in_effect(
         property_id=table.property_id, game=table.game, on=property_today(table.property)
     )
-    configuration = configuration_of(rules, table.configuration)
+    configuration = configuration_of(rules_in_effect, table.configuration)
+    actions, not_offered = [], []
+    if request.user.may("logbook.write"):
+        for kind, reason in floor_actions(request.user, table, layout=layout, rules_submission=rules_in_effect):
+            label = action_label(table, kind)
+            if reason is None:
+                actions.append((label, action_url(table, kind)))
+            else:
+                not_offered.append((label, reason))
     return render(
         request,
         "floor/table.html",
@@ -160,11 +161,12 @@ def table_page(request, pk: int):
             "page": page,
             "zone": table.property.zone,
             "actions": actions,
+            "not_offered": not_offered,
             "amendable": AMENDABLE,
             "next": next_step(table),
             # What the regulator approved for it, as the gate at opening sees it.
-            "layout": layout_approved_for(table_id=table.pk),
-            "rules": rules,
+            "layout": layout,
+            "rules": rules_in_effect,
             # The configuration of that submission the table uses: what it offers.
             "configuration": configuration,
             "configuration_wheels": wheels_phrase(configuration.wheel_types) if configuration else "",
@@ -173,9 +175,78 @@ def table_page(request, pk: int):
     )
 
 
-def _done(request, table, entry) -> object:
-    messages.success(request, f"Recorded: {entry.get_kind_display()} (table {table.number}, entry #{entry.seq}).")
+def action_label(table, kind: str) -> str:
+    """The action's name on the table's page: a Casino War table's irregularity is no "no spin"."""
+    if kind == EntryKind.IRREGULARITY and table.game == Game.CASINO_WAR:
+        return _("Irregularity")
+    return ACTION_LABELS[kind]
+
+
+def floor_actions(user, table, *, layout=None, rules_submission=None) -> list[tuple[str, Violation | None]]:
+    """Each action the floor names for the table: None where this person may record it now, else the
+    rule that refuses it (its state, its wheel, the person's role), as the service would after the
+    signatures. Opening also needs what the regulator approved, in effect today."""
+    rules = table.property.rulebook()
+    opening = rules.configuration_ready(table=table, layout=layout, rules_submission=rules_submission)
+    return table_states.actions_for(rules, table=table, person=user, opening=opening)
+
+
+def _cited(violation: Violation) -> str:
+    return f"{violation.message} ({violation.citation})" if violation.citation else violation.message
+
+
+def _done(request, table, entry, *, state_before: str) -> object:
+    """What the entry did and what the table needs next, at once: from the entry's own transaction
+    (its outcome by the rulebook, the flags it raised and cured), never from a later scan."""
+    table.refresh_from_db()
+    rules = table.property.rulebook()
+    outcome = rules.entry_outcome(table=table, kind=entry.kind, state_before=state_before, passed=entry.passed)
+    recorded = _("Recorded: %(what)s (table %(table)s, entry #%(seq)s).") % {
+        "what": entry.get_kind_display(),
+        "table": table.number,
+        "seq": entry.seq,
+    }
+    if entry.kind == EntryKind.INSPECTION and entry.passed is False:
+        recorded = _("Recorded: %(what)s (table %(table)s, entry #%(seq)s).") % {
+            "what": entry.description,
+            "table": table.number,
+            "seq": entry.seq,
+        }
+    if outcome is None:
+        messages.success(request, recorded)
+    else:
+        messages.error(request, f"{recorded} {_cited(outcome)}")
+    kinds = rules.FLAG_KINDS_BY_CODE
+    # The flags this entry cured and raised, in its transaction (inspections.flags receives entry_recorded).
+    for flag in entry.cured_flags.all():
+        label = kinds[flag.kind].label if flag.kind in kinds else flag.kind
+        messages.success(request, _("Flag cured by this entry: %(flag)s.") % {"flag": label})
+    for flag in table.flags.filter(detected_at=entry.recorded_at, status="open"):
+        label = kinds[flag.kind].label if flag.kind in kinds else flag.kind
+        messages.error(
+            request,
+            _("Flag raised by this entry: %(flag)s (%(citation)s).") % {"flag": label, "citation": flag.citation},
+        )
     return redirect("table", pk=table.pk)
+
+
+def _not_offered(request, table, kind: str) -> object | None:
+    """The page saying why this action is not open to this person at this table now, before any
+    password is typed; None where it is (a refusal after signing stays the service's)."""
+    if request.method == "POST":
+        return None  # the service decides, with the table locked
+    layout = layout_approved_for(table_id=table.pk)
+    in_effect = rules_submission_in_effect(
+        property_id=table.property_id, game=table.game, on=property_today(table.property)
+    )
+    reason = dict(floor_actions(request.user, table, layout=layout, rules_submission=in_effect)).get(kind)
+    if reason is None:
+        return None
+    return render(
+        request,
+        "floor/not_offered.html",
+        {"table": table, "title": action_label(table, kind), "reason": reason},
+    )
 
 
 def _signed_action(
@@ -183,6 +254,7 @@ def _signed_action(
 ) -> object:
     """Record on a valid POST; on a refusal, the rule's words go next to their fields and what was
     typed stays. `record(form)` calls the one service that writes the entry."""
+    state_before = table.state
     if request.method == "POST" and form.is_valid():
         try:
             entry = form_write_once(
@@ -199,7 +271,7 @@ def _signed_action(
         else:
             if isinstance(entry, AlreadyRecorded):
                 return already_recorded_redirect(request, entry)
-            return _done(request, table, entry)
+            return _done(request, table, entry, state_before=state_before)
     return render(request, template, {"table": table, "form": form, "title": title, "kind": kind, **(extra or {})})
 
 
@@ -209,6 +281,9 @@ def table_event(request, pk: int, kind: str):
     if kind not in (EntryKind.UNLOCK, EntryKind.OPEN, EntryKind.CLOSE, EntryKind.COVER):
         return redirect("table", pk=pk)
     _require_writer(request.user)
+    refused = _not_offered(request, table, kind)
+    if refused:
+        return refused
     cards = CARD_CHECKS if kind == EntryKind.OPEN and table.game == Game.CASINO_WAR else ()
     form = TableEventForm(request.POST or None, request=request, card_checks=cards)
     return _signed_action(
@@ -231,6 +306,9 @@ def table_event(request, pk: int, kind: str):
 def inspection(request, pk: int):
     table = _table(request, pk)
     _require_writer(request.user)
+    refused = _not_offered(request, table, EntryKind.INSPECTION)
+    if refused:
+        return refused
     checklist = table.property.rulebook().checklist_for(table)
     form = InspectionForm(request.POST or None, checklist=checklist, request=request)
     return _signed_action(
@@ -253,6 +331,9 @@ def inspection(request, pk: int):
 def adjustment(request, pk: int):
     table = _table(request, pk)
     _require_writer(request.user)
+    refused = _not_offered(request, table, EntryKind.ADJUSTMENT)
+    if refused:
+        return refused
     form = AdjustmentForm(request.POST or None, request=request)
     form.fields["username"].label = "Made by (username)"
     return _signed_action(
@@ -261,6 +342,9 @@ def adjustment(request, pk: int):
         form,
         title="Adjustment or replacement (§ 617a.2(b))",
         kind="adjustment",
+        template="floor/adjust.html",
+        # § 617a.2(c), (d): at an open table, said before anyone signs.
+        extra={"warning": table.property.rulebook().adjustment_in_play(table=table)},
         record=lambda form: services.adjustment_record(
             table_id=table.pk,
             kind=form.cleaned_data["kind"],
@@ -277,6 +361,9 @@ def adjustment(request, pk: int):
 def irregularity(request, pk: int):
     table = _table(request, pk)
     _require_writer(request.user)
+    refused = _not_offered(request, table, EntryKind.IRREGULARITY)
+    if refused:
+        return refused
     rules = table.property.rulebook()
     casino_war = table.game == Game.CASINO_WAR
     # The spares: a ball on another table is never offered (the rulebook refuses it anyway).

@@ -20,6 +20,7 @@ from compliance.casinos.clock import local_date, local_midnight
 from compliance.casinos.models import GamingTable, WheelType
 from compliance.rulebook import game_rules_for, rulebook_for
 from compliance.rulebook.configurations import Configuration, configuration_of
+from compliance.rulebook.words import options_text, wager_label
 from inspections.flags.models import ComplianceException
 from inspections.flags.overdue import flag_label, flag_resolution_text
 from inspections.logbook.models import Entry, EntryKind, SignatureMeaning, amendment_label
@@ -302,7 +303,7 @@ class ApprovalsInEffect:
             )
             wheel = table.wheel_type if table.wheel_type in (offered.wheel_types if offered else []) else None
             paytable = "; ".join(
-                f"{code} {odds[0]} to {odds[1]}"
+                f"{wager_label(_wagers_of(report.property.jurisdiction, table.game), code)} {odds[0]} to {odds[1]}"
                 + (
                     f" ({edges[code][wheel]:.2f} %)"
                     if wheel and edges.get(code, {}).get(wheel) is not None
@@ -332,7 +333,7 @@ class ApprovalsInEffect:
                         else "none in effect"
                     ),
                     "paytable": paytable,
-                    "options": ", ".join(f"{k}: {v}" for k, v in (offered.options.items() if offered else [])),
+                    "options": options_text(offered.options) if offered else "",
                 }
             )
         return rows
@@ -354,11 +355,16 @@ def artwork_attachment_name(layout: LayoutSubmission) -> str:
     return f"layout-{layout.pk}-artwork.pdf"
 
 
+def _wagers_of(jurisdiction: str, game: str) -> dict:
+    """The wagers (code → Wager, with its label) of the game in the jurisdiction."""
+    game_rules = game_rules_for(jurisdiction)
+    return dict(game_rules.BIG_SIX_WAGERS if game == "big_six" else game_rules.WAGERS)
+
+
 def _in_wager_order(report: Report, game: str, configuration: Configuration) -> list[tuple[str, list[int]]]:
     """A configuration's payout odds in the order its game's rules list the wagers (a JSON object's
     keys come back in another order from PostgreSQL), then any other by name."""
-    game_rules = game_rules_for(report.property.jurisdiction)
-    known = list(game_rules.BIG_SIX_WAGERS if game == "big_six" else game_rules.WAGERS)
+    known = list(_wagers_of(report.property.jurisdiction, game))
     return sorted(
         configuration.payout_odds.items(),
         key=lambda item: (known.index(item[0]) if item[0] in known else len(known), item[0]),

@@ -74,7 +74,8 @@ def test_opening_without_an_inspection_shows_the_citation(site, page, floor):
     GamingTable.objects.filter(pk=floor.table.pk).update(state=TableState.UNLOCKED)
     login(page, site, floor.floorperson.username, PASSWORD)
     page.goto(f"{site}/tables/{floor.table.pk}/open/")
-    sign_and_record(page, floor.floorperson.username)
+    # Said before any password is typed: the form is not shown.
+    assert page.locator("#id_password").count() == 0
     alert = page.inner_text("[role=alert]")
     assert "58 Pa. Code § 617a.2(a)" in alert and "no passing inspection" in alert
     screenshot(page, "refused-opening")
@@ -131,3 +132,56 @@ def test_the_floor_refreshes_its_tiles_itself_marked_as_automatic(site, tablet_p
         arg=f"a[href='/tables/{floor.table.pk}/'] .state",
     )
     assert page.url.endswith("/floor/") and page.locator("#tiles").count() == 1
+
+
+def test_a_failed_inspection_and_an_adjustment_in_play_are_answered_at_once(site, tablet_page, floor):
+    """Issue 20, item 3: no green "Recorded" for a failed inspection; an adjustment at an open table says
+    to stop play, with its citation, and its flag is on the next page, not a minute later."""
+    page = tablet_page
+    GamingTable.objects.filter(pk=floor.table.pk).update(state=TableState.UNLOCKED)
+    login(page, site, floor.floorperson.username, PASSWORD)
+    page.goto(f"{site}/tables/{floor.table.pk}/")
+    page.click(".actions >> text=Inspect")
+    for code in ("ball_non_magnetic", "no_magnet_or_contrivance", "wheel_level_and_rotating"):
+        page.check(f"input[name='{code}'][value='pass']")
+    page.check("input[name='parts_secure'][value='fail']")
+    sign_and_record(page, floor.floorperson.username)
+    failed = page.locator(".messages li.error")
+    assert "Inspection FAILED" in failed.inner_text() and "58 Pa. Code § 617a.2(a)" in failed.inner_text()
+    assert page.locator(".messages li.success").count() == 0
+    assert page.locator(".actions >> text=Open").count() == 0  # not offered: explained instead
+    assert "may not open until an inspection passes" in page.inner_text(".not-offered")
+
+    page.click(".actions >> text=Inspect")
+    for code in ("ball_non_magnetic", "no_magnet_or_contrivance", "wheel_level_and_rotating", "parts_secure"):
+        page.check(f"input[name='{code}'][value='pass']")
+    sign_and_record(page, floor.floorperson.username)
+    page.click(".actions >> text=Open")
+    sign_and_record(page, floor.floorperson.username)
+    # § 617a.2(d): a part may be replaced at any time; the form says first what that does to play.
+    page.click(".actions >> text=Adjust or replace")
+    assert "an adjustment or replacement now voids its inspection" in page.inner_text("[role=alert]")
+    page.fill("#id_username", floor.maintenance.username)
+    page.fill("#id_password", PASSWORD)
+    page.select_option("#id_kind", "replacement")
+    page.fill("#id_part", "ball deflector")
+    page.fill("#id_description", "Replaced a cracked deflector")
+    page.fill("#id_witness_username", floor.security.username)
+    page.fill("#id_witness_password", PASSWORD)
+    page.click("text=Sign and record")
+    said = page.inner_text(".messages")
+    assert "Inspection void: stop play at table R-01 and inspect it." in said and "58 Pa. Code § 617a.2(d)" in said
+    assert "Flag raised by this entry: Part replaced, not inspected before play went on" in said
+    assert "Part replaced, not inspected before play went on" in page.inner_text(".flags")
+    screenshot(page, "adjustment-in-play-tablet")
+
+
+def test_a_maintenance_member_sees_why_close_and_inspect_are_not_offered(site, tablet_page, floor):
+    page = tablet_page
+    GamingTable.objects.filter(pk=floor.table.pk).update(state=TableState.OPEN)
+    login(page, site, floor.maintenance.username, PASSWORD)
+    page.goto(f"{site}/tables/{floor.table.pk}/")
+    assert page.inner_text(".actions").split() == ["Adjust", "or", "replace"]
+    reasons = page.inner_text(".not-offered")
+    assert "Close" in reasons and "A floorperson or security officer records this" in reasons
+    assert "Only a floorperson or security officer may inspect a Roulette table" in reasons

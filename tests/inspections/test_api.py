@@ -1,12 +1,14 @@
 """The REST API of docs/api.md: each endpoint, each role, two properties, and the error body."""
 
+from decimal import Decimal
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from compliance.accounts.models import Role
-from compliance.casinos.models import TableState
+from compliance.casinos.models import Ball, TableState
 from compliance.rulebook.text import REQUEST_FORM
 from inspections.logbook.models import Entry, Signature
 from tests.factories import PASSWORD, UserFactory
@@ -224,16 +226,20 @@ def test_irregularities_deck_changes_and_amendments(casino):
     client = client_for(casino.floorperson)
     inspect(casino)
     event(casino, "open")
-    response = client.post(
-        "/api/irregularities/",
-        {
-            "table": casino.table.pk,
-            "kind": "under_four_revolutions",
-            "ball_replaced": True,
-            "signature": signature(casino.floorperson),
-        },
-        format="json",
+    body = {
+        "table": casino.table.pk,
+        "kind": "under_four_revolutions",
+        "ball_replaced": True,
+        "signature": signature(casino.floorperson),
+    }
+    # A replaced ball is named (product policy, from § 617a.6(b), (c)).
+    response = client.post("/api/irregularities/", body, format="json")
+    assert response.status_code == 400
+    assert [(e["code"], e["field"]) for e in response.json()["errors"]] == [("new_ball_required", "new_ball")]
+    spare = Ball.objects.create(
+        property=casino.property, serial="B-SPARE", material="non_metallic", diameter_inches=Decimal("0.8125")
     )
+    response = client.post("/api/irregularities/", {**body, "new_ball": spare.pk}, format="json")
     assert response.status_code == 201, response.content
     assert response.json()["kind"] == "under_four_revolutions" and response.json()["ball_replaced"] is True
     irregularity_id = response.json()["id"]

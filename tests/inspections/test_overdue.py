@@ -58,6 +58,19 @@ def boundary(column: str, table: GamingTable, kind: str, citation: str) -> Compl
     return flag
 
 
+def raised_by(entry, column: str, table: GamingTable, kind: str, citation: str) -> ComplianceException:
+    """A problem made at once by an entry: its flag is raised in the entry's own transaction, before any
+    scan, detected when the entry was recorded; a scan adds nothing."""
+    due = getattr(table, column)
+    assert due is not None
+    (flag,) = flags()
+    assert (flag.kind, flag.citation, flag.due_at, flag.table_id) == (kind, citation, due, table.pk)
+    assert flag.detected_at == entry.recorded_at
+    overdue.scan(now=due + timedelta(hours=1))
+    assert ComplianceException.objects.count() == 1
+    return flag
+
+
 def cured(flag: ComplianceException, *, by=None, at=None) -> None:
     """The entry `by` cured the flag in its own transaction, before any scan, and the flag names
     it; without an entry (an approval), the scan resolves it and says it had no entry."""
@@ -120,7 +133,7 @@ def test_an_adjustment_or_replacement_on_an_open_table(opened, kind, column, fla
     entry = adjust(opened, kind=kind)
     table = table_of(opened)
     assert getattr(table, column) == entry.occurred_at and table.state == TableState.OPEN
-    flag = boundary(column, table, flag_kind, citation)
+    flag = raised_by(entry, column, table, flag_kind, citation)
     cured(flag, by=inspect(opened))
 
 
@@ -128,7 +141,7 @@ def test_an_open_table_whose_inspection_failed(opened):
     failing = inspect(opened, items={**ALL_PASS, "parts_secure": False})
     table = table_of(opened)
     assert table.uninspected_since == failing.occurred_at
-    flag = boundary("uninspected_since", table, "opened_uninspected", "58 Pa. Code § 617a.2(a)")
+    flag = raised_by(failing, "uninspected_since", table, "opened_uninspected", "58 Pa. Code § 617a.2(a)")
     cured(flag, by=inspect(opened))
 
 

@@ -461,7 +461,8 @@ def test_the_approvals_report_gives_each_table_its_layout_rules_and_house_edge(c
     (row,) = csv_rows(render.generate_locally(requested(history, fmt="csv", kind="approvals_in_effect").pk))
     assert row["Table"] == "R-01" and row["Approved layout"].startswith("Layout R-01")
     assert row["Rules Submission in effect"].startswith("version 1")
-    assert row["Wagers, payout odds and house edge"] == "straight 35 to 1 (5.26 %)"  # double zero
+    # Each wager by its label, never its code (issue 20, item 5).
+    assert row["Wagers, payout odds and house edge"] == "Straight 35 to 1 (5.26 %)"  # double zero
 
 
 def test_a_table_history_holds_only_its_tables_entries(committed_db, media, history, other_casino):
@@ -585,5 +586,5 @@ def test_the_approvals_report_says_a_lightning_straights_edge_is_not_determinabl
     )
     (row,) = csv_rows(render.generate_locally(requested(casino, fmt="csv", kind="approvals_in_effect").pk))
     assert row["Wagers, payout odds and house edge"] == (
-        "straight 29 to 1 (house edge not determinable from the text); split 17 to 1 (2.70 %)"
+        "Straight 29 to 1 (house edge not determinable from the text); Split 17 to 1 (2.70 %)"
     )

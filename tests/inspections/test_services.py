@@ -1,13 +1,14 @@
 """The § 617a.2 rules as the logbook services apply them: each accepted and refused."""
 
 from datetime import date, timedelta
+from decimal import Decimal
 from types import SimpleNamespace
 
 import pytest
 from django.utils import timezone
 
 from compliance.accounts.models import Role
-from compliance.casinos.models import TableState, WheelType
+from compliance.casinos.models import Ball, GamingTable, TableState, WheelType
 from compliance.rulebook import RuleViolation
 from inspections.logbook import services
 from inspections.logbook.models import Entry, Signature
@@ -328,15 +329,44 @@ def test_an_irregularity_is_recorded_while_open(casino):
     )
     inspect(casino)
     event(casino, "open")
+    spare = Ball.objects.create(
+        property=casino.property, serial="B-SPARE", material="non_metallic", diameter_inches=Decimal("0.8125")
+    )
     entry = services.irregularity_record(
         table_id=casino.table.pk,
         kind="ball_left_wheel",
         ball_replaced=True,
+        new_ball=spare,
         signature=sign(casino.floorperson),
         recorded_by=casino.floorperson,
     )
-    assert entry.details == {"irregularity": "ball_left_wheel", "ball_replaced": True, "new_ball": None, "notes": ""}
-    assert "ball replaced" in entry.description
+    assert entry.details == {
+        "irregularity": "ball_left_wheel",
+        "ball_replaced": True,
+        "new_ball": spare.pk,
+        "notes": "",
+    }
+    assert "ball replaced by B-SPARE" in entry.description
+    assert GamingTable.objects.get(pk=casino.table.pk).ball_id == spare.pk
+
+
+def test_a_ball_replaced_without_naming_the_new_ball_is_refused(casino):
+    inspect(casino)
+    event(casino, "open")
+    ball_before = GamingTable.objects.get(pk=casino.table.pk).ball_id
+    refused(
+        lambda: services.irregularity_record(
+            table_id=casino.table.pk,
+            kind="ball_left_wheel",
+            ball_replaced=True,
+            signature=sign(casino.floorperson),
+            recorded_by=casino.floorperson,
+        ),
+        "new_ball_required",
+        "Product policy: a replaced ball is named from the property's registered balls "
+        "(58 Pa. Code § 617a.6(b), (c) call for a new Roulette ball)",
+    )
+    assert GamingTable.objects.get(pk=casino.table.pk).ball_id == ball_before
 
 
 def test_deck_changes_are_for_casino_war_tables(casino):
@@ -587,7 +617,11 @@ def test_opening_needs_the_layout_areas_of_the_options_now_in_effect(casino):
     )
     inspect(casino)
     violations = refused(lambda: event(casino, "open"), "layout_feature_missing", "58 Pa. Code § 617c.2(b)")
-    assert {v.message.split("“")[1].split("”")[0] for v in violations} == {"blazing7_area", "blazing7_release_device"}
+    # Named in words, never by their codes (issue 20, item 5).
+    assert {v.message.split("“")[1].split("”")[0] for v in violations} == {
+        "the Blazing 7's wager area",
+        "the Blazing 7's wager release device",
+    }
 
 
 def test_a_ball_in_play_on_another_table_is_refused_as_the_new_ball(casino):

@@ -77,6 +77,7 @@ def test_a_no_spin_is_offered_only_at_an_open_roulette_table(client, casino):
 def test_the_no_spin_form_lists_the_rulebooks_reasons_and_the_propertys_other_balls(client, casino, other_casino):
     from compliance.rulebook import rulebook_for
 
+    open_table(casino)
     spare = spare_ball(casino)
     theirs = spare_ball(other_casino, serial="B-THEIRS")
     client.force_login(casino.floorperson)

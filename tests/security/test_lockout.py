@@ -102,8 +102,39 @@ def test_a_signature_is_locked_after_repeated_wrong_passwords_and_nothing_is_wri
     assert "locked for 15 minutes" in errors[0]["message"]
     assert_refused(inspect_via_api(casino, PASSWORD), "signature_locked_out", "58 Pa. Code § 617a.2(e)")
     assert Entry.objects.count() == Signature.objects.count() == 0
-    # One count for a name at an address: the failed signatures also lock signing in there.
+    # The signature's own count: the failed signatures never lock signing in (issue 20: a shared floor).
+    assert sign_in(Client(), casino.floorperson, PASSWORD).status_code == 302
+
+
+def test_a_wrong_witness_password_says_how_many_attempts_remain_and_never_locks_sign_in(casino):
+    client = APIClient()
+    client.force_authenticate(casino.maintenance)
+    body = {
+        "table": casino.table.pk,
+        "kind": "adjustment",
+        "part": "ball track",
+        "description": "Re-seated",
+        "performer": signature(casino.maintenance),
+    }
+    remaining = []
+    for _ in range(LIMIT):
+        response = client.post(
+            "/api/adjustments/", {**body, "witness": signature(casino.security, "wrong")}, format="json"
+        )
+        [error] = response.json()["errors"]
+        remaining.append(error["message"])
+    assert "4 more wrong password(s) from this device lock signing as" in remaining[0]
+    assert "1 more wrong password(s)" in remaining[LIMIT - 2]
+    assert "locked for 15 minutes" in remaining[-1] and "signing in stays open" in remaining[-1]
+    assert sign_in(Client(), casino.security, PASSWORD).status_code == 302
+    assert not AccessAttempt.objects.exists()
+
+
+def test_a_failed_sign_in_does_not_lock_signing_and_a_right_signature_starts_the_count_again(casino):
+    for _ in range(LIMIT):
+        sign_in(Client(), casino.floorperson, "wrong")
     assert sign_in(Client(), casino.floorperson, PASSWORD).status_code == 429
+    assert inspect_via_api(casino, PASSWORD).status_code == 201
 
 
 def test_a_locked_signature_on_a_form_says_so_and_keeps_what_was_typed(client, casino):

@@ -34,6 +34,7 @@ INSPECTION = "58 Pa. Code § 617a.2(a)"
 ADJUSTMENT = "58 Pa. Code § 617a.2(b)"
 ADJUSTMENTS_BEFORE_INSPECTION = "58 Pa. Code § 617a.2(c)"
 REPLACEMENT = "58 Pa. Code § 617a.2(d)"
+ADJUSTMENT_OR_REPLACEMENT = "58 Pa. Code § 617a.2(c), (d)"
 INSPECTION_LOG = "58 Pa. Code § 617a.2(e)"
 PROCEDURE = "58 Pa. Code § 617a.2"
 COVER_AND_LOCK = "58 Pa. Code § 617a.2(f)"
@@ -71,6 +72,12 @@ REINSPECTION_POLICY = (
 )
 # A ball is on one table at a time: § 617a.6(b), (c) speak of a new ball for the table, not of sharing one.
 BALL_ONE_TABLE_POLICY = "Product policy: a ball is on one table at a time"
+# § 617a.6(b), (c) call for "a new Roulette ball": that the new ball is one of the property's registered
+# balls, named in the entry, is how the product keeps the table's ball known (the paragraph names no register).
+REPLACED_BALL_POLICY = (
+    "Product policy: a replaced ball is named from the property's registered balls "
+    "(58 Pa. Code § 617a.6(b), (c) call for a new Roulette ball)"
+)
 # Equipment: registering it, and keeping it to one property, is how the product checks § 617a.1;
 # the paragraph sets the standard, not the register.
 OWN_EQUIPMENT_POLICY = "Product policy: a property uses its own registered wheels and balls"

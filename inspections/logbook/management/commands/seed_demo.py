@@ -153,6 +153,7 @@ class History:
         self.rng = random.Random(seed)
         self.steps: list[Step] = []
         self.jurisdiction = tables[0].property.jurisdiction
+        self.spares = 0  # spare balls registered for the replacements
         # "Today" is the four hours before the last full hour; each earlier day starts 24 h before.
         self.today = now.replace(minute=0, second=0, microsecond=0) - timedelta(hours=4)
 
@@ -216,15 +217,27 @@ class History:
 
     def irregularity(self, index: int, at: datetime) -> None:
         kind, ball_replaced, notes = self.rng.choice(IRREGULARITIES)
-        table_id = self.tables[index].pk
+        table = self.tables[index]
 
         def run() -> Entry:
+            # A replaced ball is a registered spare, named in the entry; it becomes the table's ball.
+            new_ball = None
+            if ball_replaced:
+                self.spares += 1
+                new_ball = casinos.ball_register(
+                    actor=self.people["compliance"],
+                    property=table.property,
+                    serial=f"BL-{table.number}-S{self.spares}",
+                    material=BallMaterial.NON_METALLIC,
+                    diameter_inches=Decimal("0.8125"),
+                )
             return services.irregularity_record(
-                table_id=table_id,
+                table_id=table.pk,
                 kind=kind,
                 signature=self.sign("floor"),
                 recorded_by=self.people["floor"],
                 ball_replaced=ball_replaced,
+                new_ball=new_ball,
                 notes=notes,
                 at=at,
             )
@@ -341,7 +354,8 @@ class Command(BaseCommand):
             )
         )
         for person in demo.DEMO_USERS:
-            self.stdout.write(f"  {person.username:<12} {person.role_label}")
+            supervisor = " (security supervisor: lifts locks on the floor)" if person.supervisor else ""
+            self.stdout.write(f"  {person.username:<12} {person.role_label}{supervisor}")
         self.stdout.write("Every demo login's password is the DEMO_PASSWORD (default demo-logbook-2026).")
 
     def create_property(self) -> tuple[Property, dict[str, User], list[GamingTable]]:
@@ -382,6 +396,7 @@ class Command(BaseCommand):
                 credential_number=spec.credential_number,
                 property=prop if spec.at_property else None,
                 jurisdiction=spec.jurisdiction,
+                security_supervisor=spec.supervisor,
             )
         # The compliance manager registers the equipment and sets up the tables, each checked by the rules.
         manager = people["compliance"]

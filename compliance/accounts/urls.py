@@ -1,0 +1,7 @@
+from django.urls import path
+
+from compliance.accounts import web
+
+urlpatterns = [
+    path("floor/locks/", web.locks, name="locks"),
+]

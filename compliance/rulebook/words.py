@@ -1,0 +1,84 @@
+"""What a person reads for a code of the rulebook (a layout feature, an option, its value, a wager):
+every page, report, CSV and mail says these, never the code itself."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+# The areas and signs a layout shows (jurisdictions.pennsylvania.LAYOUT_FEATURES), in words.
+LAYOUT_FEATURE_LABELS = {
+    "name_or_logo": "the certificate holder's name or logo",
+    "betting_areas": "a betting area for each wager offered",
+    "min_max_signage": "the table's minimum and maximum wager signs",
+    "wheel_replica": "a replica of the Roulette wheel",
+    "touchdown_electronic_area": "the Touchdown Roulette electronic wager area",
+    "b2b_area": "the B2B wager area",
+    "b2b_reader_board_rng": "the B2B reader board and random number generator",
+    "blazing7_area": "the Blazing 7's wager area",
+    "blazing7_release_device": "the Blazing 7's wager release device",
+    "lightning_rng": "the Lightning Roulette random number generator",
+    "double_zero_cover": "the cover of the 00 area",
+    "single_zero_signage": "the single-zero signage notices",
+    "drop_box": "the drop box",
+    "tip_box": "the tip box",
+    "payout_odds_signage": "the payout odds sign",
+    "tie_betting_area": "the tie wager area",
+    "seven_numbers_area": "the seven numbers wager area",
+    "color_wager_area": "the colour wager area",
+    "double_zero_option_notice": "the notice of the double-zero option chosen",
+    "clapper_option_sign": "the sign of the clapper option chosen",
+}
+
+# A Rules Submission's options, in words.
+OPTION_LABELS = {
+    "five_adjacent": "Five adjacent numbers wager",
+    "touchdown_paytable": "Touchdown Roulette paytable",
+    "b2b_payouts": "B2B payouts",
+    "blazing7_paytable": "Blazing 7's paytable",
+    "lightning_payouts": "Lightning Roulette payouts",
+    "double_zero_loss": "Even-money wagers on 0 and 00",
+    "seven_numbers": "Seven numbers wager",
+    "seven_numbers_color": "Seven numbers colour wager",
+    "six_numbers_color": "Six numbers colour wager",
+    "eight_numbers_color": "Eight numbers colour wager",
+    "initial": "Initial wager",
+    "war": "Going to war",
+    "war_tie": "Tie after going to war",
+    "tie": "Tie wager",
+    "big_six_clapper_between": "Clapper stopping between two sections",
+    "big_six_odds_wording": "How the Big Six odds are stated",
+}
+VALUE_WORDS = {True: "yes", False: "no", "half": "half lost", "all": "all lost"}
+
+
+def humanized(code: str) -> str:
+    """A code no table names, as words (never shown as the code)."""
+    return code.replace("_", " ").capitalize().replace("B2b", "B2B")
+
+
+def feature_label(code: str) -> str:
+    return LAYOUT_FEATURE_LABELS.get(code, humanized(code))
+
+
+def option_label(code: str) -> str:
+    return OPTION_LABELS.get(code, humanized(code))
+
+
+def option_value(value: object) -> str:
+    """An option's value in words: yes / no, a paytable's letter, a list of payouts."""
+    if isinstance(value, list | tuple):
+        return ", ".join(str(item) for item in value)
+    if isinstance(value, bool | str) and value in VALUE_WORDS:
+        return VALUE_WORDS[value]
+    return str(value)
+
+
+def options_text(options: Mapping[str, object]) -> str:
+    """A submission's options as a person reads them: "Five adjacent numbers wager: yes; …"."""
+    return "; ".join(f"{option_label(name)}: {option_value(value)}" for name, value in options.items())
+
+
+def wager_label(wagers: Mapping[str, object], code: str) -> str:
+    """A wager's label from the game's wagers (code → Wager), or the code in words if none names it."""
+    wager = wagers.get(code)
+    return str(getattr(wager, "label", "")) or humanized(code)
