@@ -8,6 +8,7 @@ hash covers the signatures, and each entry covers the one before it.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -245,3 +246,24 @@ def _uncovered(report: ChainReport, *, property_id: int, now: datetime, broken) 
             f"entries from #{first.seq} on were recorded more than {limit.total_seconds() / 60:.0f} minutes ago "
             "and no signed checkpoint covers them: checkpoints were deleted, or none were made",
         )
+
+
+def chain_segment(*, property_id: int, first_seq: int, last_seq: int, chunk_size: int = 2000) -> Iterator[dict]:
+    """Entries #first_seq to #last_seq as a report carries them: each one's record (exactly what its
+    hash covers after its previous hash: {"body", "signatures"}), its previous hash and its hash, so
+    that anyone can recompute the hashes end to end without the database."""
+    entries = (
+        Entry.objects.filter(property_id=property_id, seq__gte=first_seq, seq__lte=last_seq)
+        .order_by("seq")
+        .prefetch_related("signatures")
+    )
+    for entry in entries.iterator(chunk_size=chunk_size):
+        yield {
+            "seq": entry.seq,
+            "record": {
+                "body": entry_body(entry),
+                "signatures": [signature_record(signature) for signature in entry.signatures.all()],
+            },
+            "prev_hash": entry.prev_hash,
+            "hash": entry.entry_hash,
+        }
