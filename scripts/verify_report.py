@@ -30,7 +30,6 @@ the body); a checkpoint signs the canonical JSON of {"format", "property", "seq"
 from __future__ import annotations
 
 import argparse
-import asyncio
 import hashlib
 import io
 import json
@@ -169,16 +168,134 @@ def attachments_of(reader) -> dict[str, bytes]:
     return found
 
 
+def cms_check(signed_data, digest: bytes) -> tuple[bool, str, object]:
+    """A CMS SignedData's first signer: its signed attributes name `digest` as the signed content's,
+    and its signature over them verifies with its certificate. Answers (ok, why not, the certificate)."""
+    from cryptography import x509
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, ed25519, padding, rsa
+
+    signer = signed_data["signer_infos"][0]
+    certificates = [c.chosen for c in signed_data["certificates"] if c.name == "certificate"]
+    sid = signer["sid"]
+    certificate = certificates[0] if certificates else None
+    if sid.name == "issuer_and_serial_number":
+        wanted = sid.chosen
+        certificate = next(
+            (
+                c
+                for c in certificates
+                if c.issuer == wanted["issuer"] and c.serial_number == wanted["serial_number"].native
+            ),
+            certificate,
+        )
+    if certificate is None:
+        return False, "it carries no certificate", None
+    attributes = {attribute["type"].native: attribute["values"][0] for attribute in signer["signed_attrs"]}
+    if "message_digest" not in attributes or attributes["message_digest"].native != digest:
+        return False, "what it signed is not these bytes", certificate
+    # The signed attributes are signed as a SET (RFC 5652 § 5.4), not with their [0] tag.
+    message = b"\x31" + signer["signed_attrs"].dump()[1:]
+    algorithm = signer["digest_algorithm"]["algorithm"].native
+    hash_algorithm = {"sha256": hashes.SHA256(), "sha384": hashes.SHA384(), "sha512": hashes.SHA512()}.get(algorithm)
+    if hash_algorithm is None:
+        return False, f"its digest algorithm {algorithm} is not one this check knows", certificate
+    key = x509.load_der_x509_certificate(certificate.dump()).public_key()
+    signature = signer["signature"].native
+    try:
+        if isinstance(key, ec.EllipticCurvePublicKey):
+            key.verify(signature, message, ec.ECDSA(hash_algorithm))
+        elif isinstance(key, rsa.RSAPublicKey):
+            if signer["signature_algorithm"]["algorithm"].native == "rsassa_pss":
+                key.verify(
+                    signature,
+                    message,
+                    padding.PSS(padding.MGF1(hash_algorithm), hash_algorithm.digest_size),
+                    hash_algorithm,
+                )
+            else:
+                key.verify(signature, message, padding.PKCS1v15(), hash_algorithm)
+        elif isinstance(key, ed25519.Ed25519PublicKey):
+            key.verify(signature, message)
+        else:
+            return False, "its key is of a kind this check does not know", certificate
+    except InvalidSignature:
+        return False, "its signature does not verify", certificate
+    return True, "", certificate
+
+
+def trusted_by(certificate, anchors: list) -> bool:
+    """The certificate is one of `anchors`, or directly issued by one of them."""
+    from cryptography import x509
+    from cryptography.exceptions import InvalidSignature
+
+    if any(certificate.dump() == anchor.dump() for anchor in anchors):
+        return True
+    issued = x509.load_der_x509_certificate(certificate.dump())
+    for anchor in anchors:
+        try:
+            issued.verify_directly_issued_by(x509.load_der_x509_certificate(anchor.dump()))
+        except (ValueError, TypeError, InvalidSignature):  # not its issuer
+            pass
+        else:
+            return True
+    return False
+
+
+def timestamp_check(token: bytes, stamped: bytes, tsa_certificates: list) -> tuple[bool, str]:
+    """An RFC 3161 token: its TSTInfo is about SHA-256(stamped), signed by the authority's
+    certificate (one of `tsa_certificates` or issued by one, when given). Answers (ok, words)."""
+    from asn1crypto import cms, tsp
+
+    try:
+        signed_data = cms.ContentInfo.load(token)["content"]
+        content = signed_data["encap_content_info"]["content"]
+        info = tsp.TSTInfo.load(content.contents if hasattr(content, "contents") else bytes(content))
+        algorithm = info["message_imprint"]["hash_algorithm"]["algorithm"].native
+        digest_algorithm = signed_data["signer_infos"][0]["digest_algorithm"]["algorithm"].native
+        ok, reason, certificate = cms_check(signed_data, hashlib.new(digest_algorithm, info.dump()).digest())
+    except (ValueError, KeyError, TypeError, IndexError) as error:
+        return False, f"its timestamp cannot be read ({error})"
+    if not ok:
+        return False, f"its timestamp: {reason}"
+    if info["message_imprint"]["hashed_message"].native != hashlib.new(algorithm, stamped).digest():
+        return False, "its timestamp is not about its signature"
+    authority = certificate.subject.human_friendly
+    if tsa_certificates and not trusted_by(certificate, tsa_certificates):
+        return False, f"its timestamp is by {authority}, not the authority you gave (--tsa-cert)"
+    return True, f"timestamped by {authority} at {info['gen_time'].native:%Y-%m-%d %H:%M:%S} UTC"
+
+
+def signature_dictionaries(reader) -> list:
+    """The PDF's signature values (/V of its /Sig fields), in the order of its form's fields."""
+    form = reader.root.get("/AcroForm")
+    found = []
+
+    def walk(fields) -> None:
+        for reference in fields:
+            field = reference.get_object()
+            if field.get("/FT") == "/Sig" and "/V" in field:
+                found.append(field["/V"].get_object())
+            walk(field.get("/Kids", []))
+
+    if form is not None:
+        walk(form.get_object().get("/Fields", []))
+    return found
+
+
 def check_pdf_signature(data: bytes, verdict: Verdict, certificates: list, tsa_certificates: list):
-    """The PDF's one signature covers the whole file, unchanged since; answers the reader, or None."""
+    """The PDF's signature covers the whole file, unchanged since; answers the reader, or None.
+
+    Checked here with asn1crypto and cryptography (pyHanko only reads the file): the signed byte
+    range is the whole file but the signature itself, its SHA-256 is what the CMS signature signed,
+    and that signature verifies with the certificate it carries."""
+    from asn1crypto import cms
     from pyhanko.pdf_utils.reader import PdfFileReader
-    from pyhanko.sign.validation import validate_pdf_signature
-    from pyhanko.sign.validation.status import SignatureCoverageLevel
-    from pyhanko_certvalidator import ValidationContext
 
     try:
         reader = PdfFileReader(io.BytesIO(data), strict=False)
-        signatures = reader.embedded_signatures
+        signatures = signature_dictionaries(reader)
     except Exception as error:  # a damaged file fails in many ways, each a reason
         verdict.fail(f"the file is not a readable PDF ({type(error).__name__}: {error})")
         return None
@@ -186,39 +303,52 @@ def check_pdf_signature(data: bytes, verdict: Verdict, certificates: list, tsa_c
         verdict.fail("the PDF carries no signature: it is not a signed report")
         return reader
     signature = signatures[-1]
-    trust = certificates or [signature.signer_cert]
     try:
-        status = validate_pdf_signature(
-            signature,
-            signer_validation_context=ValidationContext(trust_roots=trust, allow_fetching=False),
-            ts_validation_context=ValidationContext(trust_roots=tsa_certificates or [], allow_fetching=False),
-        )
+        start, first, second, length = (int(number) for number in signature["/ByteRange"])
+        contents = bytes(signature["/Contents"])
+        signed_data = cms.ContentInfo.load(contents)["content"]
     except Exception as error:
-        verdict.fail(f"the PDF's signature cannot be checked ({type(error).__name__}: {error})")
+        verdict.fail(f"the PDF's signature cannot be read ({type(error).__name__}: {error})")
         return reader
-    who = status.signing_cert.subject.human_friendly
-    if not status.intact:
+    if (
+        start != 0
+        or second + length != len(data)
+        or data[first : first + 1] != b"<"
+        or data[second - 1 : second] != b">"
+    ):
+        verdict.fail("the PDF's signature does not cover the whole file: something was added or moved after it")
+        return reader
+    digest_algorithm = signed_data["signer_infos"][0]["digest_algorithm"]["algorithm"].native
+    digest = hashlib.new(digest_algorithm)
+    digest.update(data[:first])
+    digest.update(data[second : second + length])
+    ok, reason, certificate = cms_check(signed_data, digest.digest())
+    who = certificate.subject.human_friendly if certificate is not None else "nobody"
+    if not ok and reason == "what it signed is not these bytes":
         verdict.fail(f"the PDF was changed after {who} signed it: its bytes no longer match the signature")
-    elif not status.valid:
-        verdict.fail(f"the PDF's signature by {who} is not valid")
-    elif status.coverage != SignatureCoverageLevel.ENTIRE_FILE:
-        verdict.fail(f"the PDF's signature by {who} does not cover the whole file: something was added after it")
-    else:
-        when = (
-            f", timestamped {status.timestamp_validity.timestamp:%Y-%m-%d %H:%M:%S} UTC"
-            if status.timestamp_validity
-            else ""
-        )
-        verdict.ok(f"the PDF is signed by {who} and has not changed since it was signed{when}")
-        if certificates:
-            if status.trusted:
-                verdict.ok("the signer's certificate is the one you gave (--cert)")
-            else:
-                verdict.fail(f"the PDF is signed by {who}, not by the certificate you gave (--cert)")
-        else:
-            verdict.note(
-                "(give --cert REPORT_CERTIFICATE.pem to check who the signer is against a certificate you hold)"
+        return reader
+    if not ok:
+        verdict.fail(f"the PDF's signature by {who} is not valid: {reason}")
+        return reader
+    when = ""
+    unsigned = signed_data["signer_infos"][0]["unsigned_attrs"]
+    for attribute in unsigned if unsigned.native else []:
+        if attribute["type"].native == "signature_time_stamp_token":
+            stamped, words = timestamp_check(
+                attribute["values"][0].dump(), signed_data["signer_infos"][0]["signature"].native, tsa_certificates
             )
+            if not stamped:
+                verdict.fail(f"the PDF's signature: {words}")
+                return reader
+            when = f", {words}"
+    verdict.ok(f"the PDF is signed by {who} and has not changed since it was signed{when}")
+    if certificates:
+        if trusted_by(certificate, certificates):
+            verdict.ok("the signer's certificate is the one you gave (--cert)")
+        else:
+            verdict.fail(f"the PDF is signed by {who}, not by the certificate you gave (--cert)")
+    else:
+        verdict.note("(give --cert REPORT_CERTIFICATE.pem to check who the signer is against a certificate you hold)")
     return reader
 
 
@@ -273,33 +403,6 @@ def check_segment(segment: dict, verdict: Verdict) -> dict[int, dict] | None:
 # ---- 3. The signed checkpoints ----
 
 
-def check_timestamp(token_hex: str, signature: bytes, tsa_certificates: list) -> tuple[bool, str]:
-    from asn1crypto import cms
-    from pyhanko.sign.validation.generic_cms import validate_tst_signed_data
-    from pyhanko_certvalidator import ValidationContext
-
-    try:
-        signed_data = cms.ContentInfo.load(bytes.fromhex(token_hex))["content"]
-        embedded = [c.chosen for c in signed_data["certificates"] if c.name == "certificate"]
-        status = asyncio.run(
-            validate_tst_signed_data(
-                signed_data,
-                ValidationContext(trust_roots=tsa_certificates or embedded, allow_fetching=False),
-                lambda algorithm: hashlib.new(algorithm, signature).digest(),
-            )
-        )
-    except Exception as error:
-        return False, f"its timestamp cannot be read ({type(error).__name__}: {error})"
-    authority = status["signing_cert"].subject.human_friendly
-    if not status.get("intact"):
-        return False, "its timestamp is not about its signature"
-    if not status.get("valid"):
-        return False, "its timestamp's signature does not verify"
-    if tsa_certificates and status.get("trust_problem_indic") is not None:
-        return False, f"its timestamp is by {authority}, not the authority you gave (--tsa-cert)"
-    return True, f"timestamped by {authority} at {status['timestamp']:%Y-%m-%d %H:%M:%S} UTC"
-
-
 def check_checkpoints(
     segment: dict, entries: dict[int, dict], keys: dict, verdict: Verdict, tsa_certificates: list
 ) -> None:
@@ -334,8 +437,8 @@ def check_checkpoints(
             verdict.fail(f"{name} is another property's")
             continue
         if record.get("timestamp_token"):
-            stamped, words = check_timestamp(
-                record["timestamp_token"], bytes.fromhex(record["signature"]), tsa_certificates
+            stamped, words = timestamp_check(
+                bytes.fromhex(record["timestamp_token"]), bytes.fromhex(record["signature"]), tsa_certificates
             )
             if not stamped:
                 verdict.fail(f"{name}: {words}")

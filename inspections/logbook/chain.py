@@ -222,7 +222,7 @@ def chain_verify(
             f"the property's chain head says {stored.length} entries ending {stored.head[:12]}…, "
             f"the entries end at #{report.entries_checked} {prev_hash[:12]}…",
         )
-    if keys is not None and since is None:
+    if keys is not None and since is None and upto is None:
         _uncovered(report, property_id=property_id, now=now or timezone.now(), broken=broken)
     return report
 

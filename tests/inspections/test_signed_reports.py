@@ -440,3 +440,29 @@ def test_a_rewritten_export_is_refused_with_the_checkpoint_it_contradicts(
 def test_the_verifier_says_why_it_cannot_run(tmp_path):
     result = offline(tmp_path / "missing.pdf", "--key", str(tmp_path / "missing.pem"))
     assert result.returncode == 2 and "Cannot check: cannot read the key file" in result.stderr
+
+
+def test_with_an_authority_the_regulator_checks_its_times_offline(
+    committed_db, media, history, signing_keys, tsa, tmp_path
+):
+    from cryptography.hazmat.primitives import serialization
+
+    from tests.tsa import tsa_certificate
+
+    report = generated(history)
+    keys = str(keys_pem(tmp_path, signing_keys.ring))
+    result = offline(Path(report.file.path), "--key", keys, "--tsa-cert", str(tsa.certificate_path))
+    assert result.returncode == 0, result.stdout
+    assert (
+        "has not changed since it was signed, timestamped by Common Name: Test timestamp authority at" in result.stdout
+    )
+    assert f"checkpoint #{report.checkpoint.seq}" in result.stdout
+    assert (
+        result.stdout.count("timestamped by Common Name: Test timestamp authority at") == 2
+    )  # the PDF, the checkpoint
+    _, stranger = tsa_certificate("Another authority")
+    other = tmp_path / "other-tsa.pem"
+    other.write_bytes(stranger.public_bytes(serialization.Encoding.PEM))
+    result = offline(Path(report.file.path), "--key", keys, "--tsa-cert", str(other))
+    assert result.returncode == 1
+    assert "not the authority you gave (--tsa-cert)" in result.stdout
