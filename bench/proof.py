@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -207,14 +208,18 @@ def main() -> int:
     )
     published = keys / "published.pem"
     published.write_text("".join(key.public_pem for key in keyring.keyring_load(keys / "ring.json")))
-    runs, output = [], ""
+    runs, cpu, output = [], [], ""
     for _ in range(verify_runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         result = subprocess.run(
             [sys.executable, str(ROOT / "scripts" / "verify_report.py"), report.file.path, "--key", str(published), "--cert", str(keys / "report.pem")],
             capture_output=True, text=True, check=False, cwd="/", env={"PATH": os.environ.get("PATH", "")},
         )  # fmt: skip
         runs.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # Its CPU time too: on a shared machine the wall time also counts the other processes' turns.
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
         output = result.stdout + result.stderr
         if result.returncode != 0:
             log(output)
@@ -231,6 +236,8 @@ def main() -> int:
         f"{'  checkpoints signed while measured':44} {checkpointer.signed:12}",
         f"{'  one checkpoint, median s':44} {statistics.median(checkpointer.seconds or [0]):12.3f}",
         f"{f'offline verifier, {report.rows:,}-row register (s)':44} {min(runs):12.2f}  < {VERIFY_GOAL_SECONDS} s {'ok' if min(runs) < VERIFY_GOAL_SECONDS else 'ABOVE GOAL'}",
+        f"{'  its CPU time, user + system (s)':44} {min(cpu):12.2f}",
+        f"{'  rendering that register and signing it (s)':44} {render_seconds:12.0f}",
     ]  # fmt: skip
     log("\n" + "\n".join(lines))
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
@@ -245,7 +252,7 @@ def main() -> int:
                     "clients": clients,
                     "workers": workers,
                     "checkpoint_every_seconds": every,
-                },  # fmt: skip
+                },
                 "first_checkpoint_seconds": round(first_seconds, 2),
                 "post": {
                     "no_checkpoints": b,
@@ -256,21 +263,22 @@ def main() -> int:
                         round(x.ok / y.ok, 3) if y.ok else None
                         for x, y in zip(with_checkpoints.rounds, without.rounds, strict=True)
                     ],
-                },  # fmt: skip
+                },
                 "checkpoints": {
                     "signed_while_measured": checkpointer.signed,
                     "total": checkpoints,
                     "median_seconds": round(statistics.median(checkpointer.seconds or [0]), 4),
-                },  # fmt: skip
+                },
                 "verifier": {
                     "rows": report.rows,
                     "pages": report.pages,
                     "bytes": report.size,
                     "render_seconds": round(render_seconds, 1),
                     "runs_seconds": [round(r, 3) for r in runs],
+                    "runs_cpu_seconds": [round(c, 3) for c in cpu],
                     "goal_seconds": VERIFY_GOAL_SECONDS,
                     "output": output,
-                },  # fmt: skip
+                },
             },
             indent=2,
         )
