@@ -466,3 +466,21 @@ def test_with_an_authority_the_regulator_checks_its_times_offline(
     result = offline(Path(report.file.path), "--key", keys, "--tsa-cert", str(other))
     assert result.returncode == 1
     assert "not the authority you gave (--tsa-cert)" in result.stdout
+
+
+def test_the_api_gives_the_reports_checkpoint_and_signer(committed_db, media, history):
+    from tests.inspections.test_api import client_for
+
+    report = generated(history)
+    body = client_for(history.compliance).get(f"/api/reports/{report.pk}/").json()
+    checkpoint = report.checkpoint
+    assert body["checkpoint"] == {
+        "seq": checkpoint.seq,
+        "entry": checkpoint.entry_seq,
+        "head": checkpoint.head,
+        "signed_at": body["checkpoint"]["signed_at"],
+        "key_id": checkpoint.key_id,
+        "signature": checkpoint.signature,
+        "timestamped": False,
+    }
+    assert body["signed_by"] == report.signed_by and body["signed_by"].endswith("Common Name: Logbook tests")
