@@ -235,6 +235,11 @@ def _html(report: Report, piece: Piece) -> str:
         )
         context["checkpoint"] = checkpoint
         context["segment"] = SEGMENT
+        context["no_checkpoint"] = (
+            "no checkpoint key is configured, so this logbook's history is not signed outside its database"
+            if not settings.LOGBOOK_CHECKPOINT_KEYRING
+            else "the logbook has no entry yet, or its chain did not verify (above), so none was signed"
+        )
         if checkpoint is not None:
             context["checkpoint_signed"] = f"{timezone.localtime(checkpoint.signed_at, zone):%Y-%m-%d %H:%M:%S %Z}"
             if checkpoint.timestamp_token:

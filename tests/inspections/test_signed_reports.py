@@ -484,3 +484,16 @@ def test_the_api_gives_the_reports_checkpoint_and_signer(committed_db, media, hi
         "timestamped": False,
     }
     assert body["signed_by"] == report.signed_by and body["signed_by"].endswith("Common Name: Logbook tests")
+
+
+def test_without_a_checkpoint_key_the_report_says_so_and_does_not_verify_offline(
+    committed_db, media, history, signing_keys, settings, tmp_path
+):
+    settings.LOGBOOK_CHECKPOINT_KEYRING = ""
+    report = generated(history)
+    assert report.status == "done" and report.checkpoint is None
+    cover = " ".join(pdf_pages(report)[0].split())
+    assert "None: no checkpoint key is configured" in cover
+    result = offline(Path(report.file.path), "--key", str(keys_pem(tmp_path, signing_keys.ring)))
+    assert result.returncode == 1
+    assert "FAILED  the segment does not end on a signed checkpoint" in result.stdout
