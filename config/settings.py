@@ -386,15 +386,17 @@ if ENTRY_MAX_BACKDATE_HOURS < 1:
 # Signed checkpoints (docs/architecture.md, "Proof outside the database"): the Ed25519 keys that sign
 # the chain's head live in files named by a key ring (config/keyring.py), never in the database.
 # `make run` makes a development ring under var/keys/ (git-ignored); production names its own.
-# A ring named but unusable stops the start; none at all leaves the logbook unsigned (and
-# `check --deploy` says so).
+# A ring named but unusable stops the start; none at all (or the variable set empty) leaves the
+# logbook unsigned (and `check --deploy` says so).
 LOGBOOK_CHECKPOINT_KEYRING = os.getenv("LOGBOOK_CHECKPOINT_KEYRING", "")
 if LOGBOOK_CHECKPOINT_KEYRING:
     try:
         keyring.keyring_load(LOGBOOK_CHECKPOINT_KEYRING)
     except keyring.KeyringError as error:
         raise ImproperlyConfigured(f"LOGBOOK_CHECKPOINT_KEYRING: {error}") from None
-elif (BASE_DIR / "var" / "keys" / "checkpoint-keyring.json").exists():
+elif (
+    os.getenv("LOGBOOK_CHECKPOINT_KEYRING") is None and (BASE_DIR / "var" / "keys" / "checkpoint-keyring.json").exists()
+):
     LOGBOOK_CHECKPOINT_KEYRING = str(BASE_DIR / "var" / "keys" / "checkpoint-keyring.json")
 # Product policy: a growing logbook is checkpointed at least this often (beat's task runs at this
 # interval); an entry older than twice it that no signed checkpoint covers is reported by
@@ -414,7 +416,7 @@ if LOGBOOK_TSA_CERTIFICATES and not Path(LOGBOOK_TSA_CERTIFICATES).is_file():
 # self-signed pair under var/keys/. Without them a report is not signed (and `check --deploy` says so).
 LOGBOOK_REPORT_SIGNING_KEY = os.getenv("LOGBOOK_REPORT_SIGNING_KEY", "")
 LOGBOOK_REPORT_SIGNING_CERT = os.getenv("LOGBOOK_REPORT_SIGNING_CERT", "")
-if not LOGBOOK_REPORT_SIGNING_KEY and (BASE_DIR / "var" / "keys" / "report-signing.key").exists():
+if os.getenv("LOGBOOK_REPORT_SIGNING_KEY") is None and (BASE_DIR / "var" / "keys" / "report-signing.key").exists():
     LOGBOOK_REPORT_SIGNING_KEY = str(BASE_DIR / "var" / "keys" / "report-signing.key")
     LOGBOOK_REPORT_SIGNING_CERT = str(BASE_DIR / "var" / "keys" / "report-signing.pem")
 for _name, _path in (("LOGBOOK_REPORT_SIGNING_KEY", LOGBOOK_REPORT_SIGNING_KEY),

@@ -85,6 +85,13 @@ def signing_keys(tmp_path_factory):
     django_settings.LOGBOOK_CHECKPOINT_KEYRING = str(ring)
     django_settings.LOGBOOK_REPORT_SIGNING_KEY, django_settings.LOGBOOK_REPORT_SIGNING_CERT = str(key), str(cert)
     django_settings.LOGBOOK_TSA_URL = django_settings.LOGBOOK_TSA_CERTIFICATES = ""
+    # The servers and workers a test starts (gunicorn, Celery) sign with the same keys.
+    os.environ.update(
+        LOGBOOK_CHECKPOINT_KEYRING=str(ring),
+        LOGBOOK_REPORT_SIGNING_KEY=str(key),
+        LOGBOOK_REPORT_SIGNING_CERT=str(cert),
+        LOGBOOK_TSA_URL="",
+    )
     return SimpleNamespace(directory=directory, ring=ring, report_key=key, report_cert=cert)
 
 
