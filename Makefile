@@ -17,7 +17,7 @@ WEB_CONCURRENCY ?= 3
 BIND ?= 127.0.0.1:$(PORT)
 
 .PHONY: venv run serve test test-fast test-slow typecheck migrations-check screenshots bench bench-table-page bench-scan \
-	bench-report lint format clean-venv
+	bench-report bench-proof lint format clean-venv
 
 # make test-fast's pytest processes (pytest-xdist): one a core by default.
 TEST_FAST_WORKERS ?= auto
@@ -91,6 +91,7 @@ bench: venv
 	$(BIN)/python bench/table_page.py
 	$(BIN)/python bench/scan.py
 	$(BIN)/python bench/report.py
+	$(BIN)/python bench/proof.py
 
 bench-table-page: venv
 	$(BIN)/python bench/table_page.py
@@ -100,6 +101,10 @@ bench-scan: venv
 
 bench-report: venv
 	$(BIN)/python bench/report.py
+
+# The signed POST with checkpointing against without, and the offline verifier on a 10,000-row register.
+bench-proof: venv
+	$(BIN)/python bench/proof.py
 
 lint: venv
 	$(BIN)/ruff check .

@@ -14,6 +14,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
+from config import keyring
 from config.logs import logging_config
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -400,6 +401,47 @@ LOGBOOK_CLOCK_SKEW_SECONDS = envint("LOGBOOK_CLOCK_SKEW_SECONDS", "60")
 ENTRY_MAX_BACKDATE_HOURS = envint("ENTRY_MAX_BACKDATE_HOURS", "24")
 if ENTRY_MAX_BACKDATE_HOURS < 1:
     raise ImproperlyConfigured("ENTRY_MAX_BACKDATE_HOURS must be at least 1")
+
+# Signed checkpoints (docs/architecture.md, "Proof outside the database"): the Ed25519 keys that sign
+# the chain's head live in files named by a key ring (config/keyring.py), never in the database.
+# `make run` makes a development ring under var/keys/ (git-ignored); production names its own.
+# A ring named but unusable stops the start; none at all (or the variable set empty) leaves the
+# logbook unsigned (and `check --deploy` says so).
+LOGBOOK_CHECKPOINT_KEYRING = os.getenv("LOGBOOK_CHECKPOINT_KEYRING", "")
+if LOGBOOK_CHECKPOINT_KEYRING:
+    try:
+        keyring.keyring_load(LOGBOOK_CHECKPOINT_KEYRING)
+    except keyring.KeyringError as error:
+        raise ImproperlyConfigured(f"LOGBOOK_CHECKPOINT_KEYRING: {error}") from None
+elif (
+    os.getenv("LOGBOOK_CHECKPOINT_KEYRING") is None and (BASE_DIR / "var" / "keys" / "checkpoint-keyring.json").exists()
+):
+    LOGBOOK_CHECKPOINT_KEYRING = str(BASE_DIR / "var" / "keys" / "checkpoint-keyring.json")
+# Product policy: a growing logbook is checkpointed at least this often (beat's task runs at this
+# interval); an entry older than twice it that no signed checkpoint covers is reported by
+# verify_logbook as tampering (its checkpoints deleted).
+LOGBOOK_CHECKPOINT_MINUTES = envint("LOGBOOK_CHECKPOINT_MINUTES", "5")
+if LOGBOOK_CHECKPOINT_MINUTES < 1:
+    raise ImproperlyConfigured("LOGBOOK_CHECKPOINT_MINUTES must be at least 1")
+# An RFC 3161 timestamp authority for the checkpoints and the reports' signatures; none by default
+# (each checkpoint then says it carries no trusted time). Its certificates (PEM, the TSA's own or its
+# CA's) are what verify_logbook trusts a token from.
+LOGBOOK_TSA_URL = os.getenv("LOGBOOK_TSA_URL", "")
+LOGBOOK_TSA_CERTIFICATES = os.getenv("LOGBOOK_TSA_CERTIFICATES", "")
+LOGBOOK_TSA_TIMEOUT_SECONDS = envint("LOGBOOK_TSA_TIMEOUT_SECONDS", "10")
+if LOGBOOK_TSA_CERTIFICATES and not Path(LOGBOOK_TSA_CERTIFICATES).is_file():
+    raise ImproperlyConfigured(f"LOGBOOK_TSA_CERTIFICATES: no file {LOGBOOK_TSA_CERTIFICATES}")
+# The key and certificate (PEM) that sign every PDF report (PAdES); `make run` makes a
+# self-signed pair under var/keys/. Without them a report is not signed (and `check --deploy` says so).
+LOGBOOK_REPORT_SIGNING_KEY = os.getenv("LOGBOOK_REPORT_SIGNING_KEY", "")
+LOGBOOK_REPORT_SIGNING_CERT = os.getenv("LOGBOOK_REPORT_SIGNING_CERT", "")
+if os.getenv("LOGBOOK_REPORT_SIGNING_KEY") is None and (BASE_DIR / "var" / "keys" / "report-signing.key").exists():
+    LOGBOOK_REPORT_SIGNING_KEY = str(BASE_DIR / "var" / "keys" / "report-signing.key")
+    LOGBOOK_REPORT_SIGNING_CERT = str(BASE_DIR / "var" / "keys" / "report-signing.pem")
+for _name, _path in (("LOGBOOK_REPORT_SIGNING_KEY", LOGBOOK_REPORT_SIGNING_KEY),
+                     ("LOGBOOK_REPORT_SIGNING_CERT", LOGBOOK_REPORT_SIGNING_CERT)):  # fmt: skip
+    if bool(LOGBOOK_REPORT_SIGNING_KEY) != bool(LOGBOOK_REPORT_SIGNING_CERT) or (_path and not Path(_path).is_file()):
+        raise ImproperlyConfigured(f"{_name}: the report's signing key and certificate are two readable files")
 
 # How long the answer to an API write sent with an Idempotency-Key (and a signed form's one-time
 # token) is kept: a repeat within it gets the same answer instead of a second entry.

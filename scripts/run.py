@@ -6,6 +6,8 @@ when one stops or Ctrl-C comes, it stops them all (SIGTERM to each one's process
 after five seconds). This script does what honcho does not:
 
 1. checks that the ports are free, and points REDIS_URL at the embedded Redis when it is unset;
+   makes the development's signing keys under var/keys/ (git-ignored) if there are none: the
+   checkpoint key ring and the reports' self-signed certificate (config/keyring.py);
 2. `manage.py migrate`, then `manage.py seed_demo --if-empty` (the demo casino, on a fresh database);
 3. starts honcho, and once the web server answers prints its address and the demo logins.
 
@@ -23,11 +25,13 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from config import keyring  # noqa: E402  (no Django set-up needed)
 from inspections.logbook import demo  # noqa: E402  (plain data: no Django set-up needed)
 
 PROCFILE = ROOT / "Procfile.dev"
@@ -79,6 +83,9 @@ def prepare(env: dict[str, str]) -> list[str]:
         say(f"embedded Redis at {env['REDIS_URL']}")
     if port_open(port):
         raise Refused(f"port {port} is already in use: set PORT to a free port")
+    if not env.get("LOGBOOK_CHECKPOINT_KEYRING"):
+        for made in keyring.development_keys(ROOT / "var" / "keys", now=datetime.now(UTC)):
+            say(f"made the development's signing key {made} (not for production)")
     for step in (["migrate", "--noinput"], ["seed_demo", "--if-empty"]):
         say(f"manage.py {' '.join(step)}")
         if subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env).returncode != 0:  # noqa: S603

@@ -68,6 +68,45 @@ def media_root(settings, tmp_path_factory):
     return settings.MEDIA_ROOT
 
 
+@pytest.fixture(scope="session", autouse=True)
+def signing_keys(tmp_path_factory):
+    """Each test process signs checkpoints and reports with keys of its own, made in a temporary
+    directory (never a developer's var/keys/): the ring, its directory, the report's key and certificate."""
+    from django.conf import settings as django_settings
+
+    from config import keyring
+
+    directory = tmp_path_factory.mktemp("keys")
+    ring = directory / "checkpoint-keyring.json"
+    # Valid from long before any clock a test freezes.
+    keyring.checkpoint_key_add(ring, now=datetime(2000, 1, 1, tzinfo=UTC))
+    key, cert = directory / "report-signing.key", directory / "report-signing.pem"
+    keyring.report_certificate_make(key, cert, common_name="Logbook tests", now=datetime.now(UTC))
+    django_settings.LOGBOOK_CHECKPOINT_KEYRING = str(ring)
+    django_settings.LOGBOOK_REPORT_SIGNING_KEY, django_settings.LOGBOOK_REPORT_SIGNING_CERT = str(key), str(cert)
+    django_settings.LOGBOOK_TSA_URL = django_settings.LOGBOOK_TSA_CERTIFICATES = ""
+    # The servers and workers a test starts (gunicorn, Celery) sign with the same keys.
+    os.environ.update(
+        LOGBOOK_CHECKPOINT_KEYRING=str(ring),
+        LOGBOOK_REPORT_SIGNING_KEY=str(key),
+        LOGBOOK_REPORT_SIGNING_CERT=str(cert),
+        LOGBOOK_TSA_URL="",
+    )
+    return SimpleNamespace(directory=directory, ring=ring, report_key=key, report_cert=cert)
+
+
+@pytest.fixture
+def tsa(settings, tmp_path):
+    """A real RFC 3161 timestamp authority on 127.0.0.1 (tests/tsa.py), configured and trusted."""
+    from tests.tsa import LocalTSA
+
+    authority = LocalTSA(tmp_path)
+    settings.LOGBOOK_TSA_URL = authority.url
+    settings.LOGBOOK_TSA_CERTIFICATES = str(authority.certificate_path)
+    yield authority
+    authority.stop()
+
+
 @pytest.fixture(autouse=True)
 def writes_through_services():
     """Fails a test in which the project's code wrote a model other than through its service (tests/write_guard.py)."""

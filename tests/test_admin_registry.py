@@ -22,6 +22,7 @@ from compliance.casinos.models import TABLE_DEADLINES
 READ_ONLY = {
     "logbook.Entry",
     "logbook.Signature",
+    "logbook.Checkpoint",
     "flags.ComplianceException",
     "reports.Report",
     "reports.ReportDownload",

@@ -7,18 +7,31 @@ import os
 import secrets
 import subprocess
 import sys
+import tempfile
 import urllib.request
+from datetime import UTC, datetime
+from pathlib import Path
 
 from pythonjsonlogger.json import JsonFormatter
 
+from config import keyring
 from config.logs import JSON_FORMATTER
 from tests.servers import ROOT, gunicorn_start
 
+# Production signs its logbook and its reports with keys of its own (config/keyring.py).
+KEYS = Path(tempfile.mkdtemp(prefix="logbook-production-keys-"))
+keyring.checkpoint_key_add(KEYS / "ring.json", now=datetime.now(UTC))
+keyring.report_certificate_make(
+    KEYS / "report.key", KEYS / "report.pem", common_name="Production test", now=datetime.now(UTC)
+)
 PRODUCTION = {
     "DEBUG": "false",
     "SECRET_KEY": secrets.token_urlsafe(50),
     "ALLOWED_HOSTS": "logbook.example.com",
     "DATABASE_URL": "sqlite:///:memory:",
+    "LOGBOOK_CHECKPOINT_KEYRING": str(KEYS / "ring.json"),
+    "LOGBOOK_REPORT_SIGNING_KEY": str(KEYS / "report.key"),
+    "LOGBOOK_REPORT_SIGNING_CERT": str(KEYS / "report.pem"),
 }
 
 
@@ -122,3 +135,20 @@ def test_the_production_server_logs_json_and_each_request_once(tmp_path):
     assert any(r["logger"] == "gunicorn.error" and "Booting worker" in r["message"] for r in records), records
     [line] = [r for r in records if r["logger"] == "logbook.request"]
     assert (line["method"], line["path"], line["status"], line["client"]) == ("GET", "/login/", 200, "10.9.8.7")
+
+
+def test_production_without_signing_keys_is_warned_by_check_deploy():
+    environment = {
+        **PRODUCTION,
+        "LOGBOOK_CHECKPOINT_KEYRING": "",
+        "LOGBOOK_REPORT_SIGNING_KEY": "",
+        "LOGBOOK_REPORT_SIGNING_CERT": "",
+    }
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **environment)
+    assert result.returncode != 0
+    assert "logbook.W001" in result.stderr + result.stdout and "logbook.W002" in result.stderr + result.stdout
+
+
+def test_a_named_key_ring_that_cannot_be_read_stops_the_start(tmp_path):
+    result = manage("check", **{**PRODUCTION, "LOGBOOK_CHECKPOINT_KEYRING": str(tmp_path / "missing.json")})
+    assert result.returncode != 0 and "LOGBOOK_CHECKPOINT_KEYRING: cannot read the checkpoint key ring" in result.stderr

@@ -169,5 +169,38 @@ class Signature(models.Model):
         return f"{self.signer_name} ({self.credential_number}), {self.meaning}"
 
 
+class CheckpointQuerySet(PropertyScopedQuerySet):
+    """Checkpoints are seen as their property is (`restrict`)."""
+
+
+class Checkpoint(models.Model):
+    """A signed statement of a property's chain: "entry #`entry_seq` of property `property` has the hash
+    `head`", made at `signed_at` and signed with the Ed25519 key `key_id`, which is not in the database
+    (config/keyring.py). Append-only, numbered per property; written only by
+    services.checkpoint_sign, under the chain's lock. `timestamp_token` is an RFC 3161 token over the
+    signature from the configured authority; without one, `timestamp_note` says why."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="checkpoints")
+    seq = models.PositiveBigIntegerField(help_text="The checkpoint's number in its property's, from 1.")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
+    entry_seq = models.PositiveBigIntegerField(help_text="The number of the last entry it covers.")
+    head = models.CharField(max_length=64, help_text="That entry's hash.", validators=[printable_line])
+    signed_at = models.DateTimeField()
+    reason = models.CharField(max_length=20, choices=[("interval", "Interval"), ("report", "Report")])
+    key_id = models.CharField(max_length=16, validators=[printable_line])
+    signature = models.CharField(max_length=128, help_text="Ed25519, hexadecimal.", validators=[printable_line])
+    timestamp_token = models.BinaryField(null=True, blank=True, editable=False)
+    timestamp_note = models.CharField(max_length=300, blank=True, validators=[printable_line])
+
+    objects = CheckpointQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["property", "seq"]
+        constraints = [models.UniqueConstraint(fields=["property", "seq"], name="checkpoint_seq_unique_per_property")]
+
+    def __str__(self) -> str:
+        return f"checkpoint #{self.seq} of property {self.property_id}: entry #{self.entry_seq}"
+
+
 # The tables the append-only triggers protect (installed by this app's migrations).
-APPEND_ONLY_TABLES = ("logbook_entry", "logbook_signature")
+APPEND_ONLY_TABLES = ("logbook_entry", "logbook_signature", "logbook_checkpoint")

@@ -8,12 +8,15 @@ refusal writes nothing and two tablets cannot interleave.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from compliance.accounts.models import User
@@ -25,10 +28,22 @@ from compliance.casinos.services import equipment_lock
 from compliance.rulebook import Jurisdiction, Violation, raise_if_any, table_states
 from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
-from inspections.logbook import chain
+from config.keyring import signing_key
+from inspections.logbook import chain, checkpoints
 from inspections.logbook.deadlines import configuration_due, deadlines_set
-from inspections.logbook.models import ChainHead, Entry, EntryKind, Signature, SignatureMeaning, amendment_label
+from inspections.logbook.models import (
+    ChainHead,
+    Checkpoint,
+    Entry,
+    EntryKind,
+    Signature,
+    SignatureMeaning,
+    amendment_label,
+)
 from inspections.logbook.signals import entry_recorded
+from inspections.logbook.timestamps import TimestampUnavailable, timestamp_fetch
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -594,3 +609,89 @@ def amendment_record(
             _inspection_amended_away(table=table, original=original, rules=rules)
             _table_save(table, as_locked=as_locked, at=None, entry=entry)
     return entry
+
+
+class CheckpointRefused(Exception):
+    """The chain since the last checkpoint does not verify: nothing is signed over it."""
+
+    def __init__(self, report: chain.ChainReport):
+        super().__init__(report.as_text())
+        self.report = report
+
+
+def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint | None:
+    """Sign the property's chain head with the checkpoint key, after checking the chain from the last
+    checkpoint to it; None when the interval's checkpoint has nothing new to cover (a report's is always
+    made). Raises checkpoints.CheckpointKeyMissing without a key ring, CheckpointRefused when the chain
+    since the last checkpoint is broken or contradicts it.
+
+    The chain's lock is held only to read the head and to append the checkpoint: the check and the
+    timestamp authority's answer (a network call) come in between, and if another checkpoint was
+    appended meanwhile, this one is made again over the newer head.
+    """
+    keys = checkpoints.checkpoint_keys()
+    while True:
+        with transaction.atomic():
+            head = ChainHead.objects.select_for_update().filter(property_id=property_id).first()
+            if head is None or head.length == 0:
+                return None
+            last = Checkpoint.objects.filter(property_id=property_id).order_by("-seq").first()
+        if reason == "interval" and last is not None and last.entry_seq == head.length:
+            return None
+        verified = chain.chain_verify(property_id=property_id, since=last, upto=(head.length, head.head))
+        if not verified.ok:
+            raise CheckpointRefused(verified)
+        now = timezone.now()
+        key = signing_key(keys, now)
+        assert key.private_key is not None  # signing_key answers only keys that have one
+        seq = last.seq + 1 if last else 1
+        message = checkpoints.checkpoint_message(
+            property_id=property_id, seq=seq, entry_seq=head.length, head=head.head, signed_at=now, key_id=key.key_id
+        )
+        signature = key.private_key.sign(message)
+        token, note = None, ""
+        try:
+            token = timestamp_fetch(signature)
+        except TimestampUnavailable as unavailable:
+            note = str(unavailable)[:300]
+        with transaction.atomic():
+            ChainHead.objects.select_for_update().filter(property_id=property_id).first()
+            newest = Checkpoint.objects.filter(property_id=property_id).order_by("-seq").first()
+            if (newest.seq if newest else 0) != seq - 1:
+                continue  # another checkpoint came first: sign again over the head as it is now
+            return Checkpoint.objects.create(
+                property_id=property_id,
+                seq=seq,
+                entry=Entry.objects.get(property_id=property_id, seq=head.length),
+                entry_seq=head.length,
+                head=head.head,
+                signed_at=now,
+                reason=reason,
+                key_id=key.key_id,
+                signature=signature.hex(),
+                timestamp_token=token,
+                timestamp_note=note,
+            )
+
+
+def checkpoint_grown(*, now: datetime | None = None) -> dict[str, list[int]]:
+    """Beat's task: a checkpoint for every property whose logbook grew since its last one. Answers
+    which were signed, and which were refused (their chain does not verify: logged as an error)."""
+    last_covered = (
+        Checkpoint.objects.filter(property_id=OuterRef("property_id")).order_by("-seq").values("entry_seq")[:1]
+    )
+    grown = (
+        ChainHead.objects.annotate(covered=Coalesce(Subquery(last_covered), Value(0)))
+        .filter(length__gt=F("covered"))
+        .order_by("property_id")
+        .values_list("property_id", flat=True)
+    )
+    done: dict[str, list[int]] = {"signed": [], "refused": []}
+    for property_id in grown:
+        try:
+            if checkpoint_sign(property_id=property_id, reason="interval") is not None:
+                done["signed"].append(property_id)
+        except CheckpointRefused as refused:
+            logger.error("checkpoint refused: %s", refused.report.as_text())
+            done["refused"].append(property_id)
+    return done

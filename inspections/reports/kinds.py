@@ -44,6 +44,11 @@ def _period(report: Report) -> tuple[datetime, datetime]:
     return start, end
 
 
+def period_bounds(report: Report) -> tuple[datetime, datetime]:
+    """The report's period as two instants: the property's local midnights that begin and end it."""
+    return _period(report)
+
+
 def _of_report(rows, report: Report, *, at: str):
     """The report's property's rows whose `at` falls in its period, of its tables if it names any."""
     start, end = _period(report)
@@ -97,7 +102,11 @@ class Register:
     columns = REGISTER_COLUMNS
 
     def entries(self, report: Report):
-        return _of_report(Entry.objects, report, at="occurred_at")
+        entries = _of_report(Entry.objects, report, at="occurred_at")
+        # Up to the entry the report's checkpoint signed: the rows are those its chain segment covers.
+        if report.checkpoint_id is not None:
+            entries = entries.filter(seq__lte=report.checkpoint.entry_seq)
+        return entries
 
     def keys(self, report: Report) -> list[int]:
         return list(self.entries(report).order_by("occurred_at", "seq").values_list("pk", flat=True))
@@ -383,3 +392,7 @@ KINDS_BY_CODE = {kind.kind: kind() for kind in (Register, TableHistory, Exceptio
 
 def kind_of(report: Report):
     return KINDS_BY_CODE[report.kind]
+
+
+# The kinds whose rows are logbook entries, one each (the offline verifier matches them to the chain).
+ENTRY_KINDS = (ReportKind.INSPECTION_REGISTER, ReportKind.TABLE_HISTORY)

@@ -78,6 +78,13 @@ class Report(models.Model):
         null=True, blank=True, help_text="The first broken entry's number in the property's chain."
     )
     chain_broken_reason = models.TextField(blank=True, validators=note_validators())
+    # The signed checkpoint made for the report (printed on its cover, the end of the chain segment it
+    # carries): the regulator's receipt of the history up to it. None without a checkpoint key.
+    checkpoint = models.ForeignKey(
+        "logbook.Checkpoint", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    # Who signed the PDF (the certificate's subject), empty while unsigned.
+    signed_by = models.CharField(max_length=300, blank=True, validators=[printable_line])
     finished_at = models.DateTimeField(null=True, blank=True)
 
     objects = ReportQuerySet.as_manager()

@@ -9,8 +9,14 @@ there are cores (a Celery group in the background, a local process pool for `ren
    its page numbers go left blank, and its pages counted;
 2. knowing every piece's count, each gets "Page X of Y" from a page-number layer (WeasyPrint's
    own counter, started at the piece's first page, with the total), merged onto its pages;
-3. pypdf joins the pieces behind the cover, which carries the PDF/A-3b metadata and the CSV of
-   the same rows as an attachment. The file is hashed and only then published.
+3. pypdf joins the pieces behind the cover, which carries the PDF/A-3b metadata and, as
+   attachments, the CSV of the same rows and the chain segment of the period (every entry's record,
+   previous hash and hash, and the signed checkpoints over them: scripts/verify_report.py checks
+   one against the other offline). The joined file is signed (PAdES, signing.py), hashed and only
+   then published.
+
+Before any of it, `plan` has the property's chain head signed (a checkpoint, the report's receipt,
+printed on its cover): a logbook that contradicts an earlier signed checkpoint gets no report.
 
 Nothing here knows whether it runs in a Celery worker or a local process: `plan`, `piece_render`,
 `piece_stamp`, `join` are the steps; inspections.flags.tasks and the command drive them.
@@ -21,6 +27,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,16 +41,29 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from compliance.rulebook.artwork import artwork_media_type
-from inspections.logbook.chain import chain_verify
+from inspections.logbook import services as logbook
+from inspections.logbook.chain import chain_segment, chain_verify
+from inspections.logbook.checkpoints import CheckpointKeyMissing, checkpoint_record
+from inspections.logbook.models import Checkpoint, Entry
+from inspections.logbook.timestamps import timestamp_check
+from inspections.reports import signing
 from inspections.reports.csvfile import csv_writer
-from inspections.reports.kinds import artwork_attachment_name, kind_of
+from inspections.reports.kinds import ENTRY_KINDS, artwork_attachment_name, kind_of, period_bounds
 from inspections.reports.models import Report, ReportStatus
+
+SEGMENT = "chain-segment.json"
+SEGMENT_FORMAT = "logbook-chain-segment/1"
 
 COVER = -1  # the index of the cover piece
 
 
 class ReportFinished(Exception):
     """The report was generated already (a task delivered twice): nothing to do."""
+
+
+class ReportRefused(Exception):
+    """The logbook contradicts a checkpoint signed earlier: its history was rewritten, and no report
+    of it is produced."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +98,8 @@ def plan(report_id: int) -> list[Piece]:
     if report.status in (ReportStatus.DONE, ReportStatus.FAILED):
         raise ReportFinished(f"report {report_id} is already {report.status}")
     Report.objects.filter(pk=report_id).update(status=ReportStatus.RUNNING, progress=1, error="")
+    report.checkpoint = checkpoint_for(report)
+    Report.objects.filter(pk=report_id).update(checkpoint=report.checkpoint)
     kind = kind_of(report)
     keys = kind.keys(report)
     size = settings.REPORT_CHUNK_ROWS
@@ -94,12 +116,83 @@ def plan(report_id: int) -> list[Piece]:
     return pieces
 
 
+def checkpoint_for(report: Report) -> Checkpoint | None:
+    """The report's checkpoint: the property's chain head signed now, after the chain since the last
+    checkpoint was checked. None without a checkpoint key, or when that check finds an ordinary break
+    (the cover then says BROKEN); ReportRefused when the chain contradicts a signed checkpoint."""
+    try:
+        return logbook.checkpoint_sign(property_id=report.property_id, reason="report")
+    except CheckpointKeyMissing:
+        return None
+    except logbook.CheckpointRefused as refused:
+        if refused.report.contradicted:
+            raise ReportRefused(
+                f"this report cannot be produced: the logbook contradicts what was signed earlier: {refused.report.reason}"
+            ) from None
+        return None
+
+
+def segment_write(report: Report, path: Path) -> None:
+    """The chain segment of the period, as JSON: from the first entry of the period (by its number in
+    the property's chain) to the entry the report's checkpoint signed (or the chain's head without
+    one), with the checkpoints signed over it; the offline verifier needs nothing else."""
+    start, end = period_bounds(report)
+    if report.checkpoint is not None:
+        last = report.checkpoint.entry_seq
+    else:
+        last = (
+            Entry.objects.filter(property_id=report.property_id).order_by("-seq").values_list("seq", flat=True).first()
+            or 0
+        )
+    in_period = Entry.objects.filter(
+        property_id=report.property_id, occurred_at__gte=start, occurred_at__lt=end, seq__lte=last
+    )
+    first = min(in_period.order_by("seq").values_list("seq", flat=True).first() or last, last)
+    covering = Checkpoint.objects.filter(
+        property_id=report.property_id, entry_seq__gte=max(first, 1), entry_seq__lte=last
+    ).order_by("seq")
+    header = {
+        "format": SEGMENT_FORMAT,
+        "property": {
+            "id": report.property_id,
+            "name": report.property.name,
+            "licence": report.property.licence_number,
+            "time_zone": report.property.time_zone,
+        },
+        "report": {
+            "id": report.pk,
+            "kind": report.kind,
+            "rows_are_entries": report.kind in ENTRY_KINDS,
+            "csv": f"{report.kind}.csv",
+            "period_from": report.period_from.isoformat(),
+            "period_to": report.period_to.isoformat(),
+            "period_start": start.isoformat(),
+            "period_end": end.isoformat(),
+            "tables": sorted(report.tables.values_list("pk", flat=True)),
+        },
+        # The logbook's own check of its whole chain when the report was made, as its cover prints it.
+        "chain": {"intact": report.chain_intact, "verdict": report.chain_verdict, "head": report.chain_head},
+        "checkpoint": report.checkpoint.seq if report.checkpoint else None,
+        "checkpoints": [checkpoint_record(checkpoint) for checkpoint in covering],
+    }
+    # Written by hand around the entries, one line each, so that 100,000 of them never sit in memory.
+    with path.open("w", encoding="utf-8") as out:
+        out.write(json.dumps(header, ensure_ascii=False)[:-1] + ', "entries": [\n')
+        for number, entry in enumerate(chain_segment(property_id=report.property_id, first_seq=first, last_seq=last)):
+            out.write(("," if number else "") + json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+        out.write("]}\n")
+
+
 def verify(report_id: int) -> bool:
     """The property's hash chain, from its first entry to its head, for the cover and the list
     (every format: a CSV's verdict is shown in the list and the API as a PDF's is); a broken one
     names its first broken entry."""
     report = Report.objects.get(pk=report_id)
     verified = chain_verify(property_id=report.property_id)
+    if verified.contradicted:
+        raise ReportRefused(
+            f"this report cannot be produced: the logbook contradicts what was signed earlier: {verified.reason}"
+        )
     Report.objects.filter(pk=report_id).update(
         chain_intact=verified.ok,
         chain_head=verified.head_hash,
@@ -137,6 +230,21 @@ def _html(report: Report, piece: Piece) -> str:
         "tables": ", ".join(report.tables.order_by("number").values_list("number", flat=True)) or "all",
     }
     if piece.index == COVER:
+        checkpoint = report.checkpoint or (
+            Checkpoint.objects.filter(property_id=report.property_id).order_by("-seq").first()
+        )
+        context["checkpoint"] = checkpoint
+        context["segment"] = SEGMENT
+        context["no_checkpoint"] = (
+            "no checkpoint key is configured, so this logbook's history is not signed outside its database"
+            if not settings.LOGBOOK_CHECKPOINT_KEYRING
+            else "the logbook has no entry yet, or its chain did not verify (above), so none was signed"
+        )
+        if checkpoint is not None:
+            context["checkpoint_signed"] = f"{timezone.localtime(checkpoint.signed_at, zone):%Y-%m-%d %H:%M:%S %Z}"
+            if checkpoint.timestamp_token:
+                stamped = timestamp_check(bytes(checkpoint.timestamp_token), bytes.fromhex(checkpoint.signature))
+                context["checkpoint_time"] = stamped if stamped.ok else None
         context["charts"] = kind.charts(report)
         context["artworks"] = [_artwork_shown(layout) for layout in getattr(kind, "artworks", lambda r: [])(report)]
         return render_to_string("reports/cover.html", context)
@@ -179,16 +287,25 @@ def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
     its file and its number of pages. The cover carries the CSV attachment."""
     from weasyprint import HTML, Attachment  # imported where used: the web process never needs it
 
-    report = Report.objects.select_related("property", "requested_by").get(pk=report_id)
+    report = Report.objects.select_related("property", "requested_by", "checkpoint").get(pk=report_id)
     path = workdir(report_id) / ("cover.pdf" if piece.index == COVER else f"piece-{piece.index:06d}.pdf")
     options = {"pdf_variant": "pdf/a-3b", "pdf_identifier": f"report-{report_id}".encode()}
     if piece.index == COVER:
+        # Written with the cover, after the verification: it carries the verdict the cover prints.
+        segment_write(report, workdir(report_id) / SEGMENT)
         options["attachments"] = [
             Attachment(
                 filename=str(workdir(report_id) / "rows.csv"),
                 name=f"{report.kind}.csv",
                 description="The same rows as this report, as CSV",
                 relationship="Data",
+            ),
+            Attachment(
+                filename=str(workdir(report_id) / SEGMENT),
+                name=SEGMENT,
+                description="The logbook's hash chain over the period and the signed checkpoints covering it "
+                "(check it with scripts/verify_report.py)",
+                relationship="Supplement",
             ),
             *_artwork_attachments(report),
         ]
@@ -253,6 +370,17 @@ def join(report_id: int, paths: list[str]) -> None:
     with out.open("wb") as handle:
         writer.write(handle)
     pages = len(writer.pages)
+    signed = workdir(report_id) / "report-signed.pdf"
+    report = Report.objects.select_related("property").get(pk=report_id)
+    signed_by = signing.pdf_sign(
+        out,
+        signed,
+        reason=f"{report.get_kind_display()}, {report.period_from} to {report.period_to}: generated and unchanged since",
+        location=report.property.name,
+    )
+    if signed_by is not None:
+        Report.objects.filter(pk=report_id).update(signed_by=signed_by[:300])
+        out = signed
     publish(report, out, pages=pages)
 
 

@@ -9,4 +9,4 @@ from inspections.reports.models import Report
 
 def reports_visible_to(user) -> QuerySet[Report]:
     """A property's reports: to its compliance manager and its jurisdiction's regulators only."""
-    return Report.objects.restrict(user).select_related("property", "requested_by")
+    return Report.objects.restrict(user).select_related("property", "requested_by", "checkpoint")

@@ -550,7 +550,7 @@ def test_the_approvals_report_prints_an_image_artwork_on_its_cover(committed_db,
         cover = pdf.pages[0]
         assert cover.images, "the artwork is drawn on the cover"
         assert layout.artwork_sha256 in (cover.extract_text() or "").replace("\n", "")
-    assert set(PdfReader(report.file.path).attachments) == {"approvals_in_effect.csv"}
+    assert set(PdfReader(report.file.path).attachments) == {"approvals_in_effect.csv", "chain-segment.json"}
 
 
 @pytest.mark.any_hour

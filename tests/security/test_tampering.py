@@ -11,11 +11,13 @@ from inspections.reports.models import Report, ReportDownload
 @pytest.fixture
 def one_row_each(casino):
     from compliance.approvals import services as approvals
+    from inspections.logbook import services as logbook
     from tests.conftest import sign
     from tests.factories import ROULETTE_LAYOUT, RegulatorFactory, artwork_upload
     from tests.inspections.test_services import inspect
 
     inspect(casino)
+    logbook.checkpoint_sign(property_id=casino.property.pk)
     layout = approvals.layout_submit(
         prop=casino.property,
         game="roulette",

@@ -321,3 +321,14 @@ class LogbookRowSerializer(serializers.ModelSerializer):
 
     def to_representation(self, entry: Entry) -> dict:
         return register_row(entry)
+
+
+class CheckpointKeySerializer(serializers.Serializer):
+    """A checkpoint key's public half, as published for whoever verifies a checkpoint."""
+
+    key_id = serializers.CharField(help_text="What a checkpoint names: SHA-256 of the raw key, 16 hex digits.")
+    algorithm = serializers.CharField(help_text="Always Ed25519.")
+    public_key_pem = serializers.CharField(help_text="SubjectPublicKeyInfo, PEM.")
+    valid_from = serializers.DateTimeField()
+    valid_until = serializers.DateTimeField(allow_null=True, help_text="null while it signs.")
+    signing = serializers.BooleanField(help_text="Whether it signs the checkpoints made now.")

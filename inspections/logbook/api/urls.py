@@ -1,5 +1,6 @@
 """The logbook's resources; config.api.urls adds them to the API's one router (and its root)."""
 
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from inspections.logbook.api import views
@@ -13,4 +14,4 @@ router.register("deck-changes", views.DeckChangeViewSet, basename="deck-change")
 router.register("amendments", views.AmendmentViewSet, basename="amendment")
 router.register("logbook", views.LogbookViewSet, basename="logbook")
 
-urlpatterns: list = []  # nothing besides the router's
+urlpatterns = [path("checkpoint-keys/", views.CheckpointKeysView.as_view(), name="checkpoint-keys")]

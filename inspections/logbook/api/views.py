@@ -1,11 +1,13 @@
 """Thin views: parse, call the one service, shape the answer."""
 
+from django.utils import timezone
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from compliance.accounts.api.permissions import ReadOrLogbookWriter
 from compliance.casinos import services as casinos
@@ -17,7 +19,7 @@ from config.api.permissions import ReadOrConfigure
 from inspections.logbook import services
 from inspections.logbook.api import serializers as s
 from inspections.logbook.models import ADJUSTMENT_KINDS, Entry, EntryKind
-from inspections.logbook.selectors import logbook_rows
+from inspections.logbook.selectors import checkpoint_key_list, logbook_rows
 
 
 class EntryFilter(filters.FilterSet):
@@ -230,3 +232,13 @@ class GamingTableViewSet(
     def cover(self, request, pk=None):
         """Cover the entire wheel and securely lock the cover (§ 617a.2(f))."""
         return self._event(request, EntryKind.COVER)
+
+
+class CheckpointKeysView(APIView):
+    """The public keys that sign the logbook's checkpoints, every one ever used, with when each was valid."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=s.CheckpointKeySerializer(many=True))
+    def get(self, request):
+        return Response(s.CheckpointKeySerializer(checkpoint_key_list(now=timezone.now()), many=True).data)

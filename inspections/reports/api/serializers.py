@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import TypedDict
+
 from rest_framework import serializers
 
 from compliance.casinos.selectors import properties_visible_to, tables_visible_to
 from config.api.fields import ScopedPrimaryKeyRelatedField
 from inspections.reports.models import ChainState, Report
 from inspections.reports.requests import report_problems
+
+
+class CheckpointShape(TypedDict):
+    seq: int
+    entry: int
+    head: str
+    signed_at: datetime
+    key_id: str
+    signature: str
+    timestamped: bool
 
 
 class ReportSerializer(serializers.ModelSerializer):
@@ -37,6 +50,13 @@ class ReportSerializer(serializers.ModelSerializer):
         help_text="The number (`seq`) of the first broken entry of the property's chain, when broken.",
     )
     chain_broken_reason = serializers.CharField(read_only=True, help_text="Why that entry breaks the chain.")
+    checkpoint = serializers.SerializerMethodField(
+        help_text="The signed checkpoint made for the report (printed on its cover): its number, the entry it "
+        "covers and that entry's hash, when it was signed, the key's id and the Ed25519 signature; null without one."
+    )
+    signed_by = serializers.CharField(
+        read_only=True, help_text="Who signed the PDF (its certificate's subject); empty for a CSV."
+    )
 
     class Meta:
         model = Report
@@ -60,6 +80,8 @@ class ReportSerializer(serializers.ModelSerializer):
             "chain_broken_entry",
             "chain_broken_reason",
             "chain_head",
+            "checkpoint",
+            "signed_by",
             "requested_by",
             "requested_at",
             "finished_at",
@@ -69,6 +91,20 @@ class ReportSerializer(serializers.ModelSerializer):
         read_only_fields = [
             name for name in fields if name not in ("kind", "property", "tables", "from", "to", "format")
         ]
+
+    def get_checkpoint(self, report) -> CheckpointShape | None:
+        checkpoint = report.checkpoint
+        if checkpoint is None:
+            return None
+        return {
+            "seq": checkpoint.seq,
+            "entry": checkpoint.entry_seq,
+            "head": checkpoint.head,
+            "signed_at": checkpoint.signed_at,
+            "key_id": checkpoint.key_id,
+            "signature": checkpoint.signature,
+            "timestamped": bool(checkpoint.timestamp_token),
+        }
 
     def get_download(self, report) -> str | None:
         return f"/api/reports/{report.pk}/download/" if report.status == "done" else None

@@ -5,7 +5,11 @@ from inspections.logbook.chain import chain_verify
 
 
 class Command(BaseCommand):
-    help = "Recompute each property's logbook hash chain; exit 1 naming the first broken entry."
+    help = (
+        "Recompute each property's logbook hash chain and check its signed checkpoints (signature, timestamp, "
+        "the chain passing through each signed head, no old entry left uncovered); exit 1 naming the first "
+        "broken entry or contradicted checkpoint."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--property", type=int, help="only this property id")

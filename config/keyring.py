@@ -1,0 +1,228 @@
+"""The application's signing keys, kept outside the database: the checkpoints' Ed25519 keys and the
+reports' certificate.
+
+A checkpoint key ring is a JSON file naming each key's PEM file (relative paths from the ring's own
+directory) and when the key was in use:
+
+    {"keys": [
+        {"file": "checkpoint-2026-01.pem", "valid_from": "2026-01-01T00:00:00+00:00",
+         "valid_until": "2026-07-01T00:00:00+00:00"},
+        {"file": "checkpoint-2026-07.pem", "valid_from": "2026-07-01T00:00:00+00:00", "valid_until": null}
+    ]}
+
+A key still signing has its private key in its file; a retired one may keep only its public key, so
+that what it signed still verifies. Nothing here imports Django: settings, `make run` and the
+management commands use it alike.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from cryptography.x509.oid import NameOID
+
+
+class KeyringError(Exception):
+    """A key ring or key file that cannot be used, and why."""
+
+
+@dataclass(frozen=True)
+class CheckpointKey:
+    key_id: str
+    public_key: ed25519.Ed25519PublicKey
+    private_key: ed25519.Ed25519PrivateKey | None
+    valid_from: dt.datetime
+    valid_until: dt.datetime | None
+
+    def valid_at(self, moment: dt.datetime) -> bool:
+        return self.valid_from <= moment and (self.valid_until is None or moment < self.valid_until)
+
+    @property
+    def public_pem(self) -> str:
+        return public_pem(self.public_key)
+
+
+def public_pem(public_key: ed25519.Ed25519PublicKey) -> str:
+    return public_key.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo).decode(
+        "ascii"
+    )
+
+
+def key_id_of(public_key: ed25519.Ed25519PublicKey) -> str:
+    """The first 16 hexadecimal digits of the SHA-256 of the raw public key: what a checkpoint names."""
+    raw = public_key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return hashlib.sha256(raw).hexdigest()[:16]
+
+
+def _moment(value, *, field: str, path: Path) -> dt.datetime | None:
+    if value is None:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        raise KeyringError(f"{path}: {field} must be an ISO 8601 time, not {value!r}") from None
+    if moment.tzinfo is None:
+        raise KeyringError(f"{path}: {field} {value!r} must name its time zone (…+00:00)")
+    return moment
+
+
+def _load_key(path: Path) -> tuple[ed25519.Ed25519PublicKey, ed25519.Ed25519PrivateKey | None]:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise KeyringError(f"cannot read the key file {path}: {error.strerror}") from None
+    if b"PRIVATE KEY" in data:
+        private = serialization.load_pem_private_key(data, password=None)
+        if not isinstance(private, ed25519.Ed25519PrivateKey):
+            raise KeyringError(f"{path} is not an Ed25519 private key")
+        return private.public_key(), private
+    try:
+        public = serialization.load_pem_public_key(data)
+    except ValueError:
+        raise KeyringError(f"{path} holds no PEM key") from None
+    if not isinstance(public, ed25519.Ed25519PublicKey):
+        raise KeyringError(f"{path} is not an Ed25519 public key")
+    return public, None
+
+
+def keyring_load(path: str | Path) -> list[CheckpointKey]:
+    """Every key of the ring, oldest first; a ring that cannot be used raises KeyringError saying why."""
+    path = Path(path)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise KeyringError(f"cannot read the checkpoint key ring {path}: {error.strerror}") from None
+    except ValueError as error:
+        raise KeyringError(f"{path} is not JSON: {error}") from None
+    entries = document.get("keys") if isinstance(document, dict) else None
+    if not isinstance(entries, list) or not entries:
+        raise KeyringError(f'{path} must hold {{"keys": [...]}} with at least one key')
+    keys = []
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str):
+            raise KeyringError(f'{path}: each key is {{"file": …, "valid_from": …, "valid_until": …}}')
+        public, private = _load_key(path.parent / entry["file"])
+        valid_from = _moment(entry.get("valid_from"), field="valid_from", path=path)
+        if valid_from is None:
+            raise KeyringError(f"{path}: the key {entry['file']} needs its valid_from")
+        keys.append(
+            CheckpointKey(
+                key_id=key_id_of(public),
+                public_key=public,
+                private_key=private,
+                valid_from=valid_from,
+                valid_until=_moment(entry.get("valid_until"), field="valid_until", path=path),
+            )
+        )
+    if len({key.key_id for key in keys}) != len(keys):
+        raise KeyringError(f"{path} names the same key twice")
+    return sorted(keys, key=lambda key: key.valid_from)
+
+
+def signing_key(keys: list[CheckpointKey], at: dt.datetime) -> CheckpointKey:
+    """The key that signs at `at`: the newest one valid then whose private key is at hand."""
+    usable = [key for key in keys if key.private_key is not None and key.valid_at(at)]
+    if not usable:
+        raise KeyringError(f"no checkpoint key with its private key is valid at {at.isoformat()}")
+    return usable[-1]
+
+
+def _write_private(path: Path, data: bytes) -> None:
+    """A secret file readable by its owner only, never overwritten."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(data)
+
+
+def checkpoint_key_add(ring: str | Path, *, now: dt.datetime, name: str | None = None) -> CheckpointKey:
+    """Rotation: a new Ed25519 key in the ring's directory, valid from `now`; the key that signed until
+    now is valid until `now`. The ring is made if it does not exist."""
+    ring = Path(ring)
+    ring.parent.mkdir(parents=True, exist_ok=True)
+    document = json.loads(ring.read_text(encoding="utf-8")) if ring.exists() else {"keys": []}
+    private = ed25519.Ed25519PrivateKey.generate()
+    file_name = name or f"checkpoint-{now:%Y%m%dT%H%M%S}-{key_id_of(private.public_key())[:8]}.pem"
+    _write_private(
+        ring.parent / file_name,
+        private.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        ),
+    )
+    for entry in document["keys"]:
+        if entry.get("valid_until") is None:
+            entry["valid_until"] = now.isoformat()
+    document["keys"].append({"file": file_name, "valid_from": now.isoformat(), "valid_until": None})
+    temporary = ring.with_suffix(".tmp")
+    temporary.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    temporary.replace(ring)
+    return next(key for key in keyring_load(ring) if key.key_id == key_id_of(private.public_key()))
+
+
+def report_certificate_make(
+    key_path: str | Path, cert_path: str | Path, *, common_name: str, now: dt.datetime, days: int = 3650
+) -> None:
+    """A key and a self-signed certificate that sign the reports (a development's, or a test's; in
+    production, a certificate from the casino's certification authority does better)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name(
+        [
+            x509.NameAttribute(NameOID.COMMON_NAME, common_name),
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Roulette compliance logbook"),
+        ]
+    )
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(days=1))
+        .not_valid_after(now + dt.timedelta(days=days))
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=True,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=False,
+                crl_sign=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .sign(key, hashes.SHA256())
+    )
+    Path(key_path).parent.mkdir(parents=True, exist_ok=True)
+    _write_private(
+        Path(key_path),
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
+    )
+    Path(cert_path).write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+
+
+def development_keys(directory: str | Path, *, now: dt.datetime) -> list[str]:
+    """`make run`: a checkpoint key ring and a report certificate under `directory` (git-ignored),
+    each made only if it is missing. Answers what was made."""
+    directory = Path(directory)
+    made = []
+    ring = directory / "checkpoint-keyring.json"
+    if not ring.exists():
+        checkpoint_key_add(ring, now=now)
+        made.append(str(ring))
+    key, cert = directory / "report-signing.key", directory / "report-signing.pem"
+    if not key.exists() or not cert.exists():
+        key.unlink(missing_ok=True)
+        report_certificate_make(key, cert, common_name="Logbook development (not for production)", now=now)
+        made.append(str(cert))
+    return made
