@@ -275,7 +275,8 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "correction_field_unknown": Entry("A {kind} entry has no “{name}”; it has {fields}.", pa.AMENDMENT_POLICY),
     "correction_time": Entry("Give the corrected time in ISO 8601 with its offset.", pa.AMENDMENT_POLICY),
-    "time_in_future/correction": Entry("The corrected time is in the future.", pa.AMENDMENT_POLICY),
+    # The log states when things happened (§ 617a.2(e)): a corrected time in the future is no such time.
+    "time_in_future/correction": Entry("The corrected time is in the future.", pa.INSPECTION_LOG),
     "time_too_old/correction": Entry(
         "The corrected time is more than {hours} hours before the entry was recorded ({recorded_at}): check the "
         "date and time.",

@@ -79,6 +79,7 @@ def test_the_admin_refuses_a_new_jurisdiction_for_a_property_with_entries(admin_
             "cover_grace_minutes": prop.cover_grace_minutes,
             "max_inspection_interval_hours": prop.max_inspection_interval_hours,
             "notify_emails": "",
+            "procedure": prop.procedure,
         },
         follow=True,
     )

@@ -275,6 +275,7 @@ def test_the_admin_policy_change_moves_the_deadlines(admin_client_logged_in, cas
             "cover_grace_minutes": 2,
             "max_inspection_interval_hours": prop.max_inspection_interval_hours,
             "notify_emails": "",
+            "procedure": prop.procedure,
         },
     )
     assert response.status_code == 302, response.content.decode()
