@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.contrib.auth import authenticate
@@ -55,10 +56,13 @@ def content_digest(value) -> str:
     return hashlib.sha256(canonical(value)).hexdigest()
 
 
-def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: str, in_logbook: bool) -> User:
+def signer_authenticate(
+    *, signature: SignatureInput, field: str, jurisdiction: str | Callable[[], str], in_logbook: bool
+) -> User:
     """The named person re-authenticates now; a wrong password, or a name locked after too many,
     refuses the request, naming the field and the rule that asks for the signature: the inspection
-    log's for an entry of the logbook (`in_logbook`), the product's policy for anything else signed."""
+    log's for an entry of the logbook (`in_logbook`), the product's policy for anything else signed.
+    `jurisdiction` may be given as a function, asked only for a refusal (a query a signature saves)."""
     # Whatever brought it: a password beyond the limit is never hashed (nor counted as a failure).
     raise_if_any([password_within_limit(password=signature.password, field=field, max_length=PASSWORD_MAX_LENGTH)])
     if isinstance(signature.request, Unattended):
@@ -69,7 +73,7 @@ def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: 
         # the right password (compliance.accounts.auth.LockoutBackend).
         user = authenticate(signature.request, username=signature.username, password=signature.password)
     if user is None:
-        rules = rulebook_for(jurisdiction)
+        rules = rulebook_for(jurisdiction() if callable(jurisdiction) else jurisdiction)
         if is_locked_out(signature.request):
             refusal = rules.signature_locked_out(
                 field=field, username=signature.username, minutes=lockout_minutes(), in_logbook=in_logbook
