@@ -277,8 +277,7 @@ def main() -> int:
     clients = env_number("BENCH_CLIENTS", "4")
     # Sync workers, 3 of them on this 2-core machine (cores + 1): the signed POST is CPU-bound
     # (Argon2, about 0.11 s of CPU a check), so more workers than that would only time-slice the same
-    # two cores, while
-    # one more than the cores keeps a core busy when a worker waits for PostgreSQL or the network.
+    # two cores, while one more than the cores keeps a core busy when a worker waits for PostgreSQL or the network.
     # Sync, not threads or gevent: what the project deploys, and the hashing holds the GIL anyway.
     workers = env_number("BENCH_WORKERS", "3")
     warmup = env_number("BENCH_WARMUP", "3", float, quick="2")
