@@ -93,6 +93,7 @@ bench: venv
 	rm -rf bench/results/goals
 	-$(BIN)/python bench/run.py
 	-$(BIN)/python bench/post_profile.py
+	-$(BIN)/python bench/jurisdiction.py
 	-$(BIN)/python bench/table_page.py
 	-$(BIN)/python bench/scan.py
 	-$(BIN)/python bench/report.py
