@@ -28,7 +28,7 @@ TRUE = ("1", "true", "yes")
 
 
 class KeysetPagination(PageNumberPagination):
-    """Keyset pages over a list in a fixed order (`ordering`, unique, ascending), with no COUNT and
+    """Keyset pages over a list in a fixed order (`ordering`: unique; "-" for a descending name), with no COUNT and
     no OFFSET: a page is the rows after (or before) the position a `cursor` names, so the first page
     and the ten-thousandth cost the same. `{"next", "previous", "results"}`; `next` is null on the
     last page, `previous` on the first.
@@ -55,7 +55,7 @@ class KeysetPagination(PageNumberPagination):
             return rows(self._numbered(queryset, request, size))
         position = self._cursor(request, queryset)
         forward = position is None or position[0] == "next"
-        ordered = queryset.order_by(*(self.ordering if forward else [f"-{name}" for name in self.ordering]))
+        ordered = queryset.order_by(*(self.ordering if forward else [_flip(name) for name in self.ordering]))
         if position is not None:
             ordered = ordered.filter(self._beyond(position[1], forward))
         page = rows(ordered[: size + 1])
@@ -115,7 +115,8 @@ class KeysetPagination(PageNumberPagination):
     # --- the cursor: the ordering's values of a row, as opaque text ---------------------------
 
     def _key(self, row) -> list:
-        values = [row[name] if isinstance(row, dict) else getattr(row, name) for name in self.ordering]
+        names = [name.lstrip("-") for name in self.ordering]
+        values = [row[name] if isinstance(row, dict) else getattr(row, name) for name in names]
         return [value.isoformat() if isinstance(value, datetime) else value for value in values]
 
     def _link(self, key: list | None, direction: str) -> str | None:
@@ -152,13 +153,34 @@ class KeysetPagination(PageNumberPagination):
 
     def _beyond(self, key: list, forward: bool) -> Q:
         """The rows after `key` in the ordering (before it, backwards): (a, b, c) > (x, y, z) written
-        out, with `a >= x` beside it so that an index on the ordering starts its range there."""
-        after, bound = ("gt", "gte") if forward else ("lt", "lte")
-        beyond = Q(**{f"{self.ordering[-1]}__{after}": key[-1]})
-        for name, value in zip(self.ordering[-2::-1], key[-2::-1], strict=True):
-            beyond = Q(**{f"{name}__{after}": value}) | (Q(**{name: value}) & beyond)
-        return Q(**{f"{self.ordering[0]}__{bound}": key[0]}) & beyond
+        out (< for a descending name), with `a >= x` beside it so that an index on the ordering
+        starts its range there."""
+
+        def after(name: str, *, equal: bool = False) -> str:
+            smaller = name.startswith("-") == forward  # descending forwards, or ascending backwards
+            return f"{name.lstrip('-')}__{'lt' if smaller else 'gt'}{'e' if equal else ''}"
+
+        names = list(self.ordering)
+        beyond = Q(**{after(names[-1]): key[-1]})
+        for name, value in zip(names[-2::-1], key[-2::-1], strict=True):
+            beyond = Q(**{after(name): value}) | (Q(**{name.lstrip("-"): value}) & beyond)
+        return Q(**{after(names[0], equal=True): key[0]}) & beyond
 
     @staticmethod
     def _field(queryset: QuerySet, name: str):
-        return queryset.model._meta.get_field(name)
+        return queryset.model._meta.get_field(name.lstrip("-"))
+
+
+class KeysetListMixin:
+    """A list view paginated by KeysetPagination: the page's rows are the serializer's (`rows`)."""
+
+    def rows(self, queryset: QuerySet) -> list:
+        return list(self.get_serializer(queryset, many=True).data)  # type: ignore[attr-defined]
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))  # type: ignore[attr-defined]
+        return self.get_paginated_response(page)  # type: ignore[attr-defined]
+
+
+def _flip(name: str) -> str:
+    return name[1:] if name.startswith("-") else f"-{name}"

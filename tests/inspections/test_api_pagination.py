@@ -1,10 +1,14 @@
 """The register's keyset pages (docs/api.md, "Pagination"): no COUNT unless asked for, the same rows
 as the numbered pages, walked both ways by the links, the same cost on every page."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
+from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from tests.inspections.test_api import client_for
 from tests.inspections.test_services import event, inspect
@@ -81,3 +85,37 @@ def test_a_cursor_not_made_by_the_api_is_a_404_in_the_api_format(casino, cursor)
     answer = client_for(casino.security).get("/api/logbook/", {"cursor": cursor})
     assert answer.status_code == 404
     assert answer.json()["errors"][0]["message"].startswith("Invalid cursor")
+
+
+def test_the_flags_list_walks_newest_first_both_ways_without_a_count(casino):
+    now = timezone.now()
+    for n in range(7):
+        ComplianceException.objects.create(
+            property=casino.property,
+            table=casino.table,
+            kind="not_covered",
+            citation="58 Pa. Code § 617a.2(f)",
+            due_at=now - timedelta(hours=n + 1),
+            detected_at=now - timedelta(minutes=n // 2),  # ties on the time: the id decides
+            status="resolved" if n else "open",
+            resolution="cleared" if n else "",
+        )
+    newest_first = list(ComplianceException.objects.order_by("-detected_at", "-id").values_list("id", flat=True))
+    client = client_for(casino.security)
+    pages = [[row["id"] for row in page] for page in walk_rows(client, "/api/exceptions/?page_size=3", "next")]
+    assert [flag for page in pages for flag in page] == newest_first
+    last = client.get("/api/exceptions/?page_size=3").json()
+    while last["next"]:
+        last = client.get(last["next"]).json()
+    backward = [[row["id"] for row in page] for page in walk_rows(client, last["previous"], "previous")]
+    assert [flag for page in reversed(backward) for flag in page] == newest_first[:6]
+
+
+def walk_rows(client, url: str, direction: str) -> list[list[dict]]:
+    pages = []
+    while url:
+        body = client.get(url).json()
+        assert "count" not in body
+        pages.append(body["results"])
+        url = body[direction]
+    return pages
