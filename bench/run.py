@@ -30,90 +30,33 @@ import subprocess
 import sys
 import threading
 import time
-import zlib
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.common import (  # noqa: E402
+    database_ensure,
+    database_name,
+    database_url,
+    env_number,
+    goal,
+    goals_write,
+    log,
+    run_lock,
+)
 from bench.loadgen import Request, Side, run_round  # noqa: E402
 
-DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bench_logbook"
+DATABASE_NAME = "bench_logbook"
 RESULTS = ROOT / "bench" / "results" / "latest.json"
 HOST = "127.0.0.1"
 GOAL = 0.5
 
 
-def env_number(name: str, default: str, kind=int):
-    value = os.getenv(name, default)
-    try:
-        number = kind(value)
-    except ValueError:
-        raise SystemExit(f"{name} must be a number, not {value!r}") from None
-    if number <= 0:
-        raise SystemExit(f"{name} must be positive, not {value!r}")
-    return number
-
-
-def log(message: str = "") -> None:
-    print(message, flush=True)
-
-
-# --- the database -----------------------------------------------------------------------------
-
-
-def database_url() -> str:
-    """DATABASE_URL's server, with a bench_* database: the benchmark never drops any other."""
-    url = os.getenv("DATABASE_URL") or DEFAULT_DATABASE_URL
-    parts = urlsplit(url)
-    if parts.scheme not in ("postgres", "postgresql", "pgsql"):
-        raise SystemExit(f"The benchmark runs on PostgreSQL; DATABASE_URL is a {parts.scheme!r} URL.")
-    if not parts.path.lstrip("/").startswith("bench_"):
-        parts = parts._replace(path="/bench_logbook")
-    return urlunsplit(parts)
-
-
-def _server(url: str):
-    """A connection to the server's maintenance database, and the bench database's name."""
-    import dj_database_url
-    import psycopg
-
-    config = dj_database_url.parse(url)
-    name = config["NAME"]
-    assert name.startswith("bench_"), name
-    params = {
-        "host": config.get("HOST") or None,
-        "port": config.get("PORT") or None,
-        "user": config.get("USER") or None,
-        "password": config.get("PASSWORD") or None,
-    }
-    return psycopg.connect(dbname="postgres", autocommit=True, **{k: v for k, v in params.items() if v}), name
-
-
-def run_lock(url: str):
-    """Hold a server-wide advisory lock for the whole run; None when another run holds it.
-
-    Two runs at once would drop each other's database and share the two cores, so the second
-    one refuses to start. The lock goes with the connection, so a killed run leaves none behind.
-    """
-    conn, name = _server(url)
-    key = zlib.crc32(f"bench run {name}".encode())
-    if conn.execute("SELECT pg_try_advisory_lock(%s)", [key]).fetchone()[0]:
-        return conn
-    conn.close()
-    return None
-
-
 def database_create(url: str) -> str:
-    from psycopg import sql
-
-    conn, name = _server(url)
-    with conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-        return conn.execute("SHOW server_version").fetchone()[0]
+    """The run's database, dropped and created afresh; the server's version."""
+    return database_ensure(url, fresh=True)
 
 
 # --- gunicorn ---------------------------------------------------------------------------------
@@ -297,29 +240,57 @@ def table(pairs) -> tuple[str, list[dict]]:
     return "\n".join(lines), rows
 
 
+def goals(rows: list[dict]) -> list[dict]:
+    """The performance issue's goals this run measures (bench/summary.py lists them)."""
+    by_name = {row["scenario"]: row for row in rows}
+    post, read = by_name["POST (signed)"], by_name["GET list"]
+    return [
+        goal(
+            "register_page",
+            figure=read["logbook"]["rps"],
+            baseline=read["baseline"]["rps"],
+            target=1.0,
+            higher_is_better=True,
+            unit="req/s",
+            rounds=read["ratio_by_round"],
+        ),
+        goal(
+            "signed_post_real_hasher",
+            figure=post["logbook"]["rps"],
+            baseline=post["baseline"]["rps"],
+            target=0.95,
+            higher_is_better=True,
+            unit="req/s",
+            rounds=post["ratio_by_round"],
+            part_of="signed_post_own_work",
+            note="the benchmark itself: gunicorn, the real password hasher (Argon2) on both sides",
+        ),
+    ]
+
+
 # --- main -------------------------------------------------------------------------------------
 
 
 def main() -> int:
-    seconds = env_number("BENCH_SECONDS", "30", float)
-    rounds = env_number("BENCH_ROUNDS", "3")
+    seconds = env_number("BENCH_SECONDS", "30", float, quick="8")
+    rounds = env_number("BENCH_ROUNDS", "3", quick="2")
     clients = env_number("BENCH_CLIENTS", "4")
     # Sync workers, 3 of them on this 2-core machine (cores + 1): the signed POST is CPU-bound
-    # (PBKDF2, ~0.5 s), so more workers than that would only time-slice the same two cores, while
-    # one more than the cores keeps a core busy when a worker waits for PostgreSQL or the network.
+    # (Argon2, about 0.11 s of CPU a check), so more workers than that would only time-slice the same
+    # two cores, while one more than the cores keeps a core busy when a worker waits for PostgreSQL or the network.
     # Sync, not threads or gevent: what the project deploys, and the hashing holds the GIL anyway.
     workers = env_number("BENCH_WORKERS", "3")
-    warmup = env_number("BENCH_WARMUP", "3", float)
-    entries = env_number("BENCH_ENTRIES", "100000")
+    warmup = env_number("BENCH_WARMUP", "3", float, quick="2")
+    entries = env_number("BENCH_ENTRIES", "100000", quick="10000")
 
-    url = database_url()
+    url = database_url(DATABASE_NAME)
     os.environ["DATABASE_URL"] = url
     os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
     signal.signal(signal.SIGTERM, _terminate)
     # A shell that starts a job in the background ignores SIGINT for it; `kill -INT` should still stop a run.
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
-    name = urlsplit(url).path.lstrip("/")
+    name = database_name(url)
     lock = run_lock(url)
     if lock is None:
         log(f"Another benchmark run is using {name} on this server: wait for it to finish.")
@@ -378,6 +349,7 @@ def main() -> int:
 
     text, rows = table(pairs)
     log("\n" + text)
+    goals_write("run", goals(rows))
 
     added = Entry.objects.count() - seeded.entries
     report_after = chain_verify(property_id=seeded.property.pk)

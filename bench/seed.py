@@ -71,7 +71,7 @@ def _people(prop: Property) -> dict[str, User]:
             credential_number=f"BENCH-{role.upper()}",
             property=prop,
         )
-        user.set_password(PASSWORD)  # Django's default hasher, as in production
+        user.set_password(PASSWORD)  # the project's hasher (Argon2), as in production
         user.save()
         people[role] = user
     return people

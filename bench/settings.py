@@ -4,7 +4,7 @@ Everything the project reads from the environment still applies (DATABASE_URL ab
 points it at a bench_* database). What differs is only what a benchmark needs:
 - DEBUG off, so Django does not keep every query in memory; a fixed SECRET_KEY, so that needs no setup;
 - persistent database connections, as a production deployment would have (DB_CONN_MAX_AGE overrides);
-- Django's DEFAULT password hashers, untouched: a signature's password check is part of what is measured;
+- the project's password hashers (Argon2), untouched: a signature's password check is part of what is measured;
 - the API's per-person throttle rate above what the clients send (see below).
 """
 

@@ -15,24 +15,24 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-SIZES = (100, 1_000, 10_000)
-REPEATS = int(os.getenv("BENCH_REPEATS", "40"))
+from bench.common import QUICK, database_url, env_number  # noqa: E402
+
+SIZES = (100, 1_000) if QUICK else (100, 1_000, 10_000)
+REPEATS = env_number("BENCH_REPEATS", "40", quick="15")
 
 
 def main() -> int:
-    url = urlsplit(os.getenv("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/bench_table_page")
-    url = urlunsplit(url._replace(path="/bench_table_page"))
+    url = database_url("bench_table_page")
     os.environ["DATABASE_URL"] = url
     os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
     import django
 
-    from bench.run import database_create
+    from bench.common import database_ensure
 
     django.setup()
     from django.core.management import call_command
@@ -45,7 +45,7 @@ def main() -> int:
     rows = []
     for size in SIZES:
         connections.close_all()
-        database_create(url)
+        database_ensure(url, fresh=True)
         call_command("migrate", verbosity=0)
         seeded = seed(entries=size, tables=1, log=lambda message: None)
         table = seeded.hot_table

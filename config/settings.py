@@ -275,8 +275,9 @@ STORAGES = {
     },
 }
 
-# The cache (the API's throttle counts) lives in the database, shared by every web process: the
-# request path never depends on Redis. Its table is made by a migration (compliance 0010).
+# The cache lives in the database, shared by every web process: the request path never depends on
+# Redis. Its table is made by a migration (accounts 0002). The throttles keep their counts in a table
+# of their own, one statement a request (compliance.accounts.throttles), not in this cache.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "logbook_cache"}}
 
 # The largest API request body (413 beyond it) and how deep its JSON may nest (400 beyond it): the
@@ -285,7 +286,7 @@ API_MAX_BODY_BYTES = envint("API_MAX_BODY_BYTES", str(256 * 1024))
 API_MAX_JSON_DEPTH = envint("API_MAX_JSON_DEPTH", "32")
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "knox.auth.TokenAuthentication",
+        "compliance.accounts.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -301,7 +302,7 @@ REST_FRAMEWORK = {
     ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     # Per person when signed in, per address otherwise, and the token endpoint on its own: counted in
-    # the database cache below, so no request waits on Redis.
+    # the database (compliance.accounts.throttles), so no request waits on Redis.
     # An address is the client's as our proxy appended it, never what a client says it is: the
     # project's throttles count by config.network.client_ip (TRUSTED_PROXIES), not DRF's NUM_PROXIES.
     "DEFAULT_THROTTLE_CLASSES": [

@@ -193,4 +193,26 @@ class LockLift(models.Model):
 
 
 # The tables whose rows the database refuses to update or delete (this app's migrations install the triggers).
+class ThrottleCount(models.Model):
+    """How often one client asked in the current window of its rate, and in the previous one: what
+    the throttles (compliance.accounts.throttles) count, one row per client and rate, moved by one
+    statement a request. A row past `expires_at` counts nothing any more and is culled by that index."""
+
+    key = models.CharField(max_length=255, primary_key=True, validators=[printable_line])
+    window_index = models.BigIntegerField(
+        help_text="The window's number: seconds since the epoch // the rate's duration."
+    )
+    hits = models.PositiveIntegerField(help_text="Requests allowed in that window.")
+    previous = models.PositiveIntegerField(help_text="Requests allowed in the window before it.")
+    refused = models.BooleanField(help_text="Whether the last request was refused.")
+    expires_at = models.FloatField(help_text="Seconds since the epoch after which the row counts nothing.")
+
+    class Meta:
+        indexes = [models.Index(fields=["expires_at"], name="throttle_count_expires")]
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.hits} in window {self.window_index}"
+
+
+# The tables whose rows the database refuses to update or delete (this app's migrations install the triggers).
 APPEND_ONLY_TABLES = ("accounts_locklift",)

@@ -10,6 +10,7 @@ from django.apps import apps
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.utils import timezone
 from knox.models import AuthToken
 
 from compliance.accounts.models import LockLift, Role, SignatureFailures, User
@@ -134,8 +135,15 @@ def person_password_set(*, person_id: int, actor: User, password: str) -> User:
 
 def token_create(*, person: User) -> tuple[AuthToken, str]:
     """A new API token for a person who has just given their password (one per device); the token
-    itself is returned once, only its digest is kept."""
+    itself is returned once, only its digest is kept. Their tokens that expired go now, not at every
+    request (compliance.accounts.authentication)."""
+    AuthToken.objects.filter(user=person, expiry__lt=timezone.now()).delete()
     return AuthToken.objects.create(user=person)
+
+
+def token_expired_delete(*, token: AuthToken) -> None:
+    """An expired token, presented once more: deleted (it is refused)."""
+    AuthToken.objects.filter(digest=token.digest).delete()
 
 
 def tokens_revoke(*, person_id: int, token_key: str | None = None) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -58,19 +59,25 @@ def content_digest(value) -> str:
     return hashlib.sha256(canonical(value)).hexdigest()
 
 
-def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: str, in_logbook: bool) -> User:
+def signer_authenticate(
+    *, signature: SignatureInput, field: str, jurisdiction: str | Callable[[], str], in_logbook: bool
+) -> User:
     """The named person re-authenticates now; a wrong password, or a name locked after too many,
     refuses the request, naming the field and the rule that asks for the signature: the inspection
-    log's for an entry of the logbook (`in_logbook`), the product's policy for anything else signed."""
+    log's for an entry of the logbook (`in_logbook`), the product's policy for anything else signed.
+    `jurisdiction` may be given as a function, asked only for a refusal (a query a signature saves)."""
     # Whatever brought it: a password beyond the limit is never hashed (nor counted as a failure).
     raise_if_any([password_within_limit(password=signature.password, field=field, max_length=PASSWORD_MAX_LENGTH)])
-    rules = rulebook_for(jurisdiction)
+
+    def rules():  # asked only for a refusal: the jurisdiction may cost a query
+        return rulebook_for(jurisdiction() if callable(jurisdiction) else jurisdiction)
+
     if isinstance(signature.request, Unattended):
         # On the server, by a command: the password is checked, nothing is counted.
         user = ModelBackend().authenticate(None, username=signature.username, password=signature.password)
         if user is None:
             raise RuleViolation(
-                [rules.signature_invalid(field=field, username=signature.username, in_logbook=in_logbook)]
+                [rules().signature_invalid(field=field, username=signature.username, in_logbook=in_logbook)]
             )
         return user
     # A typed signature has its own count, per name and address, apart from sign-in's (django-axes):
@@ -78,11 +85,17 @@ def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: 
     # signing in. A locked name is refused before any password is checked, even the right one.
     address = client_ip(signature.request) or ""
     limit, cooloff = settings.SIGNATURE_LOCKOUT_FAILURES, settings.AXES_COOLOFF_TIME
-    locked = rules.signature_locked_out(
-        field=field, username=signature.username, minutes=lockout_minutes(), in_logbook=in_logbook
-    )
-    if signature_locked(username=signature.username, address=address):
-        raise RuleViolation([locked])
+
+    def locked():
+        return rules().signature_locked_out(
+            field=field, username=signature.username, minutes=lockout_minutes(), in_logbook=in_logbook
+        )
+
+    # One read of the count: it says whether the name is locked here, and whether a right password
+    # has anything to clear (most signatures have none: no further query).
+    counted = SignatureFailures.objects.filter(username=signature.username, address=address).first()
+    if counted is not None and _locked(counted):
+        raise RuleViolation([locked()])
     # ModelBackend, not django.contrib.auth.authenticate: that one would count the failure for sign-in too.
     user = ModelBackend().authenticate(signature.request, username=signature.username, password=signature.password)
     if user is None:
@@ -90,10 +103,10 @@ def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: 
             username=signature.username, address=address, now=timezone.now(), cooloff=cooloff
         )
         if failures >= limit:
-            raise RuleViolation([locked])
+            raise RuleViolation([locked()])
         raise RuleViolation(
             [
-                rules.signature_invalid(
+                rules().signature_invalid(
                     field=field,
                     username=signature.username,
                     in_logbook=in_logbook,
@@ -102,16 +115,20 @@ def signer_authenticate(*, signature: SignatureInput, field: str, jurisdiction: 
                 )
             ]
         )
-    signature_failures_clear(username=signature.username, address=address)
+    if counted is not None:
+        signature_failures_clear(username=signature.username, address=address)
     return user
+
+
+def _locked(counted: SignatureFailures) -> bool:
+    """The limit reached within the cool-off."""
+    return (
+        counted.failures >= settings.SIGNATURE_LOCKOUT_FAILURES
+        and counted.last_failure_at > timezone.now() - settings.AXES_COOLOFF_TIME
+    )
 
 
 def signature_locked(*, username: str, address: str) -> bool:
     """Whether signing as `username` from `address` is locked: the limit reached within the cool-off."""
-    since = timezone.now() - settings.AXES_COOLOFF_TIME
-    return SignatureFailures.objects.filter(
-        username=username,
-        address=address,
-        failures__gte=settings.SIGNATURE_LOCKOUT_FAILURES,
-        last_failure_at__gt=since,
-    ).exists()
+    counted = SignatureFailures.objects.filter(username=username, address=address).first()
+    return counted is not None and _locked(counted)

@@ -103,6 +103,8 @@ class ComplianceException(models.Model):
         ]
         indexes = [
             models.Index(fields=["property", "status"], name="flag_property_status"),
+            # The flags list's order (newest first): a regulator's first page is its first rows.
+            models.Index(fields=["-detected_at", "-id"], name="flag_newest_first"),
             models.Index(fields=["notified_at"], condition=models.Q(notified_at__isnull=True), name="flag_unnotified"),
         ]
 

@@ -118,6 +118,9 @@ class Entry(models.Model):
             # register) is an index-only scan on PostgreSQL.
             models.Index(fields=["table", "occurred_at", "seq"], include=["property"], name="entry_table_time"),
             models.Index(fields=["property", "occurred_at", "seq"], name="entry_property_time"),
+            # The register's order across properties (a regulator's jurisdiction): its first page is
+            # the index's first rows, whatever the number of properties, with no sort of them all.
+            models.Index(fields=["occurred_at", "seq", "id"], name="entry_register_order"),
             # A table's page: its entries newest first, 25 at a time before a given position.
             models.Index(fields=["table", "seq"], name="entry_table_seq"),
         ]

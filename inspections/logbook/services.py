@@ -130,6 +130,7 @@ def entry_append(
     for signature in signatures:
         signature.entry = entry
     Signature.objects.bulk_create(signatures)
+    entry.prefetched_signatures = signatures  # what the answer shows, without reading them back
     ChainHead.objects.filter(pk=head.pk).update(length=entry.seq, head=entry.entry_hash)
     return entry
 
@@ -168,7 +169,7 @@ def inspection_record(
 ) -> Entry:
     """§ 617a.2(a): the checklist, each item passed or failed, signed by the inspector."""
     inspector = signer_authenticate(
-        signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id), in_logbook=True
+        signature=signature, field="signature", jurisdiction=lambda: _jurisdiction_of(table_id), in_logbook=True
     )
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
@@ -207,7 +208,10 @@ def adjustment_record(
     performed_at: datetime | None = None,
 ) -> Entry:
     """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness."""
-    jurisdiction = _jurisdiction_of(table_id)
+
+    def jurisdiction() -> str:
+        return _jurisdiction_of(table_id)
+
     performer_user = signer_authenticate(
         signature=performer, field="performer", jurisdiction=jurisdiction, in_logbook=True
     )
@@ -261,7 +265,7 @@ def _recorded_event(
 ) -> Entry:
     """An entry signed by the one person who records it: lock, check, append, move the table."""
     signer = signer_authenticate(
-        signature=signature, field="signature", jurisdiction=_jurisdiction_of(table_id), in_logbook=True
+        signature=signature, field="signature", jurisdiction=lambda: _jurisdiction_of(table_id), in_logbook=True
     )
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)

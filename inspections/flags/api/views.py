@@ -8,6 +8,7 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from config.api.filters import IdFilter
+from config.api.pagination import KeysetListMixin, KeysetPagination
 from inspections.flags import overdue
 from inspections.flags.api import serializers as s
 from inspections.flags.models import ComplianceException
@@ -23,12 +24,20 @@ class FlagFilter(filters.FilterSet):
         fields = ["property", "table", "status", "kind"]
 
 
-class ComplianceExceptionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """The overdue scan's flags (docs/architecture.md: The flag kinds), newest first; a compliance manager resolves one by hand."""
+class FlagPagination(KeysetPagination):
+    ordering = ("-detected_at", "-id")
+
+
+class ComplianceExceptionViewSet(
+    KeysetListMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    """The overdue scan's flags (docs/architecture.md: The flag kinds), newest first, in keyset pages
+    (docs/api.md, "Pagination"); a compliance manager resolves one by hand."""
 
     serializer_class = s.ComplianceExceptionSerializer
     permission_classes = [IsAuthenticated]
     filterset_class = FlagFilter
+    pagination_class = FlagPagination
 
     def get_queryset(self):
         return flags_visible_to(self.request.user).order_by("-detected_at", "-id")

@@ -7,6 +7,7 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from compliance.accounts.api.permissions import ReadOrLogbookWriter
@@ -15,11 +16,14 @@ from compliance.casinos.api.serializers import GamingTableSerializer
 from compliance.casinos.models import GamingTable
 from compliance.casinos.selectors import tables_visible_to
 from config.api.filters import IdFilter, UtcDateTimeFilter
+from config.api.pagination import KeysetPagination
 from config.api.permissions import ReadOrConfigure
+from config.api.renderers import ORJSONRenderer
 from inspections.logbook import services
 from inspections.logbook.api import serializers as s
 from inspections.logbook.models import ADJUSTMENT_KINDS, Entry, EntryKind
-from inspections.logbook.selectors import checkpoint_key_list, logbook_rows
+from inspections.logbook.register import register_row
+from inspections.logbook.selectors import checkpoint_key_list, logbook_rows, register_entries
 
 
 class EntryFilter(filters.FilterSet):
@@ -36,15 +40,29 @@ EntryFilter.base_filters["from"] = UtcDateTimeFilter(field_name="occurred_at", l
 EntryFilter.base_filters["to"] = UtcDateTimeFilter(field_name="occurred_at", lookup_expr="lte")
 
 
-class LogbookViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
-    """The § 617a.2(e) inspection log register: one row per entry, in time order."""
+class RegisterPagination(KeysetPagination):
+    ordering = ("occurred_at", "seq", "id")
 
-    serializer_class = s.LogbookRowSerializer
+
+class LogbookViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """The § 617a.2(e) inspection log register: one row per entry, in time order, in keyset pages
+    (docs/api.md, "Pagination"); rows built from plain values, written by orjson."""
+
+    serializer_class = s.LogbookRowSerializer  # the schema's; the rows are register_row's
     filterset_class = EntryFilter
     permission_classes = [IsAuthenticated]
+    pagination_class = RegisterPagination
+    renderer_classes = [ORJSONRenderer, *api_settings.DEFAULT_RENDERER_CLASSES[1:]]
 
     def get_queryset(self):
         return logbook_rows(viewer=self.request.user)
+
+    def rows(self, entries) -> list[dict]:
+        return [register_row(entry) for entry in register_entries(entries)]
+
+    def list(self, request, *args, **kwargs):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(page)
 
 
 class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
