@@ -146,8 +146,12 @@ def table_page(request, pk: int):
     )
     configuration = configuration_of(rules_in_effect, table.configuration)
     actions, not_offered = [], []
+    # In the order a floor person does them from this state (the next step first), then the rest.
+    order = list(actions_from(table.state, table.game))
     if request.user.may("logbook.write"):
-        for kind, reason in floor_actions(request.user, table, layout=layout, rules_submission=rules_in_effect):
+        answers = floor_actions(request.user, table, layout=layout, rules_submission=rules_in_effect)
+        answers.sort(key=lambda answer: order.index(answer[0]) if answer[0] in order else len(order))
+        for kind, reason in answers:
             label = action_label(table, kind)
             if reason is None:
                 actions.append((label, action_url(table, kind)))

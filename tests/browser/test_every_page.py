@@ -45,7 +45,10 @@ ROLES = ("security", "floorperson", "maintenance", "compliance", "regulator", "a
 # Pages the walk does not follow: the API and its documentation, files to download, signing out;
 # of Django's admin site (the administrator's pages) its index and each model's list, not every
 # record's form (Django's own templates, alike for every model).
-NOT_WALKED = re.compile(r"^/(api|logout|admin/logout)/|/(download|artwork)/|/row/$|^/admin/(?![a-z_]+/([a-z_]+/)?$)")
+# Not pages: the API, signing out, files (downloads, artwork, the tables' QR labels as a PDF).
+NOT_WALKED = re.compile(
+    r"^/(api|logout|admin/logout)/|/(download|artwork)/|\.pdf$|/row/$|^/admin/(?![a-z_]+/([a-z_]+/)?$)"
+)
 FLOOR_PAGES = re.compile(r"^/(floor|tables|flags|entries)/")
 MOST_PAGES = 80
 # The smallest target a finger hits on the floor (WCAG 2.5.5's 44 CSS px).
