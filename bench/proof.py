@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/proof.py
 
-1. A fresh PostgreSQL database (bench_proof, or the bench_* one DATABASE_URL names), migrated with
+1. A fresh PostgreSQL database, bench_proof on DATABASE_URL's server (bench/common.py), migrated with
    bench.settings, seeded like bench/run.py's (BENCH_ENTRIES hash-chained entries), with a checkpoint
    key ring and a report certificate made in a temporary directory; the first checkpoint is signed
    (it checks the whole chain once).
@@ -32,26 +32,18 @@ import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.common import database_ensure, database_name, database_url, env_number, log, run_lock  # noqa: E402
 from bench.loadgen import Request, Side, run_round  # noqa: E402
-from bench.run import HOST, Server, database_create, env_number, free_port, log, run_lock  # noqa: E402
+from bench.run import HOST, Server, free_port  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "proof.json"
 POST_GOAL = 0.95
 VERIFY_GOAL_SECONDS = 2.0
-
-
-def database_url() -> str:
-    url = os.getenv("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/bench_proof"
-    parts = urlsplit(url)
-    if not parts.path.lstrip("/").startswith("bench_"):
-        parts = parts._replace(path="/bench_proof")
-    return parts.geturl()
 
 
 class Checkpointer(threading.Thread):
@@ -107,7 +99,7 @@ def main() -> int:
     register_entries = env_number("BENCH_REGISTER_ENTRIES", "10000")
     verify_runs = env_number("BENCH_VERIFY_RUNS", "3")
 
-    url = database_url()
+    url = database_url("bench_proof")
     keys = Path(tempfile.mkdtemp(prefix="bench-proof-keys-"))
     media = Path(tempfile.mkdtemp(prefix="bench-proof-media-"))
     from config import keyring
@@ -124,12 +116,12 @@ def main() -> int:
         LOGBOOK_REPORT_SIGNING_CERT=str(keys / "report.pem"),
         MEDIA_ROOT=str(media),
     )
-    name = urlsplit(url).path.lstrip("/")
+    name = database_name(url)
     lock = run_lock(url)
     if lock is None:
         log(f"Another benchmark run is using {name} on this server: wait for it to finish.")
         return 2
-    database_create(url)
+    database_ensure(url, fresh=True)
     log(f"Database {name}: created afresh")
 
     import django
