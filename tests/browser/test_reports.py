@@ -11,7 +11,7 @@ from inspections.reports.models import ReportDownload
 from tests.browser.conftest import login, screenshot
 from tests.factories import PASSWORD, RegulatorFactory
 from tests.inspections.test_overdue_worker import celery_on_redis  # noqa: F401 - a fixture
-from tests.inspections.test_reports import history, media  # noqa: F401 - fixtures
+from tests.reporting import history, media  # noqa: F401 - fixtures
 
 
 def test_a_regulator_generates_watches_and_downloads_a_register(site, page, media, history, celery_on_redis):  # noqa: F811

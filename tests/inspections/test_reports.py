@@ -26,30 +26,7 @@ from tests import append_only as triggers
 from tests.conftest import sign
 from tests.factories import RegulatorFactory, UserFactory, artwork_upload
 from tests.inspections.test_api import client_for
-from tests.inspections.test_services import ALL_PASS, a_day, adjust, event, inspect
-
-
-@pytest.fixture
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.REPORT_CHUNK_ROWS = 3  # several pieces from a handful of entries: numbering across pieces
-    return settings.MEDIA_ROOT
-
-
-@pytest.fixture
-def history(casino):
-    """A morning at one table: unlock … open, then close and cover, an adjustment and an amendment."""
-    a_day(casino)
-    event(casino, "cover")
-    inspection = Entry.objects.get(kind="inspection")
-    services.amendment_record(
-        entry_id=inspection.pk,
-        reason="Notes were left out",
-        correction={"notes": "Ball checked with a compass"},
-        signature=sign(casino.floorperson),
-        recorded_by=casino.floorperson,
-    )
-    return casino
+from tests.inspections.test_services import ALL_PASS, adjust, event, inspect
 
 
 def requested(casino, *, by=None, fmt="pdf", kind="inspection_register") -> Report:

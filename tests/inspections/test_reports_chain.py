@@ -12,7 +12,7 @@ from inspections.reports import render
 from inspections.reports.models import Report, ReportKind
 from tests import append_only as triggers
 from tests.inspections.test_api import client_for
-from tests.inspections.test_reports import history, media, pdf_pages, requested  # noqa: F401 - fixtures
+from tests.inspections.test_reports import pdf_pages, requested
 
 FORMATS = [code for code, _ in Report._meta.get_field("format").choices]
 
@@ -31,7 +31,7 @@ def the_api(casino, report: Report) -> dict:
 
 @pytest.mark.parametrize("kind", ReportKind.values)
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_an_intact_chain_is_shown_intact_for_every_format_and_kind(committed_db, media, history, client, fmt, kind):  # noqa: F811
+def test_an_intact_chain_is_shown_intact_for_every_format_and_kind(committed_db, media, history, client, fmt, kind):
     report = requested(history, fmt=fmt, kind=kind)
     report.tables.set([history.table])
     report = render.generate_locally(report.pk, processes=1)
@@ -44,7 +44,7 @@ def test_an_intact_chain_is_shown_intact_for_every_format_and_kind(committed_db,
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
-def test_a_broken_chain_names_its_first_broken_entry_everywhere(committed_db, media, history, client, fmt):  # noqa: F811
+def test_a_broken_chain_names_its_first_broken_entry_everywhere(committed_db, media, history, client, fmt):
     adjustment = Entry.objects.get(kind="adjustment")
     with connection.cursor() as cursor:
         triggers.drop(connection)
@@ -64,7 +64,7 @@ def test_a_broken_chain_names_its_first_broken_entry_everywhere(committed_db, me
         assert f"BROKEN at entry #{adjustment.seq}" in cover
 
 
-def test_a_chain_not_verified_is_never_shown_broken(committed_db, media, history, client):  # noqa: F811
+def test_a_chain_not_verified_is_never_shown_broken(committed_db, media, history, client):
     """A report whose verification never ran (made before it was done for CSVs, or cut short)."""
     report = render.generate_locally(requested(history, fmt="csv").pk, processes=1)
     Report.objects.filter(pk=report.pk).update(chain_intact=None, chain_head="")

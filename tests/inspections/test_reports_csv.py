@@ -24,7 +24,7 @@ from inspections.reports.csvfile import csv_cell
 from inspections.reports.models import Report, ReportKind
 from tests import append_only as triggers
 from tests.conftest import sign
-from tests.inspections.test_reports import media, requested  # noqa: F401 - a fixture
+from tests.inspections.test_reports import requested
 from tests.inspections.test_services import ALL_PASS, event
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,7 +127,7 @@ def every_csv(casino) -> dict[str, str]:
 
 
 @pytest.mark.any_hour
-def test_every_csv_neutralises_every_cell_a_spreadsheet_would_run(committed_db, media, hostile, settings):  # noqa: F811
+def test_every_csv_neutralises_every_cell_a_spreadsheet_would_run(committed_db, media, hostile, settings):
     settings.REPORT_CHUNK_ROWS = 400
     files = every_csv(hostile)
     assert len(files) == 2 * len(ReportKind.values)

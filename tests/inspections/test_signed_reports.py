@@ -20,36 +20,12 @@ from inspections.logbook import chain, checkpoints, services
 from inspections.logbook.models import Entry
 from inspections.reports import render
 from inspections.reports.models import Report
-from tests.conftest import sign
 from tests.inspections.test_checkpoints import red_team_rewrite, sql
 from tests.inspections.test_reports import pdf_pages, requested
-from tests.inspections.test_services import a_day, event
+from tests.inspections.test_services import event
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 VERIFIER = ROOT / "scripts" / "verify_report.py"
-
-
-@pytest.fixture
-def media(settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.REPORT_CHUNK_ROWS = 3  # several pieces: the segment and the CSV span them all
-    return settings.MEDIA_ROOT
-
-
-@pytest.fixture
-def history(casino):
-    """test_reports' morning at one table: a day, the wheel covered, an inspection amended."""
-    a_day(casino)
-    event(casino, "cover")
-    inspection = Entry.objects.get(kind="inspection")
-    services.amendment_record(
-        entry_id=inspection.pk,
-        reason="Notes were left out",
-        correction={"notes": "Ball checked with a compass"},
-        signature=sign(casino.floorperson),
-        recorded_by=casino.floorperson,
-    )
-    return casino
 
 
 def keys_pem(tmp_path: Path, ring: Path) -> Path:
