@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, OuterRef, Subquery, Value
+from django.db.models import F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -678,15 +678,21 @@ def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint
             )
 
 
-def checkpoint_grown(*, now: datetime | None = None) -> dict[str, list[int]]:
-    """Beat's task: a checkpoint for every property whose logbook grew since its last one. Answers
-    which were signed, and which were refused (their chain does not verify: logged as an error)."""
-    last_covered = (
-        Checkpoint.objects.filter(property_id=OuterRef("property_id")).order_by("-seq").values("entry_seq")[:1]
-    )
+def checkpoint_grown(*, now: datetime | None = None, every: timedelta | None = None) -> dict[str, list[int]]:
+    """Beat's task (every minute): a checkpoint for every property whose logbook grew since its last
+    one, once that one is `every` old (LOGBOOK_CHECKPOINT_MINUTES unless given), so the setting alone
+    sets the interval, whatever beat's schedule. Answers which were signed, and which were refused
+    (their chain does not verify: logged as an error)."""
+    now = now or timezone.now()
+    every = timedelta(minutes=settings.LOGBOOK_CHECKPOINT_MINUTES) if every is None else every
+    newest = Checkpoint.objects.filter(property_id=OuterRef("property_id")).order_by("-seq")
     grown = (
-        ChainHead.objects.annotate(covered=Coalesce(Subquery(last_covered), Value(0)))
+        ChainHead.objects.annotate(
+            covered=Coalesce(Subquery(newest.values("entry_seq")[:1]), Value(0)),
+            last_signed=Subquery(newest.values("signed_at")[:1]),
+        )
         .filter(length__gt=F("covered"))
+        .filter(Q(last_signed__isnull=True) | Q(last_signed__lte=now - every))
         .order_by("property_id")
         .values_list("property_id", flat=True)
     )

@@ -1,4 +1,5 @@
-"""Celery tasks of the logbook: the signed checkpoints (every LOGBOOK_CHECKPOINT_MINUTES, by beat).
+"""Celery tasks of the logbook: the signed checkpoints (beat asks every minute; a logbook that
+grew is signed once its last checkpoint is LOGBOOK_CHECKPOINT_MINUTES old).
 
 Idempotent: a second run finds nothing grown since the checkpoint the first one made.
 """

@@ -8,6 +8,8 @@ import time_machine
 from cryptography.hazmat.primitives.asymmetric import ed25519
 from django.core.management import call_command
 from django.db import DatabaseError, connection, transaction
+from django.utils import timezone
+from django_celery_beat.models import PeriodicTask
 
 from compliance.accounts.signatures import canonical
 from config import keyring
@@ -110,16 +112,32 @@ def test_checkpoints_are_append_only(history):
     assert Checkpoint.objects.count() == 1
 
 
-def test_the_interval_task_signs_only_the_logbooks_that_grew(history, other_casino):
+def test_the_interval_task_signs_only_the_logbooks_that_grew(history, other_casino, settings):
     assert services.checkpoint_grown() == {"signed": [history.property.pk], "refused": []}
     assert services.checkpoint_grown() == {"signed": [], "refused": []}
     inspect(other_casino)
     event(history, "open")
-    assert services.checkpoint_grown()["signed"] == sorted([history.property.pk, other_casino.property.pk])
+    later = timezone.now() + timedelta(minutes=settings.LOGBOOK_CHECKPOINT_MINUTES)
+    assert services.checkpoint_grown(now=later)["signed"] == sorted([history.property.pk, other_casino.property.pk])
     assert list(Checkpoint.objects.filter(property=history.property).values_list("seq", "entry_seq")) == [
         (1, 5),
         (2, 6),
     ]
+
+
+@pytest.mark.parametrize("minutes", [1, 5, 15])
+def test_the_setting_alone_sets_the_interval_beat_asks_every_minute(history, settings, minutes):
+    settings.LOGBOOK_CHECKPOINT_MINUTES = minutes
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        assert services.checkpoint_grown()["signed"] == [history.property.pk]
+        event(history, "open")
+        for _ in range(minutes - 1):
+            clock.shift(timedelta(minutes=1))
+            assert services.checkpoint_grown()["signed"] == [], "signed before the interval was up"
+        clock.shift(timedelta(minutes=1))
+        assert services.checkpoint_grown()["signed"] == [history.property.pk]
+    task = PeriodicTask.objects.get(name="Logbook checkpoints")
+    assert (task.interval.every, task.interval.period, task.enabled) == (1, "minutes", True)
 
 
 def test_the_red_team_rewrite_passes_the_chain_alone_but_not_the_signed_checkpoint(history, capsys):
