@@ -327,3 +327,19 @@ def test_the_flag_mail_is_in_each_recipients_language(casino):
     assert "(58 Pa. Code § 617a.2(f))" in spanish.body and "Plazo incumplido:" in spanish.body
     assert english.subject.startswith("[Keystone Casino] Table R-01: Wheel not covered and locked")
     assert "(58 Pa. Code § 617a.2(f))" in english.body and "Deadline missed:" in english.body
+
+
+def test_a_compliance_managers_forms_in_spanish(client, casino):
+    set_language(casino.compliance, "es")
+    client.force_login(casino.compliance)
+    layout = client.get("/manage/layouts/new/").content.decode()
+    for words in (
+        "Enviar un tapete de Ruleta",
+        "Nombre del tapete",
+        "Lo que muestra el tapete",
+        "Enviar para aprobación",
+    ):
+        assert words in layout, words
+    rules = client.get("/manage/rules/new/").content.decode()
+    for words in ("Nuevo borrador de Presentación de Normas de Ruleta", "Apuestas y pagos", "Guardar borrador"):
+        assert words in rules, words
