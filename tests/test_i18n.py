@@ -343,3 +343,17 @@ def test_a_compliance_managers_forms_in_spanish(client, casino):
     rules = client.get("/manage/rules/new/").content.decode()
     for words in ("Nuevo borrador de Presentación de Normas de Ruleta", "Apuestas y pagos", "Guardar borrador"):
         assert words in rules, words
+
+
+def test_an_administrator_sets_a_persons_language_in_the_admin(client, casino):
+    from tests.compliance.test_records_stay import person_form
+
+    client.force_login(User.objects.create_superuser("root", "root@example.com", "x-long-admin-passphrase"))
+    admin_client = client
+    person = User.objects.get(pk=casino.floorperson.pk)
+    response = admin_client.post(f"/admin/accounts/user/{person.pk}/change/", person_form(person, language="es"))
+    assert response.status_code == 302, response.content.decode()
+    assert User.objects.get(pk=person.pk).language == "es"
+    refused = admin_client.post(f"/admin/accounts/user/{person.pk}/change/", person_form(person, language="fr"))
+    assert refused.status_code == 200
+    assert User.objects.get(pk=person.pk).language == "es"

@@ -33,6 +33,7 @@ PERSON_EDITABLE = (
     "property",
     "jurisdiction",
     "security_supervisor",
+    "language",
     "is_active",
     "is_staff",
     "is_superuser",
