@@ -44,7 +44,9 @@ class LoginView(auth_views.LoginView):
             # Refused before the form is checked: no password is tried, no failure counted.
             wait = int(throttle.wait() or 1)
             form = self.form_class(request, initial={"username": request.POST.get("username", "")})
-            message = f"Too many sign-in attempts from this device: try again in {wait} seconds."
+            message = _("Too many sign-in attempts from this device: try again in %(seconds)s seconds.") % {
+                "seconds": wait
+            }
             return self._refused(form, message, wait)
         return super().post(request, *args, **kwargs)
 
