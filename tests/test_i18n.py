@@ -211,6 +211,17 @@ def test_the_language_page_goes_back_only_to_this_site(client, casino):
     assert response.status_code == 302 and response["Location"] == "/"
 
 
+def test_the_language_page_goes_back_to_the_page_its_link_was_followed_from(client, casino):
+    """The menu's link carries no address; the page keeps where it was opened from (the Referer)."""
+    client.force_login(casino.floorperson)
+    floor = client.get("/floor/").content.decode()
+    assert 'href="/language/"' in floor
+    page = client.get("/language/", HTTP_REFERER="http://testserver/tables/1/?before=5").content.decode()
+    assert 'name="next" value="/tables/1/?before=5"' in page
+    elsewhere = client.get("/language/", HTTP_REFERER="https://elsewhere.example/floor/").content.decode()
+    assert 'name="next" value=""' in elsewhere
+
+
 def test_only_the_person_or_an_administrator_chooses_their_language(casino):
     with pytest.raises(PermissionDenied):
         person_language_set(person_id=casino.floorperson.pk, actor=casino.security, language="es")

@@ -1,7 +1,7 @@
 """The sign-in pages: the project's own, with the lockout's message and the per-address limit, and
 the admin site's, which goes through the same door."""
 
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from django import forms
 from django.conf import settings
@@ -12,6 +12,7 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
@@ -134,8 +135,13 @@ def language(request):
     """A person chooses the language of their pages, the API's refusals and their flags' mail (or
     their browser's): their own preference, kept on their row by the service."""
     form = LanguageForm(request.POST or None, initial={"language": request.user.language})
-    back = request.POST.get("next") or request.GET.get("next") or ""
+    # Back to the page the menu's link was followed from (the link itself carries no address: one
+    # per page would make every page's menu a new page to visit).
+    back = request.POST.get("next") or request.GET.get("next") or request.META.get("HTTP_REFERER", "")
     if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = ""
+    back = urlunsplit(("", "", *urlsplit(back)[2:4], "")) if back else ""
+    if back.startswith(reverse("language")):
         back = ""
     if request.method == "POST" and form.is_valid():
         person = person_language_set(

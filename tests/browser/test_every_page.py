@@ -288,6 +288,7 @@ def test_the_floor_in_spanish_fits_a_phone(site, browser, world, role):
 
         walked = walk(page, site, [urlsplit(page.url).path, *extra_paths(role, world)], check)
         assert len(walked) >= 5, walked
+        assert len(walked) < MOST_PAGES, f"the walk stopped before the end: raise MOST_PAGES ({walked})"
         assert [path for path, lang in spoken if lang != "es"] == []
         page.goto(site + "/floor/")
         assert page.get_by_role("heading", name="Sala").is_visible()
