@@ -16,7 +16,7 @@ PORT ?= 8000
 WEB_CONCURRENCY ?= 3
 BIND ?= 127.0.0.1:$(PORT)
 
-.PHONY: venv run serve test test-fast test-slow typecheck migrations-check screenshots bench bench-table-page bench-scan \
+.PHONY: venv run serve test test-fast test-slow typecheck migrations-check screenshots messages bench bench-table-page bench-scan \
 	bench-report bench-proof lint format clean-venv
 
 # make test-fast's pytest processes (pytest-xdist): one a core by default.
@@ -123,3 +123,13 @@ format: venv
 
 clean-venv:
 	rm -rf $(VENV)
+
+# The Spanish catalogue (README, "Languages"): makemessages (GNU gettext's xgettext, a developer's
+# tool) refreshes locale/es/LC_MESSAGES/django.po from the code, the templates and the rulebook; after
+# translating it, scripts/compile_messages.py (polib, pure Python) writes the .mo committed beside it.
+messages: venv
+	$(BIN)/python manage.py makemessages -l es --no-obsolete --no-wrap $(MESSAGES_IGNORE)
+	$(BIN)/python scripts/compile_messages.py
+
+MESSAGES_IGNORE := --ignore 'tests/*' --ignore 'bench/*' --ignore 'build/*' --ignore 'staticfiles/*' \
+	--ignore 'var/*' --ignore 'scripts/*' --ignore 'docs/*' --ignore 'static/*'

@@ -5,6 +5,7 @@ import logging
 import time
 
 from django.conf import settings
+from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -37,6 +38,23 @@ class SessionIdleMiddleware:
             if now - session.get("_touched", 0) >= TOUCH_EVERY_SECONDS:
                 session["_touched"] = now  # saved by SessionMiddleware, with a new expiry
         return response
+
+
+class PreferredLanguageMiddleware:
+    """The signed-in person's own language, where they chose one (accounts.User.language), over the
+    browser's that LocaleMiddleware took from Accept-Language. An API request signed by a token is
+    answered in the token's person's language by the API's views (config.api.viewsets)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        preferred = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
+        if preferred:
+            translation.activate(preferred)
+            request.LANGUAGE_CODE = translation.get_language()
+        return self.get_response(request)
 
 
 class NoStoreMiddleware:

@@ -105,9 +105,13 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "config.middleware.SessionIdleMiddleware",
+    # The browser's language (Accept-Language), then English; the signed-in person's own choice
+    # overrides it once they are known (PreferredLanguageMiddleware). No language in the URLs.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "config.middleware.PreferredLanguageMiddleware",
     # After authentication and CSRF: an API write's Idempotency-Key is kept per person.
     "compliance.accounts.middleware.IdempotencyKeyMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -244,7 +248,12 @@ CONTENT_SECURITY_POLICY = {
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/login/"
 
-LANGUAGE_CODE = "en-us"
+# The staff's languages (README, "Languages"): a person's own choice (accounts.User.language), else
+# their browser's, else English. The catalogue is locale/es/LC_MESSAGES/django.po, its compiled .mo
+# committed beside it (make messages refreshes both).
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("es", "Español")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"  # stored in UTC; shown in each property's own time zone
 USE_I18N = True
 USE_TZ = True

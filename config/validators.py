@@ -16,6 +16,7 @@ import zoneinfo
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.utils.deconstruct import deconstructible
+from django.utils.translation import gettext as _
 
 # NIST SP 800-63B § 3.1.1.2 asks that passwords of at least 64 characters be accepted; a longer
 # bound still keeps a typed password from being a way to make the server hash megabytes (Argon2).
@@ -67,7 +68,7 @@ class PrintableLine:
     def __call__(self, value) -> None:
         if isinstance(value, str) and (character := _first_refused(value, allowed=frozenset())) is not None:
             raise ValidationError(
-                "Type this on one line with letters, digits and punctuation: it contains %(character)s.",
+                _("Type this on one line with letters, digits and punctuation: it contains %(character)s."),
                 code=self.code,
                 params={"character": _described(character)},
             )
@@ -85,8 +86,10 @@ class PrintableText:
     def __call__(self, value) -> None:
         if isinstance(value, str) and (character := _first_refused(value, allowed=NOTE_WHITESPACE)) is not None:
             raise ValidationError(
-                "This text contains %(character)s, which cannot be stored: use letters, digits, "
-                "punctuation and line breaks.",
+                _(
+                    "This text contains %(character)s, which cannot be stored: use letters, digits, "
+                    "punctuation and line breaks."
+                ),
                 code=self.code,
                 params={"character": _described(character)},
             )

@@ -38,14 +38,34 @@ class PersonAdmin(PropertyZoneAdmin, ServiceAdmin, UserAdmin):
         *UserAdmin.fieldsets,
         (
             "Role and credential",
-            {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction", "security_supervisor"]},
+            {
+                "fields": [
+                    "full_name",
+                    "role",
+                    "credential_number",
+                    "property",
+                    "jurisdiction",
+                    "security_supervisor",
+                    "language",
+                ]
+            },
         ),
     ]
     add_fieldsets = [
         *UserAdmin.add_fieldsets,
         (
             "Role and credential",
-            {"fields": ["full_name", "role", "credential_number", "property", "jurisdiction", "security_supervisor"]},
+            {
+                "fields": [
+                    "full_name",
+                    "role",
+                    "credential_number",
+                    "property",
+                    "jurisdiction",
+                    "security_supervisor",
+                    "language",
+                ]
+            },
         ),
     ]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
+from django.utils.translation import gettext as _
 
 from compliance.accounts.services import tokens_revoke
 
@@ -48,7 +49,7 @@ def lockout_minutes() -> int:
 
 
 def lockout_message(username: str) -> str:
-    return (
-        f"Too many wrong passwords for “{username}” from this device: signing in is locked for "
-        f"{lockout_minutes()} minutes. A security supervisor or an administrator can lift the lock."
-    )
+    return _(
+        "Too many wrong passwords for “%(username)s” from this device: signing in is locked for "
+        "%(minutes)s minutes. A security supervisor or an administrator can lift the lock."
+    ) % {"username": username, "minutes": lockout_minutes()}

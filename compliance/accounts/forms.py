@@ -4,6 +4,7 @@ signer's own username and password typed again (the approvals' and the logbook's
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from compliance.accounts.idempotency import form_token_new
 from compliance.accounts.signatures import SignatureInput
@@ -30,8 +31,8 @@ class SignatureFields(OneTimeTokenForm):
     """The signer's own username and password, typed again now (the person at the tablet by default).
     The request goes with the signature: wrong passwords are counted against its address."""
 
-    username = forms.CharField(label="Signed by (username)", max_length=150, validators=[printable_line])
-    password = password_form_field(label="Password")
+    username = forms.CharField(label=_("Signed by (username)"), max_length=150, validators=[printable_line])
+    password = password_form_field(label=_("Password"))
 
     def __init__(self, *args, request, **kwargs):
         kwargs["initial"] = {"username": request.user.username, **kwargs.get("initial", {})}

@@ -5,27 +5,30 @@ from __future__ import annotations
 
 import builtins
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from compliance.casinos.models import Jurisdiction, Property, PropertyScopedQuerySet
 from compliance.rulebook import vocabulary as words
 from compliance.rulebook.roles import MAY, SUPERVISOR_MAY
+from config.i18n import choice
 from config.validators import printable_line
 from config.visibility import NOTHING, VisibleQuerySet
 
 
 class Role(models.TextChoices):
     # The values and labels are the rulebook's (compliance.rulebook.vocabulary): one definition each.
-    SECURITY = words.Role.SECURITY.choice()
-    FLOORPERSON = words.Role.FLOORPERSON.choice()
-    MAINTENANCE = words.Role.MAINTENANCE.choice()
-    COMPLIANCE = words.Role.COMPLIANCE.choice()
-    REGULATOR = words.Role.REGULATOR.choice()
-    ADMIN = words.Role.ADMIN.choice()
+    SECURITY = choice(words.Role.SECURITY)
+    FLOORPERSON = choice(words.Role.FLOORPERSON)
+    MAINTENANCE = choice(words.Role.MAINTENANCE)
+    COMPLIANCE = choice(words.Role.COMPLIANCE)
+    REGULATOR = choice(words.Role.REGULATOR)
+    ADMIN = choice(words.Role.ADMIN)
 
 
 class PersonQuerySet(VisibleQuerySet):
@@ -87,6 +90,16 @@ class User(AbstractUser):
     security_supervisor = models.BooleanField(
         default=False,
         help_text="A security officer who is the property's security supervisor: may lift a lock on the floor.",
+    )
+    # The pages, the API's refusals and the flags' mail in this language; empty: the browser's
+    # (Accept-Language), else English (config.middleware.PreferredLanguageMiddleware).
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        default="",
+        choices=settings.LANGUAGES,
+        help_text=_("The language of your pages and mail. Empty: your browser's."),
     )
 
     objects = PersonManager()

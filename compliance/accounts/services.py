@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 
 from axes.models import AccessAttempt
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -32,6 +33,7 @@ PERSON_EDITABLE = (
     "property",
     "jurisdiction",
     "security_supervisor",
+    "language",
     "is_active",
     "is_staff",
     "is_superuser",
@@ -127,6 +129,21 @@ def person_password_set(*, person_id: int, actor: User, password: str) -> User:
     validate_password(password, person)
     person.set_password(password)
     person.save(update_fields=["password"])
+    return person
+
+
+@transaction.atomic
+def person_language_set(*, person_id: int, actor: User, language: str) -> User:
+    """The language a person reads the pages, the API's refusals and their mail in ("" for their
+    browser's): chosen by the person themselves or an administrator."""
+    if not (actor.is_administrator or actor.pk == person_id):
+        raise PermissionDenied("Only the person or an administrator chooses their language.")
+    if language and language not in dict(settings.LANGUAGES):
+        raise ValidationError({"language": f"“{language}” is not a language of this product."})
+    person = User.objects.select_for_update(of=("self",)).get(pk=person_id)
+    if person.language != language:
+        person.language = language
+        person.save(update_fields=["language"])
     return person
 
 

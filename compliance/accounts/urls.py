@@ -4,4 +4,5 @@ from compliance.accounts import web
 
 urlpatterns = [
     path("floor/locks/", web.locks, name="locks"),
+    path("language/", web.language, name="language"),
 ]

@@ -1,7 +1,7 @@
 """The sign-in pages: the project's own, with the lockout's message and the per-address limit, and
 the admin site's, which goes through the same door."""
 
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from django import forms
 from django.conf import settings
@@ -12,13 +12,15 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from compliance.accounts.auth import is_locked_out, lockout_message, lockout_minutes, lockout_seconds
 from compliance.accounts.selectors import lock_lifts_visible_to, locks_visible_to
-from compliance.accounts.services import lock_lift
+from compliance.accounts.services import lock_lift, person_language_set
 from compliance.accounts.throttles import SignInRateThrottle
 from config.validators import password_form_field, printable_line
 
@@ -43,7 +45,9 @@ class LoginView(auth_views.LoginView):
             # Refused before the form is checked: no password is tried, no failure counted.
             wait = int(throttle.wait() or 1)
             form = self.form_class(request, initial={"username": request.POST.get("username", "")})
-            message = f"Too many sign-in attempts from this device: try again in {wait} seconds."
+            message = _("Too many sign-in attempts from this device: try again in %(seconds)s seconds.") % {
+                "seconds": wait
+            }
             return self._refused(form, message, wait)
         return super().post(request, *args, **kwargs)
 
@@ -110,3 +114,41 @@ def locks(request):
             "minutes": lockout_minutes(),
         },
     )
+
+
+class LanguageForm(forms.Form):
+    language = forms.ChoiceField(
+        label=gettext_lazy("Language of your pages and mail"),
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=gettext_lazy("Your browser's language is used until you choose one."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Each language named in itself ("Español"), as a person looks for their own.
+        self.fields["language"].choices = [("", _("Your browser's language")), *settings.LANGUAGES]
+
+
+@login_required
+def language(request):
+    """A person chooses the language of their pages, the API's refusals and their flags' mail (or
+    their browser's): their own preference, kept on their row by the service."""
+    form = LanguageForm(request.POST or None, initial={"language": request.user.language})
+    # Back to the page the menu's link was followed from (the link itself carries no address: one
+    # per page would make every page's menu a new page to visit).
+    back = request.POST.get("next") or request.GET.get("next") or request.META.get("HTTP_REFERER", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        back = ""
+    back = urlunsplit(("", "", *urlsplit(back)[2:4], "")) if back else ""
+    if back.startswith(reverse("language")):
+        back = ""
+    if request.method == "POST" and form.is_valid():
+        person = person_language_set(
+            person_id=request.user.pk, actor=request.user, language=form.cleaned_data["language"]
+        )
+        # Said at once in the language chosen (the browser's where the choice is none).
+        translation.activate(person.language or translation.get_language_from_request(request))
+        messages.success(request, _("Language saved."))
+        return redirect(back or "home")
+    return render(request, "accounts/language.html", {"form": form, "next": back})

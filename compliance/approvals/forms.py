@@ -7,6 +7,7 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
 
 from compliance.accounts.forms import OneTimeTokenForm, SignatureFields
 from compliance.casinos.models import WheelType
@@ -68,10 +69,10 @@ class FileForm(SignatureFields):
 
 class DecisionForm(SignatureFields):
     decision = forms.ChoiceField(
-        label="Decision", choices=[("approved", "Approve"), ("rejected", "Reject")], widget=forms.RadioSelect
+        label=_("Decision"), choices=[("approved", _("Approve")), ("rejected", _("Reject"))], widget=forms.RadioSelect
     )
-    reference = forms.CharField(label="The Board's reference", max_length=100, validators=[printable_line])
-    note = note_field("Note", required=False)
+    reference = forms.CharField(label=_("The Board's reference"), max_length=100, validators=[printable_line])
+    note = note_field(_("Note"), required=False)
 
     field_order = ["decision", "reference", "note", "username", "password"]
 
@@ -80,9 +81,9 @@ class RulesSubmissionForm(OneTimeTokenForm):
     """A Roulette Rules Submission as the jurisdiction's text lists it: wheel types, each wager's
     odds and each option, one field apiece (Big Six and Casino War submissions are made in the API)."""
 
-    effective_from = forms.DateField(label="Effective from", widget=forms.DateInput(attrs={"type": "date"}))
+    effective_from = forms.DateField(label=_("Effective from"), widget=forms.DateInput(attrs={"type": "date"}))
     wheel_types = forms.MultipleChoiceField(
-        label="Wheel types", choices=WheelType.choices, widget=forms.CheckboxSelectMultiple, required=False
+        label=_("Wheel types"), choices=WheelType.choices, widget=forms.CheckboxSelectMultiple, required=False
     )
 
     def __init__(self, *args, game_rules, **kwargs):
@@ -109,7 +110,7 @@ class RulesSubmissionForm(OneTimeTokenForm):
             self.fields[f"option_{name}"] = forms.ChoiceField(
                 label=option_label(name),
                 required=False,
-                choices=[("", "— (not in this submission)")] + [(_choice_key(c), _choice_label(c)) for c in choices],
+                choices=[("", _("— (not in this submission)"))] + [(_choice_key(c), _choice_label(c)) for c in choices],
                 help_text=citation,
             )
 
@@ -165,17 +166,17 @@ def _choice_label(choice) -> str:
 
 
 class LayoutForm(OneTimeTokenForm):
-    name = forms.CharField(label="Name of the layout", max_length=200, validators=[printable_line])
-    features = forms.MultipleChoiceField(label="What the layout shows", widget=forms.CheckboxSelectMultiple)
+    name = forms.CharField(label=_("Name of the layout"), max_length=200, validators=[printable_line])
+    features = forms.MultipleChoiceField(label=_("What the layout shows"), widget=forms.CheckboxSelectMultiple)
     tables = forms.ModelMultipleChoiceField(
-        label="Tables it is used on", queryset=None, widget=forms.CheckboxSelectMultiple
+        label=_("Tables it is used on"), queryset=None, widget=forms.CheckboxSelectMultiple
     )
     # Checked by the rule (compliance.rulebook.artwork), which names the policy, when submitted.
     artwork = forms.FileField(
-        label="Artwork of the layout",
+        label=_("Artwork of the layout"),
         required=False,
         allow_empty_file=True,
-        help_text="A PDF, PNG or JPEG file: what the regulator sees before deciding.",
+        help_text=_("A PDF, PNG or JPEG file: what the regulator sees before deciding."),
         widget=forms.FileInput(attrs={"accept": "application/pdf,image/png,image/jpeg"}),
     )
 

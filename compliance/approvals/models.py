@@ -4,6 +4,7 @@ filed and decided with signatures bound to the content's hash."""
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from compliance.accounts.models import User
 from compliance.casinos.models import Game, GamingTable, Property, PropertyScopedQuerySet
@@ -12,10 +13,10 @@ from config.validators import note_validators, printable_line
 
 
 class SubmissionStatus(models.TextChoices):
-    DRAFT = "draft", "Draft"
-    FILED = "filed", "Filed with the regulator"
-    APPROVED = "approved", "Approved"
-    REJECTED = "rejected", "Rejected"
+    DRAFT = "draft", _("Draft")
+    FILED = "filed", _("Filed with the regulator")
+    APPROVED = "approved", _("Approved")
+    REJECTED = "rejected", _("Rejected")
 
 
 class RulesSubmission(models.Model):
@@ -63,9 +64,9 @@ class RulesSubmission(models.Model):
 
 
 class LayoutStatus(models.TextChoices):
-    PENDING = "pending", "Pending the regulator's decision"
-    APPROVED = "approved", "Approved"
-    REJECTED = "rejected", "Rejected"
+    PENDING = "pending", _("Pending the regulator's decision")
+    APPROVED = "approved", _("Approved")
+    REJECTED = "rejected", _("Rejected")
 
 
 class LayoutSubmission(models.Model):

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Max, Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from compliance.accounts.idempotency import (
@@ -113,8 +114,12 @@ def _saved(request, submission):
     count = len(submission.violations)
     messages.success(
         request,
-        f"Draft version {submission.version} saved"
-        + (f"; it still breaks {count} rule(s), listed below." if count else "; it breaks no rule and may be filed."),
+        (
+            _("Draft version %(version)s saved; it still breaks %(count)s rule(s), listed below.")
+            if count
+            else _("Draft version %(version)s saved; it breaks no rule and may be filed.")
+        )
+        % {"version": submission.version, "count": count},
     )
     return redirect("rules-submission", pk=submission.pk)
 
@@ -222,7 +227,10 @@ def rules_submission(request, pk: int):
             else:
                 if isinstance(filed, AlreadyRecorded):
                     return already_recorded_redirect(request, filed)
-                messages.success(request, f"Version {submission.version} filed with the regulator, signed.")
+                messages.success(
+                    request,
+                    _("Version %(version)s filed with the regulator, signed.") % {"version": submission.version},
+                )
                 return redirect("rules-submission", pk=submission.pk)
     if request.user.may("approvals.decide") and submission.status == SubmissionStatus.FILED:
         decision_form, done = _decision_step(
@@ -368,7 +376,9 @@ def layout_new(request):
         else:
             if isinstance(layout, AlreadyRecorded):
                 return already_recorded_redirect(request, layout)
-            messages.success(request, f"Layout “{layout.name}” submitted to the regulator for approval.")
+            messages.success(
+                request, _("Layout “%(name)s” submitted to the regulator for approval.") % {"name": layout.name}
+            )
             return redirect("layout", pk=layout.pk)
     return render(request, "manage/layout_form.html", {"property": prop, "form": form})
 

@@ -7,46 +7,48 @@ import zoneinfo
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from compliance.rulebook import jurisdiction as rules
 from compliance.rulebook import rulebook_for
 from compliance.rulebook import vocabulary as words
 from compliance.rulebook.configurations import KEY, STANDARD
 from compliance.rulebook.flags import DEADLINE_COLUMNS
+from config.i18n import choice
 from config.validators import printable_line, validate_time_zone
 from config.visibility import NOTHING, VisibleQuerySet
 
 
 # The values and labels are the rulebook's (compliance.rulebook.vocabulary): one definition each.
 class Jurisdiction(models.TextChoices):
-    PA = words.Jurisdiction.PA.choice()
-    NJ = words.Jurisdiction.NJ.choice()
-    S4 = words.Jurisdiction.S4.choice()
+    PA = choice(words.Jurisdiction.PA)
+    NJ = choice(words.Jurisdiction.NJ)
+    S4 = choice(words.Jurisdiction.S4)
 
 
 class Procedure(models.TextChoices):
-    KEPT = words.Procedure.KEPT.choice()
-    NONE = words.Procedure.NONE.choice()
+    KEPT = choice(words.Procedure.KEPT)
+    NONE = choice(words.Procedure.NONE)
 
 
 class Game(models.TextChoices):
-    ROULETTE = words.Game.ROULETTE.choice()
-    BIG_SIX = words.Game.BIG_SIX.choice()
-    CASINO_WAR = words.Game.CASINO_WAR.choice()
+    ROULETTE = choice(words.Game.ROULETTE)
+    BIG_SIX = choice(words.Game.BIG_SIX)
+    CASINO_WAR = choice(words.Game.CASINO_WAR)
 
 
 class WheelType(models.TextChoices):
-    SINGLE_ZERO = words.WheelType.SINGLE_ZERO.choice()
-    DOUBLE_ZERO = words.WheelType.DOUBLE_ZERO.choice()
-    DOUBLE_ZERO_AS_SINGLE_ZERO = words.WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO.choice()
+    SINGLE_ZERO = choice(words.WheelType.SINGLE_ZERO)
+    DOUBLE_ZERO = choice(words.WheelType.DOUBLE_ZERO)
+    DOUBLE_ZERO_AS_SINGLE_ZERO = choice(words.WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO)
 
 
 class TableState(models.TextChoices):
-    CLOSED = words.TableState.CLOSED.choice()
-    LOCKED = words.TableState.LOCKED.choice()
-    UNLOCKED = words.TableState.UNLOCKED.choice()
-    INSPECTED = words.TableState.INSPECTED.choice()
-    OPEN = words.TableState.OPEN.choice()
+    CLOSED = choice(words.TableState.CLOSED)
+    LOCKED = choice(words.TableState.LOCKED)
+    UNLOCKED = choice(words.TableState.UNLOCKED)
+    INSPECTED = choice(words.TableState.INSPECTED)
+    OPEN = choice(words.TableState.OPEN)
 
 
 class PropertyScopedQuerySet(VisibleQuerySet):
@@ -130,24 +132,24 @@ class Property(models.Model):
 class InspectionVoid(models.TextChoices):
     """Why a table's inspection no longer lets it open (GamingTable.inspection_void_reason), in words."""
 
-    NONE = "", "-"
-    ADJUSTMENT = "adjustment", "Wheel adjusted after the inspection"
-    REPLACEMENT = "replacement", "A movable part replaced after the inspection"
-    CONFIGURATION = "configuration", "Configuration changed after the inspection"
-    FAILED = "failed", "The inspection failed an item"
-    ENTERED_IN_ERROR = "entered_in_error", "The inspection was marked entered in error"
-    DUPLICATE = "duplicate", "The inspection was marked a duplicate of one that no longer counts"
+    NONE = "", _("-")
+    ADJUSTMENT = "adjustment", _("Wheel adjusted after the inspection")
+    REPLACEMENT = "replacement", _("A movable part replaced after the inspection")
+    CONFIGURATION = "configuration", _("Configuration changed after the inspection")
+    FAILED = "failed", _("The inspection failed an item")
+    ENTERED_IN_ERROR = "entered_in_error", _("The inspection was marked entered in error")
+    DUPLICATE = "duplicate", _("The inspection was marked a duplicate of one that no longer counts")
 
 
 class BallMaterial(models.TextChoices):
-    NON_METALLIC = "non_metallic", "Non-metallic"
-    METALLIC = "metallic", "Metallic"
+    NON_METALLIC = "non_metallic", _("Non-metallic")
+    METALLIC = "metallic", _("Metallic")
 
 
 class WheelColour(models.TextChoices):
-    GREEN = words.WheelColour.GREEN.choice()
-    RED = words.WheelColour.RED.choice()
-    BLACK = words.WheelColour.BLACK.choice()
+    GREEN = choice(words.WheelColour.GREEN)
+    RED = choice(words.WheelColour.RED)
+    BLACK = choice(words.WheelColour.BLACK)
 
 
 class Wheel(models.Model):

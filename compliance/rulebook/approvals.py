@@ -226,7 +226,9 @@ def configuration_ready(*, table: Table, layout: Submission, rules_submission: S
         # The rules in effect may offer more than when the layout was approved (§ 617c.1(b), …).
         lacking = check_layout(features=layout.features, tables=[table], options=configuration.options, game=table.game)
         violations.extend(
-            dataclasses.replace(v, message=f"Table {table.number}'s approved layout: {v.message}", field="table")
+            dataclasses.replace(
+                v.reworded("Table {table}'s approved layout: {inner}", table=table.number), field="table"
+            )
             for v in lacking
             if v.code not in ("layout_feature_unknown", "touchdown_not_electronic")
         )

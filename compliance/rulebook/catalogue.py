@@ -522,5 +522,10 @@ def violation(key: str, *, field: str | None, citation: str | None = None, **val
     if (entry.citation == GIVEN) != (citation is not None):
         raise TypeError(f"{key}: pass citation= exactly where the catalogue's is given by the rule")
     return Violation(
-        code_of(key), entry.template.format(**values), citation if entry.citation == GIVEN else entry.citation, field
+        code_of(key),
+        entry.template.format(**values),
+        citation if entry.citation == GIVEN else entry.citation,
+        field,
+        template=entry.template,
+        values=values,
     )

@@ -117,9 +117,8 @@ def within(configuration: Configuration, index: int | None, found: Iterable[Viol
         return list(found)
     return [
         dataclasses.replace(
-            v,
+            v.reworded("Configuration “{name}”: {inner}", name=configuration.name),
             field=f"configurations.{index}.{v.field}" if v.field else f"configurations.{index}",
-            message=f"Configuration “{configuration.name}”: {v.message}",
         )
         for v in found
     ]

@@ -22,7 +22,9 @@ from compliance.rulebook.vocabulary import Game, Procedure, Role, TableState, Wh
 
 def role_phrase(person: Person) -> str:
     """ "a floorperson", "an administrator": the person's role with its article."""
-    label = person.get_role_display().lower()
+    # The rulebook's own word (not the model's display, which is in the language in use): the
+    # message is translated whole when it is said (violations.said).
+    label = Role.label_of(person.role).lower()
     return f"{'an' if label[0] in 'aeiou' else 'a'} {label}"
 
 

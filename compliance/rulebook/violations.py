@@ -2,19 +2,69 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+# The rulebook speaks English and imports nothing of Django: the application installs a translator
+# (Django's gettext, compliance.casinos.apps) and a Violation's `message` is then said in the language
+# in use when it is read (the request's, a mail's recipient's), its code and citation unchanged.
+Translator = Callable[[str], str]
+_translators: list[Translator] = [str]
+
+
+def translate_with(translator: Translator) -> None:
+    """Say every sentence of the rulebook through `translator` from now on (English: `str`)."""
+    _translators[0] = translator
+
+
+def translated(text: str) -> str:
+    """`text` (a sentence or a word of the rulebook, in English) in the language in use."""
+    return _translators[0](text)
+
+
+def said(template: str, values: Mapping[str, object]) -> str:
+    """A catalogue template filled with its values, both in the language in use: a value that is a
+    word of the rulebook (a role, a state) is translated too, a violation is said, a number is kept."""
+
+    def word(value: object) -> object:
+        if isinstance(value, Violation):
+            return value.message
+        return translated(value) if isinstance(value, str) and value else value
+
+    words = {name: word(value) for name, value in values.items()}
+    try:
+        return translated(template).format(**words)
+    except (KeyError, IndexError, ValueError):
+        # A translation that names a placeholder the template has not: the English, never an error
+        # (tests/test_i18n.py fails on such a translation).
+        return template.format(**words)
 
 
 @dataclass(frozen=True)
 class Violation:
     code: str
-    message: str
+    # The sentence in English, as the catalogue words it; `message` says it in the language in use.
+    text: str
     citation: str | None = None
     field: str | None = None
+    # The catalogue's template and its values, to say it again in another language.
+    template: str | None = dataclasses.field(default=None, compare=False, repr=False)
+    values: Mapping[str, object] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def message(self) -> str:
+        """The sentence in the language in use (English where no translator is installed)."""
+        return said(self.template, self.values) if self.template is not None else translated(self.text)
+
+    def reworded(self, template: str, **values: object) -> Violation:
+        """The same violation in a longer sentence: `template` names the first as {inner}."""
+        values = {**values, "inner": self}
+        english = template.format(**{**values, "inner": self.text})
+        return dataclasses.replace(self, text=english, template=template, values=values)
 
     def as_dict(self) -> dict[str, str | None]:
-        return asdict(self)
+        return {"code": self.code, "message": self.message, "citation": self.citation, "field": self.field}
 
 
 class RuleViolation(Exception):
@@ -22,7 +72,7 @@ class RuleViolation(Exception):
 
     def __init__(self, violations: Iterable[Violation]):
         self.violations = list(violations)
-        super().__init__("; ".join(v.message for v in self.violations))
+        super().__init__("; ".join(v.text for v in self.violations))
 
 
 def raise_if_any(violations: Iterable[Violation | None]) -> None:

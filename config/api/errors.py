@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, JsonResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.utils.module_loading import import_string
 from django.views import defaults
 from rest_framework import exceptions, status
@@ -84,6 +85,21 @@ def _body(errors: list[dict]) -> dict:
 
 
 def exception_handler(exc, context):
+    """The error body, said in the person's own language where they chose one (a request signed by a
+    token meets its person only in the view, after LocaleMiddleware took the browser's)."""
+    with translation.override(_language_of(context.get("request"))):
+        return _answer(exc, context)
+
+
+def _language_of(request) -> str:
+    # The person DRF authenticated is set on the Django request too: read there, so that asking
+    # never authenticates again (the error may be the authentication's own).
+    user = getattr(getattr(request, "_request", request), "user", None)
+    preferred = getattr(user, "language", "") if user is not None and user.is_authenticated else ""
+    return preferred or translation.get_language()
+
+
+def _answer(exc, context):
     if isinstance(exc, Refusal):
         # A limit of the product's own that frees itself (LimitReached) is a 429; every other refusal a 400.
         code = getattr(exc, "http_status", status.HTTP_400_BAD_REQUEST)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
+
 from compliance.approvals.forms import note_field
 from inspections.logbook.forms import SignedForm
 
 
 class FlagResolveForm(SignedForm):
-    note = note_field("How the problem was dealt with", rows=3)
+    note = note_field(_("How the problem was dealt with"), rows=3)
 
     field_order = ["note", "username", "password"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from compliance.casinos.models import GamingTable, Property, PropertyScopedQuerySet
 from compliance.rulebook.flags import FLAG_KINDS
@@ -12,16 +13,16 @@ from inspections.logbook.models import Entry
 
 
 class FlagStatus(models.TextChoices):
-    OPEN = "open", "Open"
-    RESOLVED = "resolved", "Resolved"
+    OPEN = "open", _("Open")
+    RESOLVED = "resolved", _("Resolved")
 
 
 class FlagResolution(models.TextChoices):
     """How a flag was resolved (blank while open, and on flags resolved before this was recorded)."""
 
-    CURED = "cured", "Cured by a logbook entry"
-    CLEARED = "cleared", "Cured without a logbook entry (an approval, a policy or a configuration change)"
-    MANAGER = "manager", "Resolved by a compliance manager's signed note"
+    CURED = "cured", _("Cured by a logbook entry")
+    CLEARED = "cleared", _("Cured without a logbook entry (an approval, a policy or a configuration change)")
+    MANAGER = "manager", _("Resolved by a compliance manager's signed note")
 
 
 class Digest(models.Model):

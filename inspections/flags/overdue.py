@@ -25,8 +25,11 @@ from django.conf import settings
 from django.core.mail import send_mail
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.db.models.functions import Lower
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
+from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import LOGBOOK_PROCEDURE, Jurisdiction, raise_if_any, rulebook_for
@@ -104,17 +107,28 @@ def flag_resolution_text(flag: ComplianceException, zone) -> str:
     `flag` comes with its `cured_by_entry` joined when many are listed.
     """
     if flag.status != FlagStatus.RESOLVED:
-        return "Open"
+        return _("Open")
     if flag.resolution == FlagResolution.MANAGER or flag.resolved_by_id:
-        return f"Resolved by {flag.resolver_name} (credential {flag.resolver_credential}): {flag.resolution_note}"
+        return _("Resolved by %(name)s (credential %(credential)s): %(note)s") % {
+            "name": flag.resolver_name,
+            "credential": flag.resolver_credential,
+            "note": flag.resolution_note,
+        }
     if flag.resolution == FlagResolution.CURED:
         cure = flag.cured_by_entry
         assert cure is not None  # the model's check constraint: a cured flag names its entry
         occurred = timezone.localtime(cure.occurred_at, zone)
-        return f"Cured by entry #{cure.seq}: {EntryKind(cure.kind).label}, {occurred:%Y-%m-%d %H:%M}"
+        when = f"{occurred:%Y-%m-%d %H:%M}"
+        return _("Cured by entry #%(seq)s: %(kind)s, %(when)s") % {
+            "seq": cure.seq,
+            "kind": EntryKind(cure.kind).label,
+            "when": when,
+        }
     if flag.resolution == FlagResolution.CLEARED:
-        return "Cured without a logbook entry: the deadline no longer stood (an approval, a policy or a configuration change)"
-    return "Cured (resolved by the scan before the curing entry was recorded on flags)"
+        return _(
+            "Cured without a logbook entry: the deadline no longer stood (an approval, a policy or a configuration change)"
+        )
+    return _("Cured (resolved by the scan before the curing entry was recorded on flags)")
 
 
 def _groups() -> list[tuple[Jurisdiction, list[str] | None]]:
@@ -275,13 +289,18 @@ def _notify_one(*, flag_id: int, now: datetime) -> int:
         )
         if flag is None:
             return 0  # another worker holds it, or has mailed it already
-        if flag.property.notify_emails:
-            send_mail(
-                subject=one_line(f"[{flag.property.name}] Table {flag.table.number}: {flag_label(flag)}"),
-                message=_flag_text(flag),
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                recipient_list=flag.property.notify_emails,
-            )
+        # One mail per language, each in its recipients' own (a mail has no browser to ask).
+        for language, addresses in recipients_by_language(flag.property):
+            with translation.override(language):
+                send_mail(
+                    subject=one_line(
+                        _("[%(property)s] Table %(table)s: %(flag)s")
+                        % {"property": flag.property.name, "table": flag.table.number, "flag": flag_label(flag)}
+                    ),
+                    message=_flag_text(flag),
+                    from_email=settings.DEFAULT_FROM_EMAIL,
+                    recipient_list=addresses,
+                )
         ComplianceException.objects.filter(pk=flag.pk).update(notified_at=now)
     return 1
 
@@ -292,20 +311,44 @@ def one_line(text: str) -> str:
     return "".join(" " if unicodedata.category(char) in ("Cc", "Zl", "Zp") else char for char in text)
 
 
+def recipients_by_language(prop: Property) -> list[tuple[str, list[str]]]:
+    """The property's addresses for its flags, grouped by the language each reads: the chosen
+    language of the person whose address it is (one of the property's staff, or a person of no
+    property: an administrator), else English. In the order the property lists them."""
+    people = (
+        User.objects.filter(Q(property=prop) | Q(property__isnull=True))
+        .exclude(email="")
+        .exclude(language="")
+        .annotate(address=Lower("email"))
+        .filter(address__in=[address.lower() for address in prop.notify_emails])
+        .values_list("address", "language")
+    )
+    language_of = dict(people)
+    groups: dict[str, list[str]] = {}
+    for address in prop.notify_emails:
+        groups.setdefault(language_of.get(address.lower(), settings.LANGUAGE_CODE), []).append(address)
+    return list(groups.items())
+
+
 def flag_label(flag: ComplianceException) -> str:
+    """The flag's kind in words, in the language in use (the rulebook's label, translated)."""
     kinds = rulebook_for(flag.property.jurisdiction).FLAG_KINDS_BY_CODE
-    return kinds[flag.kind].label if flag.kind in kinds else flag.kind
+    return _(kinds[flag.kind].label) if flag.kind in kinds else flag.kind
 
 
 def _flag_text(flag: ComplianceException) -> str:
     zone = flag.property.zone
     due = timezone.localtime(flag.due_at, zone).strftime("%Y-%m-%d %H:%M %Z")
     detected = timezone.localtime(flag.detected_at, zone).strftime("%Y-%m-%d %H:%M %Z")
-    return (
-        f"Table {one_line(flag.table.number)}: {flag_label(flag)} ({flag.citation}).\n"
-        f"Deadline missed: {due}. Detected: {detected}.\n"
-        f"The flag resolves itself when the problem is cured, or a compliance manager resolves it with a signed note."
+    lines = (
+        _("Table %(table)s: %(flag)s (%(citation)s).")
+        % {"table": one_line(flag.table.number), "flag": flag_label(flag), "citation": flag.citation},
+        _("Deadline missed: %(due)s. Detected: %(detected)s.") % {"due": due, "detected": detected},
+        _(
+            "The flag resolves itself when the problem is cured, or a compliance manager resolves it with a signed note."
+        ),
     )
+    return "\n".join(lines)
 
 
 DIGEST_HOUR = 7  # local time at the property: the morning digest of what is still open
@@ -328,7 +371,7 @@ def send_digests(now: datetime | None = None) -> int:
         local = timezone.localtime(now, prop.zone)
         if not DIGEST_HOUR <= local.hour <= DIGEST_LAST_HOUR:
             continue
-        digest, _ = Digest.objects.get_or_create(property=prop)
+        digest, _created = Digest.objects.get_or_create(property=prop)
         if digest.sent_on == local.date():
             continue
         # Claim the day first: two beat ticks or workers never send the same digest twice.
@@ -340,14 +383,20 @@ def send_digests(now: datetime | None = None) -> int:
             .select_related("property", "table")
             .order_by("due_at")
         )
-        body = "\n\n".join(_flag_text(flag) for flag in flags) or "No open flags."
         try:
-            send_mail(
-                subject=one_line(f"[{prop.name}] {len(flags)} open flag(s) on {local.date().isoformat()}"),
-                message=body,
-                from_email=settings.DEFAULT_FROM_EMAIL,
-                recipient_list=prop.notify_emails,
-            )
+            for language, addresses in recipients_by_language(prop):
+                with translation.override(language):
+                    subject = _("[%(property)s] %(count)s open flag(s) on %(day)s") % {
+                        "property": prop.name,
+                        "count": len(flags),
+                        "day": local.date().isoformat(),
+                    }
+                    send_mail(
+                        subject=one_line(subject),
+                        message="\n\n".join(_flag_text(flag) for flag in flags) or _("No open flags."),
+                        from_email=settings.DEFAULT_FROM_EMAIL,
+                        recipient_list=addresses,
+                    )
         except DatabaseError:
             raise
         except Exception:

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from compliance.accounts.idempotency import (
     AlreadyRecorded,
@@ -60,6 +61,6 @@ def flag_resolve(request, pk: int):
         else:
             if isinstance(done, AlreadyRecorded):
                 return already_recorded_redirect(request, done)
-            messages.success(request, f"Flag on table {flag.table.number} resolved, signed.")
+            messages.success(request, _("Flag on table %(table)s resolved, signed.") % {"table": flag.table.number})
             return redirect("flags")
     return render(request, "floor/flag_resolve.html", {"flag": flag, "form": form, "zone": flag.property.zone})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils import timezone
 from django.utils.text import capfirst
+from django.utils.translation import gettext_lazy as _
 
 from compliance.accounts.forms import SignatureFields
 from compliance.accounts.signatures import SignatureInput
@@ -42,14 +43,14 @@ class TableEventForm(SignedForm):
         super().__init__(*args, **kwargs)
         if card_checks:
             self.fields["cards"] = forms.ChoiceField(
-                label="The cards", choices=card_checks, widget=forms.RadioSelect, help_text="§ 651a.4"
+                label=_("The cards"), choices=card_checks, widget=forms.RadioSelect, help_text="§ 651a.4"
             )
             self.order_fields(["cards"])
         self.fields["password"].widget.attrs["autofocus"] = True
 
 
 class InspectionForm(SignedForm):
-    notes = note_field("Notes", required=False)
+    notes = note_field(_("Notes"), required=False)
 
     def __init__(self, *args, checklist=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -57,8 +58,9 @@ class InspectionForm(SignedForm):
         items = {}
         for item in checklist:
             items[item.code] = forms.ChoiceField(
-                label=item.label,
-                choices=[("pass", "Pass"), ("fail", "Fail")],
+                # The rulebook's words, said in the language in use (their catalogue: makemessages).
+                label=_(item.label),
+                choices=[("pass", _("Pass")), ("fail", _("Fail"))],
                 widget=forms.RadioSelect,
                 help_text=item.citation,
             )
@@ -71,12 +73,14 @@ class InspectionForm(SignedForm):
 
 class AdjustmentForm(SignedForm):
     kind = forms.ChoiceField(
-        label="What was done", choices=[("adjustment", "Adjustment"), ("replacement", "Replacement")]
+        label=_("What was done"), choices=[("adjustment", _("Adjustment")), ("replacement", _("Replacement"))]
     )
-    part = forms.CharField(label="Part", max_length=200, validators=[printable_line])
-    description = note_field("Description")
-    witness_username = forms.CharField(label="Security witness (username)", max_length=150, validators=[printable_line])
-    witness_password = password_form_field(label="Witness's password")
+    part = forms.CharField(label=_("Part"), max_length=200, validators=[printable_line])
+    description = note_field(_("Description"))
+    witness_username = forms.CharField(
+        label=_("Security witness (username)"), max_length=150, validators=[printable_line]
+    )
+    witness_password = password_form_field(label=_("Witness's password"))
 
     FIELD_FOR = {"performer": "password", "witness": "witness_password", "table": None}
     # What was done, then the performer's signature, then the witness's.
@@ -89,23 +93,23 @@ class AdjustmentForm(SignedForm):
 class IrregularityForm(SignedForm):
     """A "no spin": its reason (the rulebook's list for the table's jurisdiction), the ball, notes."""
 
-    kind = forms.ChoiceField(label="Reason for the no spin", widget=forms.RadioSelect(attrs={"class": "stacked"}))
-    ball_replaced = forms.BooleanField(label="Ball replaced", required=False)
+    kind = forms.ChoiceField(label=_("Reason for the no spin"), widget=forms.RadioSelect(attrs={"class": "stacked"}))
+    ball_replaced = forms.BooleanField(label=_("Ball replaced"), required=False)
     new_ball = forms.ModelChoiceField(
-        label="New ball",
+        label=_("New ball"),
         queryset=Ball.objects.none(),
         required=False,
-        empty_label="None named",
-        help_text="The registered ball put in play; it becomes the table's ball.",
+        empty_label=_("None named"),
+        help_text=_("The registered ball put in play; it becomes the table's ball."),
     )
-    notes = note_field("Notes", required=False)
+    notes = note_field(_("Notes"), required=False)
 
     field_order = ["kind", "ball_replaced", "new_ball", "notes", "username", "password"]
     FIELD_FOR = {"signature": "password", "table": None, "at": None, "ball": "new_ball"}
 
     def __init__(self, *args, kinds=(), balls=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["kind"].choices = [(code, capfirst(label)) for code, label in kinds]
+        self.fields["kind"].choices = [(code, capfirst(_(label))) for code, label in kinds]
         if balls is not None:
             self.fields["new_ball"].queryset = balls
         self.fields["new_ball"].label_from_instance = lambda ball: (
@@ -116,7 +120,7 @@ class IrregularityForm(SignedForm):
         data = super().clean()
         # As the API reads it: a new ball is named only with a replacement.
         if data.get("new_ball") and not data.get("ball_replaced"):
-            self.add_error("new_ball", "A new ball is named only when the ball was replaced.")
+            self.add_error("new_ball", _("A new ball is named only when the ball was replaced."))
         return data
 
 
@@ -124,37 +128,39 @@ class AmendmentForm(SignedForm):
     """Why, and what: corrected values of the fields the amended entry has (services.CORRECTABLE),
     or the entry marked entered in error, or a duplicate of an earlier entry (its number)."""
 
-    reason = note_field("Reason for the amendment")
+    reason = note_field(_("Reason for the amendment"))
     amendment_kind = forms.ChoiceField(
-        label="What the amendment says",
+        label=_("What the amendment says"),
         choices=[
-            ("correction", "Correct what is below"),
-            ("entered_in_error", "Entered in error: it should not be in the logbook"),
-            ("duplicate", "A duplicate of an earlier entry"),
+            ("correction", _("Correct what is below")),
+            ("entered_in_error", _("Entered in error: it should not be in the logbook")),
+            ("duplicate", _("A duplicate of an earlier entry")),
         ],
         initial="correction",
         required=False,  # a correction unless another is chosen
         widget=forms.RadioSelect(attrs={"class": "stacked"}),
     )
     duplicate_of = forms.IntegerField(
-        label="Duplicate of entry #",
+        label=_("Duplicate of entry #"),
         required=False,
         min_value=1,
         max_value=2**31 - 1,
-        help_text="The number of the earlier entry of this table it repeats.",
+        help_text=_("The number of the earlier entry of this table it repeats."),
     )
     corrected_time = forms.DateTimeField(
-        label="Corrected time",
+        label=_("Corrected time"),
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
     )
-    corrected_kind = forms.ChoiceField(label="Corrected kind", required=False)
+    corrected_kind = forms.ChoiceField(label=_("Corrected kind"), required=False)
     corrected_part = forms.CharField(
-        label="Corrected part", required=False, max_length=200, validators=[printable_line]
+        label=_("Corrected part"), required=False, max_length=200, validators=[printable_line]
     )
-    corrected_decks = forms.IntegerField(label="Corrected number of decks", required=False, min_value=1, max_value=16)
-    corrected_notes = note_field("Corrected notes", required=False)
-    corrected_description = note_field("Corrected description", required=False)
+    corrected_decks = forms.IntegerField(
+        label=_("Corrected number of decks"), required=False, min_value=1, max_value=16
+    )
+    corrected_notes = note_field(_("Corrected notes"), required=False)
+    corrected_description = note_field(_("Corrected description"), required=False)
 
     field_order = [
         "reason",
@@ -186,7 +192,7 @@ class AmendmentForm(SignedForm):
     # The names an entry's time has in a correction (inspections and adjustments: "performed_at").
     TIMES = ("performed_at", "at")
     TEXTS = ("notes", "description", "part")
-    UNCHANGED = ("", "— unchanged —")
+    UNCHANGED = ("", _("— unchanged —"))
 
     @classmethod
     def offered_for(cls, correctable: frozenset[str]) -> bool:
@@ -202,7 +208,9 @@ class AmendmentForm(SignedForm):
         if self.time_name is None:
             del self.fields["corrected_time"]
         else:
-            self.fields["corrected_time"].help_text = f"In the property's time ({zone.key}); empty if it was right."
+            self.fields["corrected_time"].help_text = _("In the property's time (%(zone)s); empty if it was right.") % {
+                "zone": zone.key
+            }
         for name in self.TEXTS:
             if name not in correctable:
                 del self.fields[f"corrected_{name}"]
@@ -211,7 +219,7 @@ class AmendmentForm(SignedForm):
         if "kind" in correctable and kinds:
             self.fields["corrected_kind"].choices = [
                 self.UNCHANGED,
-                *((code, capfirst(label)) for code, label in kinds),
+                *((code, capfirst(_(label))) for code, label in kinds),
             ]
         else:
             del self.fields["corrected_kind"]
@@ -219,9 +227,9 @@ class AmendmentForm(SignedForm):
         self.checklist = checklist if "items" in correctable else ()
         items = {
             f"corrected_item_{item.code}": forms.ChoiceField(
-                label=f"Corrected: {item.label}",
+                label=_("Corrected: %(item)s") % {"item": _(item.label)},
                 required=False,
-                choices=[self.UNCHANGED, ("pass", "Pass"), ("fail", "Fail")],
+                choices=[self.UNCHANGED, ("pass", _("Pass")), ("fail", _("Fail"))],
                 help_text=item.citation,
             )
             for item in self.checklist

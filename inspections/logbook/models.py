@@ -11,22 +11,23 @@ import builtins
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from compliance.casinos.models import GamingTable, Property, PropertyScopedQuerySet
 from config.validators import note_validators, printable_line
 
 
 class EntryKind(models.TextChoices):
-    UNLOCK = "unlock", "Wheel unlocked"
-    OPEN = "open", "Table opened"
-    CLOSE = "close", "Table closed"
-    COVER = "cover", "Wheel covered and locked"
-    INSPECTION = "inspection", "Inspection"
-    ADJUSTMENT = "adjustment", "Adjustment"
-    REPLACEMENT = "replacement", "Replacement"
-    IRREGULARITY = "irregularity", "Irregularity"
-    DECK_CHANGE = "deck_change", "Deck change"
-    AMENDMENT = "amendment", "Amendment"
+    UNLOCK = "unlock", _("Wheel unlocked")
+    OPEN = "open", _("Table opened")
+    CLOSE = "close", _("Table closed")
+    COVER = "cover", _("Wheel covered and locked")
+    INSPECTION = "inspection", _("Inspection")
+    ADJUSTMENT = "adjustment", _("Adjustment")
+    REPLACEMENT = "replacement", _("Replacement")
+    IRREGULARITY = "irregularity", _("Irregularity")
+    DECK_CHANGE = "deck_change", _("Deck change")
+    AMENDMENT = "amendment", _("Amendment")
 
 
 # The kinds of entry § 617a.2(b) and (d) are about: a part of the wheel adjusted or replaced.
@@ -34,12 +35,12 @@ ADJUSTMENT_KINDS = (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT)
 
 
 class SignatureMeaning(models.TextChoices):
-    RECORDED = "recorded", "Recorded"
-    INSPECTED = "inspected", "Inspected"
-    PERFORMED = "performed", "Performed"
-    WITNESSED = "witnessed", "Witnessed"
-    AMENDED = "amended", "Amended"
-    APPROVED = "approved", "Approved"
+    RECORDED = "recorded", _("Recorded")
+    INSPECTED = "inspected", _("Inspected")
+    PERFORMED = "performed", _("Performed")
+    WITNESSED = "witnessed", _("Witnessed")
+    AMENDED = "amended", _("Amended")
+    APPROVED = "approved", _("Approved")
 
 
 def amendment_label(details: dict) -> str:

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from compliance.accounts.idempotency import AlreadyRecorded, already_recorded_redirect, form_write_once
 from compliance.accounts.models import Role
@@ -45,11 +46,11 @@ ACTIONS = {
 }
 # What a table needs next, in words, by state: its first action (docs/architecture.md: The table's state machine).
 NEXT_STEP_WORDS = {
-    EntryKind.UNLOCK: "Unlock the wheel",
-    EntryKind.INSPECTION: "Inspect (§ 617a.2(a))",
-    EntryKind.COVER: "Cover and lock the wheel (§ 617a.2(f))",
-    EntryKind.OPEN: "Open for play",
-    EntryKind.CLOSE: "In play",
+    EntryKind.UNLOCK: pgettext_lazy("next step", "Unlock the wheel"),
+    EntryKind.INSPECTION: pgettext_lazy("next step", "Inspect (§ 617a.2(a))"),
+    EntryKind.COVER: pgettext_lazy("next step", "Cover and lock the wheel (§ 617a.2(f))"),
+    EntryKind.OPEN: pgettext_lazy("next step", "Open for play"),
+    EntryKind.CLOSE: pgettext_lazy("next step", "In play"),
 }
 NEXT_STEP = {state: NEXT_STEP_WORDS[ACTIONS[state][0]] for state in TableState}
 
@@ -63,15 +64,15 @@ def next_step(table) -> str:
 
 
 ACTION_LABELS = {
-    EntryKind.UNLOCK: "Unlock",
-    EntryKind.INSPECTION: "Inspect",
-    EntryKind.ADJUSTMENT: "Adjust or replace",
-    EntryKind.OPEN: "Open",
-    EntryKind.CLOSE: "Close",
-    EntryKind.COVER: "Cover and lock",
-    EntryKind.IRREGULARITY: "No spin (irregularity)",
+    EntryKind.UNLOCK: gettext_lazy("Unlock"),
+    EntryKind.INSPECTION: gettext_lazy("Inspect"),
+    EntryKind.ADJUSTMENT: gettext_lazy("Adjust or replace"),
+    EntryKind.OPEN: pgettext_lazy("action", "Open"),
+    EntryKind.CLOSE: gettext_lazy("Close"),
+    EntryKind.COVER: gettext_lazy("Cover and lock"),
+    EntryKind.IRREGULARITY: gettext_lazy("No spin (irregularity)"),
 }
-ADJUSTMENT_KIND_CHOICES = (("adjustment", "adjustment"), ("replacement", "replacement"))
+ADJUSTMENT_KIND_CHOICES = (("adjustment", gettext_lazy("adjustment")), ("replacement", gettext_lazy("replacement")))
 # The entries the amendment form amends (every kind: any may be marked entered in error).
 AMENDABLE = frozenset(kind for kind, names in services.CORRECTABLE.items() if AmendmentForm.offered_for(names))
 
@@ -81,7 +82,7 @@ def _table(request, pk: int):
 
 
 def _roles(roles) -> str:
-    return ", ".join(sorted(Role(role).label.lower() for role in roles))
+    return ", ".join(sorted(str(Role(role).label).lower() for role in roles))
 
 
 def require_may(user, action: str, what: str) -> None:
@@ -89,13 +90,13 @@ def require_may(user, action: str, what: str) -> None:
     this, and which one the person has."""
     if not user.may(action):
         raise PermissionDenied(
-            f"{what} needs one of these roles: {_roles(MAY[action])}. "
-            f"You are signed in as a {user.get_role_display().lower()}."
+            _("%(what)s needs one of these roles: %(roles)s. You are signed in as: %(role)s.")
+            % {"what": what, "roles": _roles(MAY[action]), "role": user.get_role_display().lower()}
         )
 
 
 def _require_writer(user) -> None:
-    require_may(user, "logbook.write", "Recording in the logbook")
+    require_may(user, "logbook.write", _("Recording in the logbook"))
 
 
 @login_required
@@ -223,10 +224,10 @@ def _done(request, table, entry, *, state_before: str) -> object:
     kinds = rules.FLAG_KINDS_BY_CODE
     # The flags this entry cured and raised, in its transaction (inspections.flags receives entry_recorded).
     for flag in entry.cured_flags.all():
-        label = kinds[flag.kind].label if flag.kind in kinds else flag.kind
+        label = _(kinds[flag.kind].label) if flag.kind in kinds else flag.kind
         messages.success(request, _("Flag cured by this entry: %(flag)s.") % {"flag": label})
     for flag in table.flags.filter(detected_at=entry.recorded_at, status="open"):
-        label = kinds[flag.kind].label if flag.kind in kinds else flag.kind
+        label = _(kinds[flag.kind].label) if flag.kind in kinds else flag.kind
         messages.error(
             request,
             _("Flag raised by this entry: %(flag)s (%(citation)s).") % {"flag": label, "citation": flag.citation},
@@ -319,7 +320,7 @@ def inspection(request, pk: int):
         request,
         table,
         form,
-        title="Inspection (§ 617a.2(a))",
+        title=_("Inspection (§ 617a.2(a))"),
         kind="inspection",
         record=lambda form: services.inspection_record(
             table_id=table.pk,
@@ -339,12 +340,12 @@ def adjustment(request, pk: int):
     if refused:
         return refused
     form = AdjustmentForm(request.POST or None, request=request)
-    form.fields["username"].label = "Made by (username)"
+    form.fields["username"].label = _("Made by (username)")
     return _signed_action(
         request,
         table,
         form,
-        title="Adjustment or replacement (§ 617a.2(b))",
+        title=_("Adjustment or replacement (§ 617a.2(b))"),
         kind="adjustment",
         template="floor/adjust.html",
         # § 617a.2(c), (d): at an open table, said before anyone signs.
@@ -385,9 +386,9 @@ def irregularity(request, pk: int):
         request,
         table,
         form,
-        title=f"Irregularity ({casino_war_rules.IRREGULARITIES})"
+        title=_("Irregularity (%(citation)s)") % {"citation": casino_war_rules.IRREGULARITIES}
         if casino_war
-        else f"No spin ({rules.IRREGULARITIES})",
+        else _("No spin (%(citation)s)") % {"citation": rules.IRREGULARITIES},
         kind="irregularity",
         record=lambda form: services.irregularity_record(
             table_id=table.pk,
@@ -425,7 +426,8 @@ def amendment(request, entry_pk: int):
         request,
         table,
         form,
-        title=f"Amend entry #{entry.seq} ({table.property.rulebook().INSPECTION_LOG})",
+        title=_("Amend entry #%(seq)s (%(citation)s)")
+        % {"seq": entry.seq, "citation": table.property.rulebook().INSPECTION_LOG},
         kind="amendment",
         template="floor/amend.html",
         extra={"entry": entry, "zone": zone},

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from compliance.approvals.forms import OneTimeTokenForm
 from compliance.rulebook import RuleViolation
@@ -13,14 +14,16 @@ from inspections.reports.requests import report_problems
 class ReportForm(OneTimeTokenForm):
     """What a regulator or compliance manager asks for: kind, property, period, tables, format."""
 
-    kind = forms.ChoiceField(label="Report", choices=ReportKind.choices)
-    property = forms.ModelChoiceField(label="Property", queryset=None, empty_label=None)
-    period_from = forms.DateField(label="From", widget=forms.DateInput(attrs={"type": "date"}))
-    period_to = forms.DateField(label="To (included)", widget=forms.DateInput(attrs={"type": "date"}))
+    kind = forms.ChoiceField(label=_("Report"), choices=ReportKind.choices)
+    property = forms.ModelChoiceField(label=_("Property"), queryset=None, empty_label=None)
+    period_from = forms.DateField(label=_("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    period_to = forms.DateField(label=_("To (included)"), widget=forms.DateInput(attrs={"type": "date"}))
     tables = forms.CharField(
-        label="Tables", required=False, help_text="Table numbers separated by commas, e.g. R-01, R-04; empty: all."
+        label=_("Tables"),
+        required=False,
+        help_text=_("Table numbers separated by commas, e.g. R-01, R-04; empty: all."),
     )
-    format = forms.ChoiceField(label="Format", choices=[("pdf", "PDF (with its CSV inside)"), ("csv", "CSV")])
+    format = forms.ChoiceField(label=_("Format"), choices=[("pdf", _("PDF (with its CSV inside)")), ("csv", _("CSV"))])
 
     def __init__(self, *args, properties, **kwargs):
         super().__init__(*args, **kwargs)

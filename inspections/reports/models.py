@@ -8,6 +8,7 @@ import builtins
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from compliance.casinos.models import GamingTable, Property, PropertyScopedQuerySet
 from config.validators import note_validators, printable_line
@@ -15,23 +16,23 @@ from config.visibility import NOTHING
 
 
 class ReportKind(models.TextChoices):
-    INSPECTION_REGISTER = "inspection_register", "Inspection log register (§ 617a.2(e))"
-    TABLE_HISTORY = "table_history", "Table history"
-    EXCEPTIONS = "exceptions", "Flags and their resolution"
-    APPROVALS_IN_EFFECT = "approvals_in_effect", "Layouts and Rules Submissions in effect"
+    INSPECTION_REGISTER = "inspection_register", _("Inspection log register (§ 617a.2(e))")
+    TABLE_HISTORY = "table_history", _("Table history")
+    EXCEPTIONS = "exceptions", _("Flags and their resolution")
+    APPROVALS_IN_EFFECT = "approvals_in_effect", _("Layouts and Rules Submissions in effect")
 
 
 class ReportStatus(models.TextChoices):
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Being generated"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Being generated")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 class ChainState(models.TextChoices):
-    INTACT = "intact", "Intact"
-    BROKEN = "broken", "Broken"
-    NOT_VERIFIED = "not_verified", "Not verified"
+    INTACT = "intact", _("Intact")
+    BROKEN = "broken", _("Broken")
+    NOT_VERIFIED = "not_verified", _("Not verified")
 
 
 class ReportQuerySet(PropertyScopedQuerySet):

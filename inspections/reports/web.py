@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from compliance.accounts.idempotency import AlreadyRecorded, already_recorded_redirect, form_write_once
 from compliance.casinos.clock import viewer_today
@@ -57,7 +58,9 @@ def report_list(request):
         else:
             if isinstance(report, AlreadyRecorded):
                 return already_recorded_redirect(request, report)
-            messages.success(request, f"Report #{report.pk} asked for: it is being generated below.")
+            messages.success(
+                request, _("Report #%(number)s asked for: it is being generated below.") % {"number": report.pk}
+            )
             return redirect("reports")
     else:
         status = 200

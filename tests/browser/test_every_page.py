@@ -267,3 +267,31 @@ def test_every_page_fits_and_passes_axe(site, browser, world, role, width):
         assert not problems, "\n".join(problems)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("role", ("security", "floorperson", "maintenance"))
+def test_the_floor_in_spanish_fits_a_phone(site, browser, world, role):
+    """Spanish is longer than English ("Cubrir la rueda y echar la llave"): the floor roles' pages, in
+    the language their browser asks for (Accept-Language: es-ES), still fit 390 px, cut no word, keep
+    every control 44×44 px and pass axe-core."""
+    context = browser.new_context(viewport=WIDTHS["phone"], locale="es-ES")
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        person = getattr(world, role)
+        login(page, site, person.username, PASSWORD)
+        problems, spoken = [], []
+
+        def check(path: str) -> None:
+            problems.extend(page_problems(page, path, floor=floor(path)))
+            spoken.append((path, page.evaluate("() => document.documentElement.lang")))
+
+        walked = walk(page, site, [urlsplit(page.url).path, *extra_paths(role, world)], check)
+        assert len(walked) >= 5, walked
+        assert len(walked) < MOST_PAGES, f"the walk stopped before the end: raise MOST_PAGES ({walked})"
+        assert [path for path, lang in spoken if lang != "es"] == []
+        page.goto(site + "/floor/")
+        assert page.get_by_role("heading", name="Sala").is_visible()
+        assert not problems, "\n".join(problems)
+    finally:
+        context.close()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
 from django import template
 from django.utils import timezone
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from compliance.rulebook.flags import DUE_COLUMNS
@@ -42,3 +45,16 @@ def due_of(table, *, now: datetime) -> Due | None:
 def due(table) -> Due | None:
     """`{% due table as due %}`: what the table must have done next, by when, and whether that is past."""
     return due_of(table, now=timezone.now())
+
+
+# A citation's paragraph, "617a.2(a)(3)": a browser may break a line between ")" and "(", which
+# cuts the reference in two (the Spanish labels are longer, and push it there on a phone).
+# The whole reference is kept together ("58 Pa. Code § 617a.2(a)(3)", short enough for a phone).
+PARAGRAPH = re.compile(r"(?:58 Pa\. Code )?(?:§ )?\S*\)\(\S*")
+
+
+@register.filter
+def unbroken(text) -> str:
+    """`text` with each paragraph reference ("617a.2(a)(3)") kept on one line, the rest wrapping as usual."""
+    escaped = str(conditional_escape(text))
+    return mark_safe(PARAGRAPH.sub(lambda match: f'<span class="nowrap">{match.group(0)}</span>', escaped))  # noqa: S308 — escaped above
