@@ -107,6 +107,39 @@ def database_ensure(url: str, name: str | None = None, *, fresh: bool = False) -
         return conn.execute("SHOW server_version").fetchone()[0]
 
 
+def in_process(name: str, settings: str = "bench.settings"):
+    """The set-up of a benchmark that runs Django in its own process (through the test client): its
+    own database `name` on DATABASE_URL's server, created afresh and migrated with `settings`, the
+    run lock taken first. Returns the lock (keep it open for the run, close it at the end), or None
+    when another run holds it: the caller says so and exits with status 2, as every runner does."""
+    url = database_url(name)
+    os.environ["DATABASE_URL"] = url
+    os.environ["DJANGO_SETTINGS_MODULE"] = settings
+    lock = run_lock(url)
+    if lock is None:
+        log("Another benchmark run holds the lock on this server: wait for it to finish.")
+        return None
+    database_ensure(url, fresh=True)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    return lock
+
+
+def client(*, user=None, token: str | None = None):
+    """Django's test client through the whole request stack (middleware, authentication, throttles):
+    signed in as `user` (a session), or sending the API `token` with every request."""
+    from django.test import Client
+
+    browser = Client(headers={"Authorization": f"Token {token}"} if token else None)
+    if user is not None:
+        browser.force_login(user)
+    return browser
+
+
 def use_database(name: str) -> None:
     """Point Django's default connection at another database of the same server (as the test runner does)."""
     from django.db import connection

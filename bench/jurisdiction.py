@@ -21,7 +21,6 @@ server; the database is bench_jurisdiction, created afresh).
 
 from __future__ import annotations
 
-import os
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -32,16 +31,15 @@ if str(ROOT) not in sys.path:
 
 from bench.common import (  # noqa: E402
     alternated,
+    client,
     counted,
-    database_ensure,
-    database_url,
     env_number,
     goal,
     goals_write,
+    in_process,
     load,
     log,
     median,
-    run_lock,
 )
 
 GOAL_RATIO = 1.2
@@ -152,29 +150,12 @@ def main() -> int:
     repeats = env_number("BENCH_REPEATS", "6", quick="4")
     properties = env_number("BENCH_PROPERTIES", "200")
     per_table = env_number("BENCH_ENTRIES_PER_TABLE", "20", quick="4")
-    url = database_url("bench_jurisdiction")
-    os.environ["DATABASE_URL"] = url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.settings"
-    lock = run_lock(url)
+    lock = in_process("bench_jurisdiction")
     if lock is None:
-        log("Another benchmark run holds the lock on this server: wait for it to finish.")
         return 2
-    database_ensure(url, fresh=True)
-
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.test import Client
-
-    call_command("migrate", verbosity=0)
     log(f"Seeding: {properties} properties in PA, 2 in NJ, {TABLES} tables each, {per_table} entries a table")
     regulators = seed(properties=properties, per_table=per_table)
-    clients = {}
-    for jurisdiction, regulator in regulators.items():
-        client = Client()
-        client.force_login(regulator)
-        clients[jurisdiction] = client
+    clients = {jurisdiction: client(user=regulator) for jurisdiction, regulator in regulators.items()}
 
     rows = []
     worst = None

@@ -34,16 +34,15 @@ if str(ROOT) not in sys.path:
 
 from bench.common import (  # noqa: E402
     alternated,
+    client,
     counted,
-    database_ensure,
-    database_url,
     env_number,
     goal,
     goals_write,
+    in_process,
     load,
     log,
     median,
-    run_lock,
 )
 
 GOAL_RATIO = 1.25
@@ -54,35 +53,20 @@ def main() -> int:
     rounds = env_number("BENCH_ROUNDS", "6", quick="4")
     repeats = env_number("BENCH_REPEATS", "40", quick="25")
     entries = env_number("BENCH_ENTRIES", "5000", quick="2000")
-    url = database_url("bench_post_profile")
-    os.environ["DATABASE_URL"] = url
-    os.environ["DJANGO_SETTINGS_MODULE"] = "bench.profile_settings"
-
-    lock = run_lock(url)
+    lock = in_process("bench_post_profile", "bench.profile_settings")
     if lock is None:
-        log("Another benchmark run holds the lock on this server: wait for it to finish.")
         return 2
-    database_ensure(url, fresh=True)
-
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-    from django.test import Client
 
     from bench.run import scenarios
     from bench.seed import seed
 
-    call_command("migrate", verbosity=0)
     seeded = seed(entries=entries, log=lambda message: None)
     (post_name, logbook, baseline), _ = scenarios(seeded)
-    client = Client()
+    browser = client(token=seeded.token)
 
     def poster(side):
-        headers = {"HTTP_AUTHORIZATION": side.request.headers["Authorization"]}
-
         def post():
-            response = client.post(side.request.path, side.request.body, content_type="application/json", **headers)
+            response = browser.post(side.request.path, side.request.body, content_type="application/json")
             assert response.status_code == 201, (response.status_code, response.content[:500])
 
         return post

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
+from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -91,13 +92,14 @@ def signer_authenticate(
             field=field, username=signature.username, minutes=lockout_minutes(), in_logbook=in_logbook
         )
 
-    # One read of the count: it says whether the name is locked here, and whether a right password
-    # has anything to clear (most signatures have none: no further query).
-    counted = SignatureFailures.objects.filter(username=signature.username, address=address).first()
+    # One read of the person and of the count: it says whether the name is locked here, and whether a
+    # right password has anything to clear (most signatures have none: no further query).
+    person, counted = _signer_and_count(username=signature.username, address=address)
     if counted is not None and _locked(counted):
         raise RuleViolation([locked()])
-    # ModelBackend, not django.contrib.auth.authenticate: that one would count the failure for sign-in too.
-    user = ModelBackend().authenticate(signature.request, username=signature.username, password=signature.password)
+    # As ModelBackend.authenticate, not django.contrib.auth.authenticate: that one would count the
+    # failure for sign-in too.
+    user = _password_checked(person, signature.password)
     if user is None:
         failures = signature_failure_count(
             username=signature.username, address=address, now=timezone.now(), cooloff=cooloff
@@ -118,6 +120,43 @@ def signer_authenticate(
     if counted is not None:
         signature_failures_clear(username=signature.username, address=address)
     return user
+
+
+def _signer_and_count(*, username: str, address: str) -> tuple[User | None, SignatureFailures | None]:
+    """The person named, and the wrong passwords typed to sign as that name from `address`, in one
+    query (the count a subquery of the person's row); a name nobody has costs a second query, only
+    on its way to a refusal."""
+    count = SignatureFailures.objects.filter(username=OuterRef("username"), address=address).order_by()
+    person = (
+        User._default_manager.filter(username=username)
+        .annotate(
+            signature_failures=Subquery(count.values("failures")[:1]),
+            signature_last_failure_at=Subquery(count.values("last_failure_at")[:1]),
+        )
+        .first()
+    )
+    if person is None:
+        return None, SignatureFailures.objects.filter(username=username, address=address).first()
+    if person.signature_failures is None:
+        return person, None
+    return person, SignatureFailures(
+        username=username,
+        address=address,
+        failures=person.signature_failures,
+        last_failure_at=person.signature_last_failure_at,
+    )
+
+
+def _password_checked(person: User | None, password: str) -> User | None:
+    """ModelBackend.authenticate's check of a person already read: the password, and an active
+    account; with nobody of that name, the hasher still runs once (Django's #20760: a name that
+    does not exist takes as long to refuse)."""
+    if person is None:
+        User().set_password(password)
+        return None
+    if person.check_password(password) and ModelBackend().user_can_authenticate(person):
+        return person
+    return None
 
 
 def _locked(counted: SignatureFailures) -> bool:

@@ -30,11 +30,13 @@ def _after(moment: datetime | None, since: datetime | None) -> bool:
     return moment is not None and (since is None or moment > since)
 
 
-def _uncovered_since(table: GamingTable) -> datetime | None:
+def _uncovered_since(table: GamingTable, unlocking: datetime | None = None) -> datetime | None:
     """When the wheel of a Roulette table that is not open was last uncovered: its last closing, or
-    its last unlocking if later (an unlocked or inspected table's wheel is off its cover since then)."""
-    unlocked = None
-    if table.state in (TableState.UNLOCKED, TableState.INSPECTED) and table.pk:
+    its last unlocking if later (an unlocked or inspected table's wheel is off its cover since then).
+    `unlocking`: the time of an unlocking being recorded with these deadlines, not yet in the logbook;
+    it is the table's last (an entry is never before the table's last, § 617a.2(e))."""
+    unlocked = unlocking
+    if unlocked is None and table.state in (TableState.UNLOCKED, TableState.INSPECTED) and table.pk:
         unlocked = (
             Entry.objects.filter(table_id=table.pk, kind=EntryKind.UNLOCK)
             .order_by("-occurred_at", "-seq")
@@ -44,7 +46,7 @@ def _uncovered_since(table: GamingTable) -> datetime | None:
     return max((moment for moment in (table.last_closed_at, unlocked) if moment), default=None)
 
 
-def _cover_due(table: GamingTable) -> datetime:
+def _cover_due(table: GamingTable, unlocking: datetime | None = None) -> datetime:
     """§ 617a.2(f): "When a Roulette table is not open for play, the Roulette wheel shall be secured by
     placing a cover over the entire wheel and securely locking the cover." Reading (docs/readings.md):
     the rule holds in every state but open, so the property's grace period runs from when the wheel
@@ -54,14 +56,16 @@ def _cover_due(table: GamingTable) -> datetime:
     again or the table opens. A new table, never closed nor unlocked, is uncovered from when the
     logbook first knew it (its creation): the deadline then set stays as it was."""
     grace = timedelta(minutes=table.property.cover_grace_minutes)
-    since = _uncovered_since(table)
+    since = _uncovered_since(table, unlocking)
     if since is not None:
         return since + grace
     return table.cover_due_at or timezone.now() + grace
 
 
-def deadlines_set(table: GamingTable) -> None:
+def deadlines_set(table: GamingTable, *, unlocking: datetime | None = None) -> None:
     """Set the table's deadlines from its state (called with the table locked, before saving it).
+    `unlocking`: the time of the unlocking entry being recorded, when the deadlines are set before
+    it is written (the logbook's services write both in one statement).
 
     `approval_due_at` is set where the configuration is checked: at opening, and when an
     approval changes what is in effect (compliance.casinos.services).
@@ -72,7 +76,7 @@ def deadlines_set(table: GamingTable) -> None:
     roulette = table.game == Game.ROULETTE and policy.rulebook().KEEPS_PROCEDURE
     roulette_open = is_open and roulette
     table.cover_due_at = (
-        _cover_due(table) if roulette and table.state not in (TableState.OPEN, TableState.LOCKED) else None
+        _cover_due(table, unlocking) if roulette and table.state not in (TableState.OPEN, TableState.LOCKED) else None
     )
     table.inspection_due_at = (
         table.last_inspection_at + timedelta(hours=policy.max_inspection_interval_hours)

@@ -646,3 +646,29 @@ def test_a_ball_in_play_on_another_table_is_refused_as_the_new_ball(casino):
         "ball_in_use",
         "Product policy: a ball is on one table at a time",
     )
+
+
+def test_an_entry_reads_back_as_its_append_wrote_it_in_one_statement_or_several(casino):
+    """On PostgreSQL the entry, its signatures, the chain head and the table go in one statement; on
+    SQLite one after the other. Either way what the service answered is what the database holds, the
+    signatures in signing order, the unlocking's deadline set before it was written, and the chain
+    verifies."""
+    from inspections.logbook.chain import chain_verify
+    from inspections.logbook.models import ChainHead
+
+    event(casino, "cover")
+    unlocked = event(casino, "unlock")
+    assert GamingTable.objects.get(pk=casino.table.pk).cover_due_at == unlocked.occurred_at + timedelta(
+        minutes=casino.property.cover_grace_minutes
+    )
+    entry = adjust(casino)
+    stored = Entry.objects.get(pk=entry.pk)
+    for field in Entry._meta.concrete_fields:
+        assert getattr(stored, field.attname) == getattr(entry, field.attname), field.name
+    assert [s.pk for s in entry.signature_list] == list(stored.signatures.values_list("pk", flat=True))
+    assert [s.meaning for s in stored.signatures.all()] == ["performed", "witnessed"]
+    head = ChainHead.objects.get(property_id=casino.property.pk)
+    assert (head.length, head.head) == (entry.seq, entry.entry_hash) == (unlocked.seq + 1, entry.entry_hash)
+    table = GamingTable.objects.get(pk=casino.table.pk)
+    assert table.last_entry_at == entry.occurred_at == table.last_adjustment_at
+    assert chain_verify(property_id=casino.property.pk).ok

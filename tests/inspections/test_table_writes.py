@@ -25,12 +25,11 @@ CONFIGURATION = {"property_id", "number", "game", "wheel_type", "has_external_mo
 
 
 def table_updates(queries) -> list[set[str]]:
-    """The columns each UPDATE of a table's row set."""
+    """The columns each UPDATE of a table's row set, alone or within the entry's one statement (on
+    PostgreSQL the entry, its signatures, the chain head and the table are written together)."""
     found = []
     for query in queries:
-        sql = query["sql"]
-        match = re.match(r'UPDATE "casinos_gamingtable" SET (.*) WHERE', sql, re.S)
-        if match:
+        for match in re.finditer(r'UPDATE "casinos_gamingtable" SET (.*?) WHERE', query["sql"], re.S):
             found.append(set(re.findall(r'"(\w+)" = ', match.group(1))))
     return found
 

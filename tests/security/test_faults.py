@@ -66,15 +66,17 @@ def post_inspection_form(casino):
 @pytest.mark.parametrize("post", [post_inspection_api, post_inspection_form], ids=["api", "form"])
 def test_the_database_lost_after_the_entry_is_written_answers_503_and_keeps_nothing(committed_db, casino, post):
     """What each connection sees when PostgreSQL restarts: its backend terminated. Here it happens
-    after the entry's row is inserted and before its signature is, inside the request's transaction."""
+    after everything of the entry is written (the entry, its signature, the chain head, the table),
+    at the COMMIT of the request's transaction."""
     event(casino, "cover")
     event(casino, "unlock")
     entries, head = Entry.objects.count(), Property.objects.get(pk=casino.property.pk).chain.head
-    # Another session holds the signature table still, so the request stops between its two inserts.
+    # Another session holds the property's row still, so the request stops at its COMMIT: the entry's
+    # foreign key to its property is checked there (deferred), and waits.
     holder = connections.create_connection("default")
     with holder.cursor() as cursor:
         cursor.execute("BEGIN")
-        cursor.execute(f"LOCK TABLE {Signature._meta.db_table} IN SHARE MODE")
+        cursor.execute(f"SELECT 1 FROM {Property._meta.db_table} WHERE id = %s FOR UPDATE", [casino.property.pk])
     answer = {}
 
     def send():
@@ -95,8 +97,16 @@ def test_the_database_lost_after_the_entry_is_written_answers_503_and_keeps_noth
                 )
                 return cursor.fetchone()
 
-            pid, query = wait_until(stuck_backend, seconds=30, what="the request waiting on the signature table")
-            assert query.startswith(f'INSERT INTO "{Signature._meta.db_table}"'), query
+            pid, query = wait_until(
+                stuck_backend, seconds=30, what="the request's COMMIT waiting on the property's row"
+            )
+            assert query == "COMMIT", query
+            # Written, not yet committed: the request's transaction holds the entry.
+            cursor.execute(
+                "SELECT count(*) FROM pg_locks WHERE pid = %s AND relation = %s::regclass AND mode = 'RowExclusiveLock'",
+                [pid, Signature._meta.db_table],
+            )
+            assert cursor.fetchone()[0] == 1
             cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
     finally:
         with holder.cursor() as cursor:
