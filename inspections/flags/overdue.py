@@ -28,6 +28,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
+from compliance.casinos.clock import date_text, local_text
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import LOGBOOK_PROCEDURE, Jurisdiction, raise_if_any, rulebook_for
 from compliance.rulebook.flags import DEADLINE_OF
@@ -110,8 +111,7 @@ def flag_resolution_text(flag: ComplianceException, zone) -> str:
     if flag.resolution == FlagResolution.CURED:
         cure = flag.cured_by_entry
         assert cure is not None  # the model's check constraint: a cured flag names its entry
-        occurred = timezone.localtime(cure.occurred_at, zone)
-        return f"Cured by entry #{cure.seq}: {EntryKind(cure.kind).label}, {occurred:%Y-%m-%d %H:%M}"
+        return f"Cured by entry #{cure.seq}: {EntryKind(cure.kind).label}, {local_text(cure.occurred_at, zone)}"
     if flag.resolution == FlagResolution.CLEARED:
         return "Cured without a logbook entry: the deadline no longer stood (an approval, a policy or a configuration change)"
     return "Cured (resolved by the scan before the curing entry was recorded on flags)"
@@ -299,8 +299,7 @@ def flag_label(flag: ComplianceException) -> str:
 
 def _flag_text(flag: ComplianceException) -> str:
     zone = flag.property.zone
-    due = timezone.localtime(flag.due_at, zone).strftime("%Y-%m-%d %H:%M %Z")
-    detected = timezone.localtime(flag.detected_at, zone).strftime("%Y-%m-%d %H:%M %Z")
+    due, detected = local_text(flag.due_at, zone), local_text(flag.detected_at, zone)
     return (
         f"Table {one_line(flag.table.number)}: {flag_label(flag)} ({flag.citation}).\n"
         f"Deadline missed: {due}. Detected: {detected}.\n"
@@ -343,7 +342,7 @@ def send_digests(now: datetime | None = None) -> int:
         body = "\n\n".join(_flag_text(flag) for flag in flags) or "No open flags."
         try:
             send_mail(
-                subject=one_line(f"[{prop.name}] {len(flags)} open flag(s) on {local.date().isoformat()}"),
+                subject=one_line(f"[{prop.name}] {len(flags)} open flag(s) on {date_text(local.date())}"),
                 message=body,
                 from_email=settings.DEFAULT_FROM_EMAIL,
                 recipient_list=prop.notify_emails,

@@ -78,7 +78,24 @@ def _entry_time(*, table: GamingTable, at: datetime | None, field: str):
     skew = timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS)
     rules = table.property.rulebook()
     max_backdate = timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS)
-    return at, rules.time_in_order(table=table, at=at, now=now, skew=skew, max_backdate=max_backdate, field=field)
+    # In the property's zone: a refusal says the times as the floor reads them (2026-11-24 01:25:07 EST).
+    zone = table.property.zone
+    return at, rules.time_in_order(
+        table=table,
+        at=_in_zone(at, zone),
+        now=_in_zone(now, zone),
+        skew=skew,
+        max_backdate=max_backdate,
+        field=field,
+    )
+
+
+def _in_zone(moment: datetime, zone) -> datetime:
+    """`moment` in `zone`, or as given where the zone cannot hold it (year 1 or 9999, refused anyway)."""
+    try:
+        return timezone.localtime(moment, zone)
+    except OverflowError:
+        return moment
 
 
 def entry_append(
@@ -586,7 +603,7 @@ def amendment_record(
                     ball_known=isinstance(new_ball, int)
                     and Ball.objects.filter(pk=new_ball, property_id=table.property_id).exists(),
                     required=amendment_kind not in rules.VOIDING_AMENDMENTS,
-                    recorded_at=original.recorded_at,
+                    recorded_at=_in_zone(original.recorded_at, table.property.zone),
                     max_backdate=timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS),
                 ),
             ]

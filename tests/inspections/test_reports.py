@@ -441,7 +441,7 @@ def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_
     local = timezone.localtime(cover.occurred_at, casino.property.zone)
     assert (
         uncovered["How it was resolved"]
-        == f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M}"
+        == f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M %Z}"
     )
     (by_hand,) = [row for row in rows.values() if row is not uncovered]
     assert by_hand[took] == _duration(manual.resolved_at - manual.due_at)
