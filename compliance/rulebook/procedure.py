@@ -232,6 +232,25 @@ def ball_replacement_named(*, table: Table, ball_replaced: bool, new_ball_named:
     return None
 
 
+def replaces_the_ball(*, kind: str, part: str) -> bool:
+    """A replacement whose part is the ball ("ball", "the ball", "Roulette ball"; not "ball track")."""
+    words = part.lower().replace(".", " ").split()
+    return kind == "replacement" and bool(words) and words[-1] in ("ball", "balls")
+
+
+def adjustment_ball(*, table: Table, kind: str, part: str, new_ball_named: bool) -> Violation | None:
+    """§ 617a.2(b)–(d) with § 617a.6(b), (c): a replacement of the ball names the new one, a registered
+    ball that becomes the table's (product policy, as for a no spin); a ball is named only with a
+    replacement."""
+    if new_ball_named and kind != "replacement":
+        return violation("new_ball_without_replacement", field="new_ball")
+    return ball_replacement_named(
+        table=table,
+        ball_replaced=new_ball_named or replaces_the_ball(kind=kind, part=part),
+        new_ball_named=new_ball_named,
+    )
+
+
 # ---- The table's events: who records them, and when they may happen ----
 
 

@@ -223,8 +223,10 @@ def adjustment_record(
     witness: SignatureInput,
     recorded_by: User,
     performed_at: datetime | None = None,
+    new_ball: Ball | None = None,
 ) -> Entry:
-    """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness."""
+    """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness.
+    A replacement of the ball names the new one, a registered spare, which becomes the table's ball."""
 
     def jurisdiction() -> str:
         return _jurisdiction_of(table_id)
@@ -237,9 +239,22 @@ def adjustment_record(
         table, as_locked = _table_lock(table_id)
         rules = table.property.rulebook()
         at, out_of_order = _entry_time(table=table, at=performed_at, field="performed_at")
+        ball_checks: list[Violation | None] = [
+            rules.adjustment_ball(table=table, kind=kind, part=part, new_ball_named=new_ball is not None)
+        ]
+        if new_ball is not None:
+            # Locked before asking where it is (as a no spin's new ball): two tables taking the
+            # same spare at once wait in turn, and the second sees it in use.
+            equipment_lock({"ball": new_ball})
+            in_use_on = GamingTable.objects.filter(ball=new_ball).exclude(pk=table.pk).values_list("number", flat=True)
+            ball_checks += [
+                *rules.table_equipment(table=table, wheel=None, ball=new_ball),
+                rules.ball_free(ball=new_ball, in_use_on=list(in_use_on)),
+            ]
         raise_if_any(
             [
                 *rules.check_adjustment(table=table, kind=kind, performer=performer_user, witness=witness_user),
+                *ball_checks,
                 out_of_order,
             ]
         )
@@ -253,7 +268,7 @@ def adjustment_record(
                 Signer(witness_user, SignatureMeaning.WITNESSED),
             ],
             description=description,
-            details={"part": part},
+            details={"part": part, **({"new_ball": new_ball.pk} if new_ball is not None else {})},
         )
         # § 617a.2(c), (d): whatever inspection came before no longer counts. An open table stays
         # open (the logbook records what happened); the overdue scan flags it.
@@ -262,6 +277,8 @@ def adjustment_record(
             table.last_adjustment_at = at
         else:
             table.last_replacement_at = at
+        if new_ball is not None:
+            table.ball = new_ball
         table.state = table_states.next_state(table.state, kind)
         _table_save(table, as_locked=as_locked, at=at, entry=entry)
     return entry
