@@ -134,6 +134,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
+            # Every date and time a person reads, in the one format (|local:property): no template loads it.
+            "builtins": ["compliance.casinos.templatetags.moments"],
         },
     },
 ]
@@ -257,6 +259,9 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"  # stored in UTC; shown in each property's own time zone
 USE_I18N = True
 USE_TZ = True
+# Django's own rendering of dates and times in the logbook's one format, in every language (a person
+# reads them through compliance.casinos.clock and the `local` filter; this covers the admin's own).
+FORMAT_MODULE_PATH = ["config.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

@@ -3,6 +3,7 @@ the admin site's, which goes through the same door."""
 
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
+from axes.handlers.proxy import AxesProxyHandler
 from django import forms
 from django.conf import settings
 from django.contrib import messages
@@ -16,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from compliance.accounts.auth import is_locked_out, lockout_message, lockout_minutes, lockout_seconds
 from compliance.accounts.selectors import lock_lifts_visible_to, locks_visible_to
@@ -53,7 +54,9 @@ class LoginView(auth_views.LoginView):
 
     def form_invalid(self, form):
         if not is_locked_out(self.request):
-            return super().form_invalid(form)
+            return self.render_to_response(
+                self.get_context_data(form=form, remaining=sign_in_attempts_left(self.request, form))
+            )
         return self._refused(form, lockout_message(form.data.get("username", "")), lockout_seconds())
 
     def _refused(self, form, message: str, retry_after: int):
@@ -61,6 +64,23 @@ class LoginView(auth_views.LoginView):
         response.status_code = 429
         response["Retry-After"] = str(retry_after)
         return response
+
+
+def sign_in_attempts_left(request, form) -> str:
+    """After a wrong password: how many more this name may have from this device before signing in
+    is locked (django-axes' count, per name and address), or nothing when no password was tried."""
+    username = form.data.get("username", "")
+    if not username or not form.data.get("password") or "password" in form.errors:
+        return ""
+    failures = AxesProxyHandler.get_failures(request, {"username": username})
+    remaining = max(settings.AXES_FAILURE_LIMIT - failures, 0)
+    return ngettext(
+        "%(remaining)d more wrong password for “%(username)s” from this device and signing in is locked "
+        "for %(minutes)d minutes.",
+        "%(remaining)d more wrong passwords for “%(username)s” from this device and signing in is locked "
+        "for %(minutes)d minutes.",
+        remaining,
+    ) % {"remaining": remaining, "username": username, "minutes": lockout_minutes()}
 
 
 def admin_login(request):

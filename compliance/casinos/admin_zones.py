@@ -9,7 +9,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.utils import timezone
 
-from compliance.casinos.clock import local_text
+from compliance.casinos.clock import local_text, zone_abbreviation
 from compliance.casinos.models import Property
 
 
@@ -61,7 +61,7 @@ class PropertyZoneAdmin:
         if obj is None:
             return super().change_view(request, object_id, form_url, extra_context)
         zone = self.zone_of(obj)
-        said = {"subtitle": f"{obj} · times in {zone.key} ({local_text(timezone.now(), zone, '%Z')})"}
+        said = {"subtitle": f"{obj} · times in {zone.key} ({zone_abbreviation(zone)})"}
         return self._rendered_in(
             zone,
             lambda: super(PropertyZoneAdmin, self).change_view(

@@ -11,6 +11,8 @@ from datetime import date, datetime, time, tzinfo
 
 from django.utils import timezone
 
+from compliance.rulebook.words import date_words, moment_words, time_words
+
 
 def local_date(moment: datetime, zone: tzinfo) -> date:
     """The calendar date of `moment` in `zone`."""
@@ -34,6 +36,22 @@ def local_midnight(day: date, zone: tzinfo) -> datetime:
     return timezone.make_aware(datetime.combine(day, time.min), zone)
 
 
-def local_text(moment: datetime | None, zone: tzinfo, fmt: str = "%Y-%m-%d %H:%M %Z") -> str:
-    """A moment as a person at the property reads it, named with its zone ("2026-11-23 22:30 EST")."""
-    return timezone.localtime(moment, zone).strftime(fmt) if moment else ""
+def local_text(moment: datetime | None, zone: tzinfo, *, seconds: bool = False) -> str:
+    """A moment as a person at the property reads it, named with its zone ("2026-11-23 22:30 EST"):
+    the one format of every page, report, mail and refusal (compliance.rulebook.words)."""
+    return moment_words(timezone.localtime(moment, zone), seconds=seconds) if moment else ""
+
+
+def local_time_text(moment: datetime | None, zone: tzinfo) -> str:
+    """Only the time, where the date is plain from what is around it ("22:30 EST")."""
+    return time_words(timezone.localtime(moment, zone)) if moment else ""
+
+
+def date_text(day: date | None) -> str:
+    """A day of the property's calendar ("2026-11-23"), e.g. a report's period."""
+    return date_words(day) if day else ""
+
+
+def zone_abbreviation(zone: tzinfo, *, now: datetime | None = None) -> str:
+    """The zone's abbreviation at `now` ("EST" in November, "EDT" in July)."""
+    return timezone.localtime(now or timezone.now(), zone).tzname() or ""

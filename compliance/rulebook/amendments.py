@@ -12,6 +12,7 @@ from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.roles import AMENDER_ROLES
 from compliance.rulebook.subjects import Entry, Person
 from compliance.rulebook.violations import Violation
+from compliance.rulebook.words import moment_words
 
 # What an amendment says of the entry it amends (the entry itself is never changed, docs/architecture.md: People):
 # corrected values; entered in error (it should not be in the log); a duplicate of an earlier entry.
@@ -168,7 +169,7 @@ def check_correction(
                         "time_too_old/correction",
                         field=field,
                         hours=int(max_backdate.total_seconds() // 3600),
-                        recorded_at=recorded_at.isoformat(timespec="seconds"),
+                        recorded_at=moment_words(recorded_at),
                     )
                 )
     return violations

@@ -226,6 +226,10 @@ CATALOGUE: dict[str, Entry] = {
         "The ball was replaced: name the new ball, one of this property's registered spare balls.",
         pa.REPLACED_BALL_POLICY,
     ),
+    "new_ball_without_replacement": Entry(
+        "A new ball is named only with a replacement of the ball: choose Replacement, or leave the new ball empty.",
+        pa.REPLACED_BALL_POLICY,
+    ),
     "not_a_casino_war_table": Entry("Table {table} is not a Casino War table.", pa.CASINO_WAR_DECKS),
     # ---- § 617a.2(e): the log's times (procedure.py) ----
     "time_in_future": Entry(

@@ -18,6 +18,7 @@ from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.subjects import Person, Table
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game, Procedure, Role, TableState, WheelType
+from compliance.rulebook.words import moment_words
 
 
 def role_phrase(person: Person) -> str:
@@ -233,6 +234,25 @@ def ball_replacement_named(*, table: Table, ball_replaced: bool, new_ball_named:
     return None
 
 
+def replaces_the_ball(*, kind: str, part: str) -> bool:
+    """A replacement whose part is the ball ("ball", "the ball", "Roulette ball"; not "ball track")."""
+    words = part.lower().replace(".", " ").split()
+    return kind == "replacement" and bool(words) and words[-1] in ("ball", "balls")
+
+
+def adjustment_ball(*, table: Table, kind: str, part: str, new_ball_named: bool) -> Violation | None:
+    """§ 617a.2(b)–(d) with § 617a.6(b), (c): a replacement of the ball names the new one, a registered
+    ball that becomes the table's (product policy, as for a no spin); a ball is named only with a
+    replacement."""
+    if new_ball_named and kind != "replacement":
+        return violation("new_ball_without_replacement", field="new_ball")
+    return ball_replacement_named(
+        table=table,
+        ball_replaced=new_ball_named or replaces_the_ball(kind=kind, part=part),
+        new_ball_named=new_ball_named,
+    )
+
+
 # ---- The table's events: who records them, and when they may happen ----
 
 
@@ -338,22 +358,23 @@ def entry_time_plausible(
 ) -> Violation | None:
     """§ 617a.2(e): the log holds the date and time an entry happened, so never a time still to come
     (beyond a device clock's skew) and, product policy, never one further back than `max_backdate`
-    (year 0001 in a log that can never be corrected by deletion)."""
+    (year 0001 in a log that can never be corrected by deletion). The refusal says both times in the
+    zone they are given in: the caller gives them in the property's (compliance.rulebook.words)."""
     if at > now + skew:
         return violation(
             "time_in_future",
             field=field,
-            at=at.isoformat(timespec="seconds"),
-            now=now.isoformat(timespec="seconds"),
+            at=moment_words(at, seconds=True),
+            now=moment_words(now, seconds=True),
             skew=int(skew.total_seconds()),
         )
     if at < now - max_backdate:
         return violation(
             "time_too_old",
             field=field,
-            at=at.isoformat(timespec="seconds"),
+            at=moment_words(at),
             hours=int(max_backdate.total_seconds() // 3600),
-            now=now.isoformat(timespec="seconds"),
+            now=moment_words(now),
         )
     return None
 

@@ -97,6 +97,7 @@ class Pennsylvania:
     adjustment_in_play = staticmethod(procedure.adjustment_in_play)
     entry_outcome = staticmethod(procedure.entry_outcome)
     ball_replacement_named = staticmethod(procedure.ball_replacement_named)
+    adjustment_ball = staticmethod(procedure.adjustment_ball)
     may_open = staticmethod(procedure.may_open)
     may_close = staticmethod(procedure.may_close)
     may_cover = staticmethod(procedure.may_cover)
@@ -191,6 +192,7 @@ RULES = (
     "adjustment_in_play",
     "entry_outcome",
     "ball_replacement_named",
+    "adjustment_ball",
     "may_open",
     "may_close",
     "may_cover",

@@ -4,6 +4,7 @@ every page, report, CSV and mail says these, never the code itself."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import date, datetime
 
 # The areas and signs a layout shows (jurisdictions.pennsylvania.LAYOUT_FEATURES), in words.
 LAYOUT_FEATURE_LABELS = {
@@ -82,3 +83,35 @@ def wager_label(wagers: Mapping[str, object], code: str) -> str:
     """A wager's label from the game's wagers (code → Wager), or the code in words if none names it."""
     wager = wagers.get(code)
     return str(getattr(wager, "label", "")) or humanized(code)
+
+
+# ---- Dates and times a person reads: one format ----
+# On every page, report, mail, admin list and refusal (compliance.casinos.clock turns a stored UTC
+# time into the property's; docs/architecture.md, "Dates and times"): the ISO date, the 24-hour time
+# and the abbreviation of the property's zone at that instant, EST or EDT across daylight saving
+# time. No month or day names: the same text in every language. Seconds only where the record needs
+# them (a report cover's signing and timestamp times, a time refused as in the future).
+DATE_FORMAT = "%Y-%m-%d"  # 2026-11-24
+TIME_FORMAT = "%H:%M %Z"  # 01:25 EST
+MOMENT_FORMAT = f"{DATE_FORMAT} {TIME_FORMAT}"  # 2026-11-24 01:25 EST
+MOMENT_SECONDS_FORMAT = f"{DATE_FORMAT} %H:%M:%S %Z"  # 2026-11-24 01:25:07 EST
+
+
+def moment_words(moment: datetime, *, seconds: bool = False) -> str:
+    """An aware moment in its own zone ("2026-11-24 01:25 EST"): the caller gives it in the
+    property's zone (compliance.casinos.clock.local_text)."""
+    if moment.tzinfo is None:
+        raise ValueError("a moment a person reads names its zone: give an aware datetime")
+    return moment.strftime(MOMENT_SECONDS_FORMAT if seconds else MOMENT_FORMAT)
+
+
+def time_words(moment: datetime) -> str:
+    """Only the time of an aware moment, its zone named ("01:25 EST")."""
+    if moment.tzinfo is None:
+        raise ValueError("a moment a person reads names its zone: give an aware datetime")
+    return moment.strftime(TIME_FORMAT)
+
+
+def date_words(day: date) -> str:
+    """A calendar date ("2026-11-24"): a day of the property's calendar needs no zone."""
+    return day.strftime(DATE_FORMAT)

@@ -31,6 +31,7 @@ from django.utils.translation import gettext as _
 
 from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
+from compliance.casinos.clock import date_text, local_text
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import LOGBOOK_PROCEDURE, Jurisdiction, raise_if_any, rulebook_for
 from compliance.rulebook.flags import DEADLINE_OF
@@ -117,12 +118,10 @@ def flag_resolution_text(flag: ComplianceException, zone) -> str:
     if flag.resolution == FlagResolution.CURED:
         cure = flag.cured_by_entry
         assert cure is not None  # the model's check constraint: a cured flag names its entry
-        occurred = timezone.localtime(cure.occurred_at, zone)
-        when = f"{occurred:%Y-%m-%d %H:%M}"
         return _("Cured by entry #%(seq)s: %(kind)s, %(when)s") % {
             "seq": cure.seq,
             "kind": EntryKind(cure.kind).label,
-            "when": when,
+            "when": local_text(cure.occurred_at, zone),
         }
     if flag.resolution == FlagResolution.CLEARED:
         return _(
@@ -338,8 +337,7 @@ def flag_label(flag: ComplianceException) -> str:
 
 def _flag_text(flag: ComplianceException) -> str:
     zone = flag.property.zone
-    due = timezone.localtime(flag.due_at, zone).strftime("%Y-%m-%d %H:%M %Z")
-    detected = timezone.localtime(flag.detected_at, zone).strftime("%Y-%m-%d %H:%M %Z")
+    due, detected = local_text(flag.due_at, zone), local_text(flag.detected_at, zone)
     lines = (
         _("Table %(table)s: %(flag)s (%(citation)s).")
         % {"table": one_line(flag.table.number), "flag": flag_label(flag), "citation": flag.citation},
@@ -389,7 +387,7 @@ def send_digests(now: datetime | None = None) -> int:
                     subject = _("[%(property)s] %(count)s open flag(s) on %(day)s") % {
                         "property": prop.name,
                         "count": len(flags),
-                        "day": local.date().isoformat(),
+                        "day": date_text(local.date()),
                     }
                     send_mail(
                         subject=one_line(subject),

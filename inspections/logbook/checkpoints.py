@@ -18,6 +18,7 @@ from cryptography.exceptions import InvalidSignature
 from django.conf import settings
 
 from compliance.accounts.signatures import canonical
+from compliance.casinos.clock import local_text
 from config.keyring import CheckpointKey, KeyringError, keyring_load
 from inspections.logbook.models import Checkpoint
 from inspections.logbook.timestamps import timestamp_check
@@ -133,4 +134,4 @@ def checkpoint_check(checkpoint: Checkpoint, keys: list[CheckpointKey]) -> Check
 
 
 def describe(checkpoint: Checkpoint) -> str:
-    return f"checkpoint #{checkpoint.seq} (entry #{checkpoint.entry_seq}, signed {checkpoint.signed_at:%Y-%m-%d %H:%M:%S} UTC)"
+    return f"checkpoint #{checkpoint.seq} (entry #{checkpoint.entry_seq}, signed {local_text(checkpoint.signed_at, dt.UTC, seconds=True)})"

@@ -81,10 +81,34 @@ class AdjustmentForm(SignedForm):
         label=_("Security witness (username)"), max_length=150, validators=[printable_line]
     )
     witness_password = password_form_field(label=_("Witness's password"))
+    new_ball = forms.ModelChoiceField(
+        label=_("New ball (a replacement of the ball)"),
+        queryset=Ball.objects.none(),
+        required=False,
+        empty_label=_("None: no ball was replaced"),
+        help_text=_("The registered spare ball put in play; it becomes the table's ball."),
+    )
 
-    FIELD_FOR = {"performer": "password", "witness": "witness_password", "table": None}
+    FIELD_FOR = {"performer": "password", "witness": "witness_password", "table": None, "ball": "new_ball"}
     # What was done, then the performer's signature, then the witness's.
-    field_order = ["kind", "part", "description", "username", "password", "witness_username", "witness_password"]
+    field_order = [
+        "kind",
+        "part",
+        "new_ball",
+        "description",
+        "username",
+        "password",
+        "witness_username",
+        "witness_password",
+    ]
+
+    def __init__(self, *args, balls=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if balls is not None:
+            self.fields["new_ball"].queryset = balls
+        self.fields["new_ball"].label_from_instance = lambda ball: (
+            f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
+        )
 
     def witness(self) -> SignatureInput:
         return self.signature_from("witness_username", "witness_password")

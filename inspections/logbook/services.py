@@ -90,7 +90,24 @@ def _entry_time(*, table: GamingTable, at: datetime | None, field: str):
     skew = timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS)
     rules = table.property.rulebook()
     max_backdate = timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS)
-    return at, rules.time_in_order(table=table, at=at, now=now, skew=skew, max_backdate=max_backdate, field=field)
+    # In the property's zone: a refusal says the times as the floor reads them (2026-11-24 01:25:07 EST).
+    zone = table.property.zone
+    return at, rules.time_in_order(
+        table=table,
+        at=_in_zone(at, zone),
+        now=_in_zone(now, zone),
+        skew=skew,
+        max_backdate=max_backdate,
+        field=field,
+    )
+
+
+def _in_zone(moment: datetime, zone) -> datetime:
+    """`moment` in `zone`, or as given where the zone cannot hold it (year 1 or 9999, refused anyway)."""
+    try:
+        return timezone.localtime(moment, zone)
+    except OverflowError:
+        return moment
 
 
 def entry_append(
@@ -307,8 +324,10 @@ def adjustment_record(
     witness: SignatureInput,
     recorded_by: User,
     performed_at: datetime | None = None,
+    new_ball: Ball | None = None,
 ) -> Entry:
-    """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness."""
+    """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness.
+    A replacement of the ball names the new one, a registered spare, which becomes the table's ball."""
 
     def jurisdiction() -> str:
         return _jurisdiction_of(table_id)
@@ -321,9 +340,22 @@ def adjustment_record(
         table, as_locked = _table_lock(table_id)
         rules = table.property.rulebook()
         at, out_of_order = _entry_time(table=table, at=performed_at, field="performed_at")
+        ball_checks: list[Violation | None] = [
+            rules.adjustment_ball(table=table, kind=kind, part=part, new_ball_named=new_ball is not None)
+        ]
+        if new_ball is not None:
+            # Locked before asking where it is (as a no spin's new ball): two tables taking the
+            # same spare at once wait in turn, and the second sees it in use.
+            equipment_lock({"ball": new_ball})
+            in_use_on = GamingTable.objects.filter(ball=new_ball).exclude(pk=table.pk).values_list("number", flat=True)
+            ball_checks += [
+                *rules.table_equipment(table=table, wheel=None, ball=new_ball),
+                rules.ball_free(ball=new_ball, in_use_on=list(in_use_on)),
+            ]
         raise_if_any(
             [
                 *rules.check_adjustment(table=table, kind=kind, performer=performer_user, witness=witness_user),
+                *ball_checks,
                 out_of_order,
             ]
         )
@@ -334,6 +366,8 @@ def adjustment_record(
             table.last_adjustment_at = at
         else:
             table.last_replacement_at = at
+        if new_ball is not None:
+            table.ball = new_ball
         table.state = table_states.next_state(table.state, kind)
         changed = _table_changes(table, as_locked=as_locked, at=at)
         entry = entry_append(
@@ -346,7 +380,7 @@ def adjustment_record(
                 Signer(witness_user, SignatureMeaning.WITNESSED),
             ],
             description=description,
-            details={"part": part},
+            details={"part": part, **({"new_ball": new_ball.pk} if new_ball is not None else {})},
             table_columns=changed,
         )
         _table_recorded(table, as_locked=as_locked, changed=changed, entry=entry)
@@ -692,7 +726,7 @@ def amendment_record(
                     ball_known=isinstance(new_ball, int)
                     and Ball.objects.filter(pk=new_ball, property_id=table.property_id).exists(),
                     required=amendment_kind not in rules.VOIDING_AMENDMENTS,
-                    recorded_at=original.recorded_at,
+                    recorded_at=_in_zone(original.recorded_at, table.property.zone),
                     max_backdate=timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS),
                 ),
             ]

@@ -339,7 +339,9 @@ def adjustment(request, pk: int):
     refused = _not_offered(request, table, EntryKind.ADJUSTMENT)
     if refused:
         return refused
-    form = AdjustmentForm(request.POST or None, request=request)
+    # The spares: a ball on another table is never offered (the rulebook refuses it anyway).
+    balls = balls_visible_to(request.user).filter(property_id=table.property_id, tables__isnull=True)
+    form = AdjustmentForm(request.POST or None, request=request, balls=balls.order_by("serial"))
     form.fields["username"].label = _("Made by (username)")
     return _signed_action(
         request,
@@ -358,6 +360,7 @@ def adjustment(request, pk: int):
             performer=form.signature(),
             witness=form.witness(),
             recorded_by=request.user,
+            new_ball=form.cleaned_data.get("new_ball"),
         ),
     )
 

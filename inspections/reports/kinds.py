@@ -11,12 +11,10 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.utils import timezone
-
 from compliance.approvals.models import LayoutSubmission
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.approvals.services import submission_house_edges
-from compliance.casinos.clock import local_date, local_midnight
+from compliance.casinos.clock import date_text, local_date, local_midnight, local_text
 from compliance.casinos.models import GamingTable, WheelType
 from compliance.rulebook import game_rules_for, rulebook_for
 from compliance.rulebook.configurations import Configuration, configuration_of
@@ -161,7 +159,7 @@ class Register:
         days = []
         day = report.period_from
         while day <= report.period_to and len(days) < 62:
-            days.append((day.strftime("%d %b"), per_day.get(day, 0)))
+            days.append((date_text(day), per_day.get(day, 0)))
             day += timedelta(days=1)
         return [("Inspections per day", charts.bars(days, unit="inspections"))]
 
@@ -214,7 +212,7 @@ class Exceptions:
         }
 
         def local(moment):
-            return f"{timezone.localtime(moment, zone):%Y-%m-%d %H:%M}" if moment else ""
+            return local_text(moment, zone)
 
         rows = []
         for key in keys:
@@ -244,7 +242,7 @@ class Exceptions:
             per_week[day - timedelta(days=day.weekday())] += 1
             if resolved:
                 hours.append((resolved - due).total_seconds() / 3600)
-        weeks = [(f"w. {week:%d %b}", count) for week, count in sorted(per_week.items())]
+        weeks = [(f"w. {date_text(week)}", count) for week, count in sorted(per_week.items())]
         buckets = [("< 1 h", 0), ("1–4 h", 0), ("4–24 h", 0), ("> 24 h", 0)]
         counts = Counter("< 1 h" if h < 1 else "1–4 h" if h < 4 else "4–24 h" if h < 24 else "> 24 h" for h in hours)
         return [

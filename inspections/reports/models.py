@@ -4,12 +4,14 @@ download of one recorded."""
 from __future__ import annotations
 
 import builtins
+from datetime import UTC
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from compliance.casinos.clock import local_text
 from compliance.casinos.models import GamingTable, Property, PropertyScopedQuerySet
 from config.validators import note_validators, printable_line
 from config.visibility import NOTHING
@@ -125,7 +127,7 @@ class ReportDownload(models.Model):
         ordering = ["-downloaded_at", "-id"]
 
     def __str__(self) -> str:
-        return f"Report {self.report_id} downloaded by {self.downloaded_by_id} at {self.downloaded_at:%Y-%m-%d %H:%M}"
+        return f"Report {self.report_id} downloaded by {self.downloaded_by_id} at {local_text(self.downloaded_at, UTC)}"
 
 
 # The tables the append-only triggers protect (installed by this app's migrations).

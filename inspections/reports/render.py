@@ -40,6 +40,7 @@ from django.db.models.functions import Least
 from django.template.loader import render_to_string
 from django.utils import timezone
 
+from compliance.casinos.clock import local_text
 from compliance.rulebook.artwork import artwork_media_type
 from inspections.logbook import services as logbook
 from inspections.logbook.chain import chain_segment, chain_verify
@@ -226,7 +227,7 @@ def _html(report: Report, piece: Piece) -> str:
         "kind": kind,
         "citation": kind.citation(report),
         "columns": kind.columns,
-        "generated": f"{timezone.localtime(report.requested_at, zone):%Y-%m-%d %H:%M %Z}",
+        "generated": local_text(report.requested_at, zone),
         "tables": ", ".join(report.tables.order_by("number").values_list("number", flat=True)) or "all",
     }
     if piece.index == COVER:
@@ -241,7 +242,7 @@ def _html(report: Report, piece: Piece) -> str:
             else "the logbook has no entry yet, or its chain did not verify (above), so none was signed"
         )
         if checkpoint is not None:
-            context["checkpoint_signed"] = f"{timezone.localtime(checkpoint.signed_at, zone):%Y-%m-%d %H:%M:%S %Z}"
+            context["checkpoint_signed"] = local_text(checkpoint.signed_at, zone, seconds=True)
             if checkpoint.timestamp_token:
                 stamped = timestamp_check(bytes(checkpoint.timestamp_token), bytes.fromhex(checkpoint.signature))
                 context["checkpoint_time"] = stamped if stamped.ok else None

@@ -491,7 +491,7 @@ def test_the_flags_page_and_the_api_name_the_curing_entry_and_the_managers_resol
     manual = ComplianceException.objects.get(kind="adjusted_after_inspection")
     overdue.flag_resolve(flag_id=manual.pk, note="Re-inspected by the pit boss", signature=sign(opened.compliance))
     local = timezone.localtime(cover.occurred_at, opened.property.zone)
-    cure = f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M}"
+    cure = f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M %Z}"
     compliance = opened.compliance
     by_hand = (
         f"Resolved by {compliance.display_name} (credential {compliance.credential_number}): "

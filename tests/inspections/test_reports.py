@@ -5,6 +5,7 @@ import csv
 import shutil
 import subprocess
 from datetime import date, timedelta
+from decimal import Decimal
 from io import StringIO
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from pypdf import PdfReader
 
 from compliance.accounts.models import Role
 from compliance.casinos.clock import property_today
+from compliance.casinos.models import Ball
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from inspections.logbook.models import Entry
@@ -121,10 +123,14 @@ def varied(casino) -> tuple[Entry, Entry, Entry, Entry]:
     """A replacement, a failed inspection (amended), a passing one with notes, a no spin with notes."""
     event(casino, "cover")
     event(casino, "unlock")
+    spare = Ball.objects.create(
+        property=casino.property, serial="B-SPARE", material="non_metallic", diameter_inches=Decimal("0.8125")
+    )
     replaced = services.adjustment_record(
         table_id=casino.table.pk,
         kind="replacement",
         part="ball",
+        new_ball=spare,
         description="New ball from the spares",
         performer=sign(casino.maintenance),
         witness=sign(casino.security),
@@ -418,7 +424,7 @@ def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_
     local = timezone.localtime(cover.occurred_at, casino.property.zone)
     assert (
         uncovered["How it was resolved"]
-        == f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M}"
+        == f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M %Z}"
     )
     (by_hand,) = [row for row in rows.values() if row is not uncovered]
     assert by_hand[took] == _duration(manual.resolved_at - manual.due_at)

@@ -30,8 +30,20 @@ from tests.factories import (
 )
 from tests.inspections.test_services import inspect
 
-ROLES = ("anonymous", "security", "floorperson", "maintenance", "compliance", "regulator_pa", "regulator_nj", "admin")
-STAFF = ("security", "floorperson", "maintenance", "compliance")
+ROLES = (
+    "anonymous",
+    "security",
+    "supervisor",
+    "floorperson",
+    "maintenance",
+    "compliance",
+    "regulator_pa",
+    "regulator_nj",
+    "admin",
+)
+# The security supervisor is a security officer with a permission of their own (roles.SUPERVISOR_MAY):
+# everywhere the officer's answer, and their own on the page of locks.
+STAFF = ("security", "supervisor", "floorperson", "maintenance", "compliance")
 
 
 def everyone(status: int) -> dict:
@@ -97,7 +109,14 @@ def page(default: int | None = None, **statuses: int) -> dict:
 WRITERS_PAGE = {**{role: 200 for role in STAFF}, "regulator_pa": 403, "regulator_nj": 404, "admin": 403}
 PAGES = {
     "/": page(
-        security=302, floorperson=302, maintenance=302, compliance=302, regulator_pa=200, regulator_nj=200, admin=302
+        security=302,
+        supervisor=302,
+        floorperson=302,
+        maintenance=302,
+        compliance=302,
+        regulator_pa=200,
+        regulator_nj=200,
+        admin=302,
     ),
     "/floor/": page(200),
     "/flags/": page(200),
@@ -117,6 +136,8 @@ PAGES = {
     ),
     "/approvals/": page(403, regulator_pa=200, regulator_nj=200),
     "/reports/": page(403, compliance=200, regulator_pa=200, regulator_nj=200),
+    # The floor's page of locked names: the security supervisor's and the administrator's only.
+    "/floor/locks/": page(403, supervisor=200, admin=200),
     # Not generated yet: no file, even for those who may have it.
     "/reports/{own_report}/download/": page(403, compliance=404, regulator_pa=404, regulator_nj=404),
 }
@@ -132,7 +153,8 @@ def world(db):
     )
     people = {
         "anonymous": None,
-        **{role: getattr(own, role) for role in STAFF},
+        **{role: getattr(own, role) for role in STAFF if role != "supervisor"},
+        "supervisor": UserFactory(role=Role.SECURITY, property=own.property, security_supervisor=True),
         "regulator_pa": RegulatorFactory(jurisdiction="PA"),
         "regulator_nj": RegulatorFactory(jurisdiction="NJ"),
         "admin": UserFactory(role=Role.ADMIN, property=None, is_staff=True),
@@ -218,4 +240,4 @@ def test_the_matrix_covers_every_role_in_every_row():
             assert set(row) == set(ROLES), path
     # Every role of the product has its column (the regulator two: of each jurisdiction).
     product_roles = {role for role in Role.values if role != Role.REGULATOR} | {"regulator_pa", "regulator_nj"}
-    assert product_roles == set(ROLES) - {"anonymous"}
+    assert product_roles | {"supervisor"} == set(ROLES) - {"anonymous"}

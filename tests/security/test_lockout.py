@@ -65,6 +65,23 @@ def test_sign_in_is_locked_after_repeated_wrong_passwords_even_with_the_right_on
     assert sign_in(Client(), casino.floorperson, PASSWORD).status_code == 302
 
 
+def test_the_sign_in_page_says_how_many_attempts_remain_before_the_lock(client, casino):
+    """Issue 20, item 4: each wrong password says how many more this name has from this device; another
+    device counts its own, and a right password starts the count again."""
+    for tried in range(1, LIMIT):
+        page = sign_in(client, casino.security, "wrong").content.decode()
+        remaining = LIMIT - tried
+        words = "wrong password" if remaining == 1 else "wrong passwords"
+        assert (
+            f"{remaining} more {words} for “{casino.security.username}” from this device and signing in is "
+            "locked for 15 minutes." in page
+        ), page
+    assert "4 more wrong passwords" in sign_in(client, casino.security, "wrong", REMOTE_ADDR=ELSEWHERE).content.decode()
+    # A name left empty, or no password typed: nothing was tried, nothing is said about attempts.
+    empty = client.post("/login/", {"username": casino.floorperson.username, "password": ""}).content.decode()
+    assert "more wrong password" not in empty
+
+
 def test_the_lock_ends_after_its_cool_off(client, casino):
     for _ in range(LIMIT):
         sign_in(client, casino.security, "wrong")

@@ -98,6 +98,11 @@ class InspectionSerializer(EntrySerializer):
         read_only_fields = [*EntrySerializer.Meta.base_fields, "passed"]
 
 
+@extend_schema_field(OpenApiTypes.INT)
+class IdOfField(ScopedPrimaryKeyRelatedField):
+    """A related id stored inside an entry's details (the schema cannot see through the JSON)."""
+
+
 class AdjustmentSerializer(EntrySerializer):
     table = _table_field()
     kind = serializers.ChoiceField(choices=[EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT])
@@ -106,15 +111,24 @@ class AdjustmentSerializer(EntrySerializer):
     performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     performer = SignatureInputSerializer(write_only=True, help_text="A floorperson or table game maintenance member.")
     witness = SignatureInputSerializer(write_only=True, help_text="Another person, from the security department.")
+    new_ball = IdOfField(
+        scope=balls_visible_to,
+        source="details.new_ball",
+        write_only=True,
+        required=False,
+        allow_null=True,
+        help_text="A replacement of the ball: the registered spare ball put in play; it becomes the table's ball. "
+        "Required when the part replaced is the ball.",
+    )
 
     class Meta(EntrySerializer.Meta):
-        fields = [*EntrySerializer.Meta.base_fields, "part", "performed_at", "performer", "witness"]
+        fields = [*EntrySerializer.Meta.base_fields, "part", "new_ball", "performed_at", "performer", "witness"]
         read_only_fields = [f for f in EntrySerializer.Meta.base_fields if f not in ("kind", "description")]
 
-
-@extend_schema_field(OpenApiTypes.INT)
-class IdOfField(ScopedPrimaryKeyRelatedField):
-    """A related id stored inside an entry's details (the schema cannot see through the JSON)."""
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        data["new_ball"] = (instance.details or {}).get("new_ball")
+        return data
 
 
 class IrregularitySerializer(EntrySerializer):

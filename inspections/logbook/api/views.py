@@ -111,6 +111,7 @@ class AdjustmentViewSet(EntryViewSet):
             performer=data["performer"],
             witness=data["witness"],
             recorded_by=user,
+            new_ball=data["details"].get("new_ball"),
         )
 
 
