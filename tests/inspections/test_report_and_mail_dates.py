@@ -15,7 +15,7 @@ from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.reports import render
 from inspections.reports.models import Report
-from tests.inspections.test_reports import media, requested  # noqa: F401 - a fixture
+from tests.inspections.test_reports import requested
 from tests.inspections.test_services import a_day, event
 from tests.test_dates import CLOCKS, dates_not_ours
 
@@ -45,7 +45,7 @@ def flagged_and_cured(casino) -> ComplianceException:
 
 
 @CLOCK_PARAMS
-def test_the_reports_say_each_time_in_the_propertys_zone(request, committed_db, media, casino):  # noqa: F811
+def test_the_reports_say_each_time_in_the_propertys_zone(request, committed_db, media, casino):
     zone = zone_of(request)
     flag = flagged_and_cured(casino)
     flags = render.generate_locally(requested(casino, kind="exceptions").pk)
