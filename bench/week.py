@@ -59,6 +59,7 @@ from bench.common import (  # noqa: E402
     load,
     log,
     run_lock,
+    timed,
 )
 
 KEYS = RESULTS / "week-keys"
@@ -176,7 +177,7 @@ def seed_property(name: str, count: int, *, key, last_day: date, stamp: str) -> 
         people = {}
         for role in (Role.FLOORPERSON, Role.SECURITY, Role.MAINTENANCE, Role.COMPLIANCE):
             user = User(username=f"{name.lower().replace(' ', '-')}-{role}", full_name=f"{name} {Role(role).label}",
-                        role=role, credential_number=f"WEEK-{role.upper()}", property=prop)  # fmt: skip
+                        role=role, credential_number=f"WEEK-{prop.pk}-{role.upper()}", property=prop)  # fmt: skip
             user.set_unusable_password()  # nobody signs here: the register is read through a token
             user.save()
             people[str(role)] = user
@@ -445,8 +446,27 @@ def main() -> int:
     finally:
         worker.stop()
 
+    # The verification alone, in this process (what the report's `verify` step does), and once, for the
+    # first size, the whole chain from entry #1 as verify_logbook walks it (what every report did before).
+    from inspections.logbook.chain import chain_verify, chain_verify_period
+    from inspections.reports.render import period_seqs
+
+    for side in sides.values():
+        report = Report.objects.select_related("checkpoint").get(pk=side["reports"][-1])
+        first_seq, last_seq = period_seqs(report)
+        side["verify_ms"] = statistics.median(
+            timed(chain_verify_period, property_id=side["property_id"], first_seq=first_seq, last_seq=last_seq,
+                  end=report.checkpoint)[1]
+            for _ in range(5)
+        )  # fmt: skip
+    first_side = sides[label(wanted[0])]
+    full, full_ms = timed(chain_verify, property_id=first_side["property_id"])
+    log(f"The whole chain of {first_side['entries']:,} entries from entry #1 (verify_logbook): {full_ms / 1000:.1f} s, "
+        f"{full.rows_read:,} rows read, {full.checkpoints_checked:,} checkpoints checked")  # fmt: skip
+
     lines = [
-        f"{'logbook':10} {'entries':>10} {'week':>23} {'rows':>5} {'read':>5} {'from':>22} {'median s':>9} {'ratio':>6}"
+        f"{'logbook':10} {'entries':>10} {'week':>23} {'rows':>5} {'read':>5} {'from':>22} {'verify ms':>9} "
+        f"{'median s':>9} {'ratio':>6}"
     ]
     baseline = statistics.median(sides["baseline"]["seconds"])
     results = {}
@@ -460,18 +480,23 @@ def main() -> int:
         )
         lines.append(
             f"{side_name:10} {side['entries']:>10,} {side['week'][0]} – {side['week'][1]} {report.rows:>5} "
-            f"{report.chain_rows_read or 0:>5} {start:>22} {median:9.2f} {median / baseline:6.2f}"
+            f"{report.chain_rows_read or 0:>5} {start:>22} {side['verify_ms']:9.1f} {median:9.2f} {median / baseline:6.2f}"
         )
         results[side_name] = {
             "entries": side["entries"], "checkpoints": side["checkpoints"], "week": [d.isoformat() for d in side["week"]],
             "rows": report.rows, "pages": report.pages, "chain_rows_read": report.chain_rows_read,
             "chain_from_checkpoint": report.chain_from.seq if report.chain_from else None,
             "chain_intact": report.chain_intact, "seconds": [round(s, 3) for s in side["seconds"]],
-            "median_seconds": round(median, 3),
+            "median_seconds": round(median, 3), "verify_ms": round(side["verify_ms"], 1),
         }  # fmt: skip
     log("\n" + "\n".join(lines))
     log(f"(PostgreSQL {version}; {load()})")
 
+    results["full_chain"] = {
+        "entries": first_side["entries"],
+        "seconds": round(full_ms / 1000, 2),
+        "rows_read": full.rows_read,
+    }
     goals = []
     # The first size is the 100,000-entry goal's, the last the 1,000,000-entry goal's (any between are printed only).
     for goal_name, side_name in (("week_register_100k", label(wanted[0])), ("week_register_1m", label(wanted[-1]))):
