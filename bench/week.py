@@ -295,6 +295,24 @@ class Worker:
                 "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"]  # fmt: skip
         self.process = subprocess.Popen(argv, env=env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
 
+    def cpu(self) -> float:
+        """CPU seconds (user + system) the worker and its pool's processes have used so far (Linux
+        /proc): a report's share of the machine, which a busy machine's other processes do not inflate."""
+        parents, times = {}, {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            pid = int(stat.parent.name)
+            parents[pid], times[pid] = int(fields[1]), int(fields[11]) + int(fields[12])
+        tree, grown = {self.process.pid}, True
+        while grown:
+            more = {pid for pid, parent in parents.items() if parent in tree} - tree
+            tree |= more
+            grown = bool(more)
+        return sum(times.get(pid, 0) for pid in tree) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
@@ -421,7 +439,14 @@ def main() -> int:
             found = seeded(prop_name, count, key=key, stamp=stamp)
         else:
             log(f"Reusing {prop_name} ({count:,} entries, {found['checkpoints']:,} checkpoints)")
-        sides[side] = {**found, "entries": count, "week": week_of(found["property_id"]), "seconds": [], "reports": []}
+        sides[side] = {
+            **found,
+            "entries": count,
+            "week": week_of(found["property_id"]),
+            "seconds": [],
+            "cpu": [],
+            "reports": [],
+        }
     connections.close_all()
 
     worker = Worker(env)
@@ -437,12 +462,16 @@ def main() -> int:
         for index in range(rounds):
             for side_name in names if index % 2 == 0 else list(reversed(names)):
                 side = sides[side_name]
+                cpu_before = worker.cpu()
                 seconds, report_id = requested_to_link(
                     client, property_id=side["property_id"], token=side["token"], week=side["week"], timeout=timeout
                 )
                 side["seconds"].append(seconds)
+                side["cpu"].append(worker.cpu() - cpu_before)
                 side["reports"].append(report_id)
-                log(f"  round {index + 1}/{rounds} {side_name:9} {seconds:6.2f} s")
+                log(
+                    f"  round {index + 1}/{rounds} {side_name:9} {seconds:6.2f} s, the worker's CPU {side['cpu'][-1]:5.2f} s"
+                )
     finally:
         worker.stop()
 
@@ -466,7 +495,7 @@ def main() -> int:
 
     lines = [
         f"{'logbook':10} {'entries':>10} {'week':>23} {'rows':>5} {'read':>5} {'from':>22} {'verify ms':>9} "
-        f"{'median s':>9} {'ratio':>6}"
+        f"{'CPU s':>6} {'median s':>9} {'ratio':>6}"
     ]
     baseline = statistics.median(sides["baseline"]["seconds"])
     results = {}
@@ -480,14 +509,14 @@ def main() -> int:
         )
         lines.append(
             f"{side_name:10} {side['entries']:>10,} {side['week'][0]} – {side['week'][1]} {report.rows:>5} "
-            f"{report.chain_rows_read or 0:>5} {start:>22} {side['verify_ms']:9.1f} {median:9.2f} {median / baseline:6.2f}"
+            f"{report.chain_rows_read or 0:>5} {start:>22} {side['verify_ms']:9.1f} {statistics.median(side['cpu']):6.2f} {median:9.2f} {median / baseline:6.2f}"
         )
         results[side_name] = {
             "entries": side["entries"], "checkpoints": side["checkpoints"], "week": [d.isoformat() for d in side["week"]],
             "rows": report.rows, "pages": report.pages, "chain_rows_read": report.chain_rows_read,
             "chain_from_checkpoint": report.chain_from.seq if report.chain_from else None,
             "chain_intact": report.chain_intact, "seconds": [round(s, 3) for s in side["seconds"]],
-            "median_seconds": round(median, 3), "verify_ms": round(side["verify_ms"], 1),
+            "median_seconds": round(median, 3), "worker_cpu_seconds": [round(c, 2) for c in side["cpu"]], "verify_ms": round(side["verify_ms"], 1),
         }  # fmt: skip
     log("\n" + "\n".join(lines))
     log(f"(PostgreSQL {version}; {load()})")
