@@ -319,12 +319,20 @@ def start_checkpoint(*, property_id: int, before_seq: int, keys) -> Checkpoint |
     """The newest checkpoint over an entry before #before_seq whose signature verifies with the key
     ring; None when there is none (the walk then starts from the first entry). A checkpoint that does
     not verify (forged, or by an unknown key) is never a start: an older one is, and the walk from it
-    then reaches the bad one and names it."""
+    then reaches the bad one and names it. Read newest first by number (the index), so what is read
+    grows with the checkpoints after the period, never with the history before it."""
     candidates = Checkpoint.objects.filter(property_id=property_id, entry_seq__lt=before_seq).order_by("-seq")
-    for candidate in candidates.iterator(chunk_size=20):
-        if checkpoints.checkpoint_check(candidate, keys).ok:
-            return candidate
-    return None
+    # In small keyset pages with a LIMIT: a cursor over the whole query would be planned as a scan and
+    # sort of every checkpoint of the property.
+    below = None
+    while True:
+        page = list((candidates.filter(seq__lt=below) if below is not None else candidates)[:20])
+        for candidate in page:
+            if checkpoints.checkpoint_check(candidate, keys).ok:
+                return candidate
+        if len(page) < 20:
+            return None
+        below = page[-1].seq
 
 
 def chain_verify_period(
@@ -347,11 +355,10 @@ def chain_verify_period(
     start = start_checkpoint(property_id=property_id, before_seq=first_seq, keys=keys)
     upto = None
     if end is not None:
-        closing = (
-            Checkpoint.objects.filter(property_id=property_id, entry_seq__gte=last_seq, seq__lte=end.seq)
-            .order_by("seq")
-            .first()
-        ) or end
+        # Looked for from the start on, by the checkpoints' numbers (their index): what is read grows
+        # with the checkpoints after the start, not with those before it.
+        after = Checkpoint.objects.filter(property_id=property_id, seq__gt=start.seq if start else 0)
+        closing = after.filter(entry_seq__gte=last_seq, seq__lte=end.seq).order_by("seq").first() or end
         upto = (closing.entry_seq, closing.head)
     return chain_verify(property_id=property_id, since=start, upto=upto, chunk_size=chunk_size)
 
