@@ -208,6 +208,11 @@ def test_what_the_check_reads_does_not_grow_with_the_history_before_its_checkpoi
             render.plan(report.pk)
             with CaptureQueriesContext(connection) as queries:
                 render.verify(report.pk)
+        # Every read of the checkpoints is bounded: a LIMIT, or from the starting checkpoint's number on
+        # (an unbounded one was planned as a scan of every checkpoint of the property).
+        for query in queries.captured_queries:
+            if 'FROM "logbook_checkpoint"' in query["sql"]:
+                assert "LIMIT" in query["sql"] or '"logbook_checkpoint"."seq" >' in query["sql"], query["sql"]
         return Report.objects.get(pk=report.pk), len(queries)
 
     small, small_queries = a_reported_day(1, timedelta(days=10))
