@@ -17,7 +17,7 @@ WEB_CONCURRENCY ?= 3
 BIND ?= 127.0.0.1:$(PORT)
 
 .PHONY: venv run serve test test-fast test-slow typecheck migrations-check screenshots messages bench bench-table-page bench-scan \
-	bench-report bench-proof lint format clean-venv
+	bench-report bench-proof bench-week lint format clean-venv
 
 # make test-fast's pytest processes (pytest-xdist): one a core by default.
 TEST_FAST_WORKERS ?= auto
@@ -98,6 +98,7 @@ bench: venv
 	-$(BIN)/python bench/scan.py
 	-$(BIN)/python bench/report.py
 	-$(BIN)/python bench/proof.py
+	-$(BIN)/python bench/week.py
 	$(BIN)/python bench/summary.py
 
 bench-table-page: venv
@@ -112,6 +113,10 @@ bench-report: venv
 # The signed POST with checkpointing against without, and the offline verifier on a 10,000-row register.
 bench-proof: venv
 	$(BIN)/python bench/proof.py
+
+# A week's register from 100,000 and 1,000,000 entries, request to download link (bench/week.py).
+bench-week: venv
+	$(BIN)/python bench/week.py
 
 lint: venv
 	$(BIN)/ruff check .

@@ -8,7 +8,7 @@ hash covers the signatures, and each entry covers the one before it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from compliance.accounts.signatures import canonical
 from inspections.logbook import checkpoints
-from inspections.logbook.models import ChainHead, Checkpoint, Entry
+from inspections.logbook.models import ChainHead, Checkpoint, Entry, Signature
 
 GENESIS = "0" * 64
 
@@ -26,42 +26,118 @@ def _time(value: datetime | None) -> str | None:
     return value.astimezone(UTC).isoformat(timespec="microseconds") if value else None
 
 
+# The columns a chained entry and a signature are read with (`values(*ENTRY_COLUMNS)`): an entry's
+# body and hash are computed from such a row exactly as from a model instance.
+ENTRY_COLUMNS = (
+    "id",
+    "property_id",
+    "seq",
+    "table_id",
+    "table_number",
+    "kind",
+    "occurred_at",
+    "recorded_at",
+    "recorded_by_id",
+    "description",
+    "passed",
+    "details",
+    "amends_id",
+    "prev_hash",
+    "entry_hash",
+)
+SIGNATURE_COLUMNS = ("signer_id", "signer_name", "credential_number", "meaning", "signed_at", "content_hash")
+
+
+def body_of(row: Mapping) -> dict:
+    """What is signed, from an entry's row (its columns by attribute name, as ENTRY_COLUMNS)."""
+    return {
+        "property": row["property_id"],
+        "seq": row["seq"],
+        "table": row["table_id"],
+        "table_number": row["table_number"],
+        "kind": row["kind"],
+        "occurred_at": _time(row["occurred_at"]),
+        "recorded_at": _time(row["recorded_at"]),
+        "recorded_by": row["recorded_by_id"],
+        "description": row["description"],
+        "passed": row["passed"],
+        "details": row["details"],
+        "amends": row["amends_id"],
+    }
+
+
+def signature_record_of(row: Mapping) -> dict:
+    """A signature as the entry's hash covers it, from its row (SIGNATURE_COLUMNS)."""
+    return {
+        "signer": row["signer_id"],
+        "signer_name": row["signer_name"],
+        "credential_number": row["credential_number"],
+        "meaning": row["meaning"],
+        "signed_at": _time(row["signed_at"]),
+        "content_hash": row["content_hash"],
+    }
+
+
+def body_hash(body: dict) -> str:
+    """The hash every signature of the entry carries: SHA-256 of its canonical body."""
+    return hashlib.sha256(canonical(body)).hexdigest()
+
+
+def record_hash(*, prev_hash: str, body: dict, signatures: list[dict]) -> str:
+    """The entry's hash: SHA-256(prev_hash ‖ canonical({"body", "signatures"}))."""
+    return hashlib.sha256(prev_hash.encode() + canonical({"body": body, "signatures": signatures})).hexdigest()
+
+
+def _attributes(instance, names) -> dict:
+    return {name: getattr(instance, name) for name in names}
+
+
 def entry_body(entry: Entry) -> dict:
     """What is signed: every column of the entry but its hashes."""
-    return {
-        "property": entry.property_id,
-        "seq": entry.seq,
-        "table": entry.table_id,
-        "table_number": entry.table_number,
-        "kind": entry.kind,
-        "occurred_at": _time(entry.occurred_at),
-        "recorded_at": _time(entry.recorded_at),
-        "recorded_by": entry.recorded_by_id,
-        "description": entry.description,
-        "passed": entry.passed,
-        "details": entry.details,
-        "amends": entry.amends_id,
-    }
+    return body_of(_attributes(entry, ENTRY_COLUMNS[1:13]))
 
 
 def content_hash(entry: Entry) -> str:
-    return hashlib.sha256(canonical(entry_body(entry))).hexdigest()
+    return body_hash(entry_body(entry))
 
 
 def signature_record(signature) -> dict:
-    return {
-        "signer": signature.signer_id,
-        "signer_name": signature.signer_name,
-        "credential_number": signature.credential_number,
-        "meaning": signature.meaning,
-        "signed_at": _time(signature.signed_at),
-        "content_hash": signature.content_hash,
-    }
+    return signature_record_of(_attributes(signature, SIGNATURE_COLUMNS))
 
 
 def entry_hash(*, prev_hash: str, entry: Entry, signatures) -> str:
-    payload = {"body": entry_body(entry), "signatures": [signature_record(s) for s in signatures]}
-    return hashlib.sha256(prev_hash.encode() + canonical(payload)).hexdigest()
+    return record_hash(
+        prev_hash=prev_hash, body=entry_body(entry), signatures=[signature_record(s) for s in signatures]
+    )
+
+
+def chain_rows(
+    *, property_id: int, after_seq: int = 0, upto_seq: int | None = None, chunk_size: int = 2000
+) -> Iterator[tuple[dict, list[dict]]]:
+    """The property's entries after #after_seq (to #upto_seq), in chain order, as rows (dicts of
+    ENTRY_COLUMNS) with their signatures' rows in signing order: no model instance is built. Read
+    in keyset chunks of `chunk_size` (two queries a chunk, each by an index), so a walk holds one
+    chunk in memory and reads only the entries it walks."""
+    last = after_seq
+    while upto_seq is None or last < upto_seq:
+        entries = Entry.objects.filter(property_id=property_id, seq__gt=last)
+        if upto_seq is not None:
+            entries = entries.filter(seq__lte=upto_seq)
+        batch = list(entries.order_by("seq").values(*ENTRY_COLUMNS)[:chunk_size])
+        if not batch:
+            return
+        signed: dict[int, list[dict]] = {}
+        for signature in (
+            Signature.objects.filter(entry_id__in=[row["id"] for row in batch])
+            .order_by("entry_id", "id")
+            .values("entry_id", *SIGNATURE_COLUMNS)
+        ):
+            signed.setdefault(signature["entry_id"], []).append(signature)
+        for row in batch:
+            yield row, signed.get(row["id"], [])
+        if len(batch) < chunk_size:
+            return
+        last = batch[-1]["seq"]
 
 
 @dataclass
@@ -80,6 +156,10 @@ class ChainReport:
     broken_checkpoint_seq: int | None = None
     checkpoint_problem: str = ""
     signed: bool = True  # False: no key ring configured, the chain was checked against itself only
+    # Where the walk started: the signed checkpoint it trusted (None: the first entry), and how many
+    # entries it read (re-hashed), which is what the check costs.
+    start: Checkpoint | None = None
+    rows_read: int = 0
 
     @property
     def ok(self) -> bool:
@@ -122,14 +202,16 @@ def chain_verify(
     stored = ChainHead.objects.filter(property_id=property_id).first() or ChainHead(property_id=property_id)
     if upto is not None:
         stored = ChainHead(property_id=property_id, length=upto[0], head=upto[1])
-    report = ChainReport(property_id=property_id, entries_checked=0, head_hash=GENESIS)
+    report = ChainReport(property_id=property_id, entries_checked=0, head_hash=GENESIS, start=since)
     prev_hash = GENESIS
     expected_seq = 1
-    entries = Entry.objects.filter(property_id=property_id).order_by("seq").prefetch_related("signatures")
-    signed = list(Checkpoint.objects.filter(property_id=property_id).order_by("seq"))
+    # From `since` on, only the checkpoints after it are read: the walk never reads what lies before.
+    stored_checkpoints = Checkpoint.objects.filter(property_id=property_id).order_by("seq")
     if upto is not None:
-        entries = entries.filter(seq__lte=upto[0])
-        signed = [c for c in signed if c.entry_seq <= upto[0]]
+        stored_checkpoints = stored_checkpoints.filter(entry_seq__lte=upto[0])
+    if since is not None:
+        stored_checkpoints = stored_checkpoints.filter(seq__gt=since.seq)
+    signed = list(stored_checkpoints)
 
     def broken(seq: int | None, entry_id: int | None, reason: str) -> ChainReport:
         report.broken_seq, report.broken_entry_id, report.reason = seq, entry_id, reason
@@ -148,7 +230,7 @@ def chain_verify(
             report.checkpoint_problem = "unverifiable"
             return broken(None, None, f"{len(signed)} signed checkpoints cannot be checked: {missing}")
     if since is not None:
-        signed = [since] + [c for c in signed if c.seq > since.seq]
+        signed = [since, *signed]
     expected_checkpoint = signed[0].seq if since is not None and signed else 1
     at_entry: dict[int, Checkpoint] = {}
     for checkpoint in signed:
@@ -175,36 +257,42 @@ def chain_verify(
         report.last_checkpoint = (since.seq, since.entry_seq)
         prev_hash, expected_seq = since.head, since.entry_seq + 1
         report.entries_checked, report.head_hash = since.entry_seq, since.head
-        entries = entries.filter(seq__gt=since.entry_seq)
 
-    for entry in entries.iterator(chunk_size=chunk_size):
-        if entry.seq != expected_seq:
-            return broken(expected_seq, None, f"entry #{expected_seq} is missing (next stored is #{entry.seq})")
-        if entry.prev_hash != prev_hash:
-            return broken(entry.seq, entry.pk, "its previous-hash link does not match the entry before it")
-        signatures = list(entry.signatures.all())
-        body_hash = content_hash(entry)
+    rows = chain_rows(
+        property_id=property_id,
+        after_seq=expected_seq - 1,
+        upto_seq=upto[0] if upto is not None else None,
+        chunk_size=chunk_size,
+    )
+    for row, signatures in rows:
+        seq, entry_id = row["seq"], row["id"]
+        report.rows_read += 1
+        if seq != expected_seq:
+            return broken(expected_seq, None, f"entry #{expected_seq} is missing (next stored is #{seq})")
+        if row["prev_hash"] != prev_hash:
+            return broken(seq, entry_id, "its previous-hash link does not match the entry before it")
+        body = body_of(row)
+        signed_content = body_hash(body)
         if not signatures:
-            return broken(entry.seq, entry.pk, "it carries no signature")
+            return broken(seq, entry_id, "it carries no signature")
         for signature in signatures:
-            if signature.content_hash != body_hash:
-                return broken(
-                    entry.seq, entry.pk, f"the signature of {signature.signer_name} does not match its content"
-                )
-        if entry_hash(prev_hash=prev_hash, entry=entry, signatures=signatures) != entry.entry_hash:
-            return broken(entry.seq, entry.pk, "its content or signatures changed after it was written")
-        checkpoint = at_entry.get(entry.seq)
+            if signature["content_hash"] != signed_content:
+                return broken(seq, entry_id, f"the signature of {signature['signer_name']} does not match its content")
+        records = [signature_record_of(signature) for signature in signatures]
+        if record_hash(prev_hash=prev_hash, body=body, signatures=records) != row["entry_hash"]:
+            return broken(seq, entry_id, "its content or signatures changed after it was written")
+        checkpoint = at_entry.get(seq)
         if checkpoint is not None:
-            if checkpoint.head != entry.entry_hash:
+            if checkpoint.head != row["entry_hash"]:
                 # The red team's rewrite: every hash recomputed, but not the signature, which needs the key.
                 return checkpoint_broken(
                     checkpoint,
                     "contradicted",
-                    f"says entry #{entry.seq} has the hash {checkpoint.head[:16]}…, the chain has "
-                    f"{entry.entry_hash[:16]}…: the history up to it was rewritten after it was signed",
+                    f"says entry #{seq} has the hash {checkpoint.head[:16]}…, the chain has "
+                    f"{row['entry_hash'][:16]}…: the history up to it was rewritten after it was signed",
                 )
             report.last_checkpoint = (checkpoint.seq, checkpoint.entry_seq)
-        prev_hash = entry.entry_hash
+        prev_hash = row["entry_hash"]
         expected_seq += 1
         report.entries_checked += 1
         report.head_hash = prev_hash
@@ -225,6 +313,54 @@ def chain_verify(
     if keys is not None and since is None and upto is None:
         _uncovered(report, property_id=property_id, now=now or timezone.now(), broken=broken)
     return report
+
+
+def start_checkpoint(*, property_id: int, before_seq: int, keys) -> Checkpoint | None:
+    """The newest checkpoint over an entry before #before_seq whose signature verifies with the key
+    ring; None when there is none (the walk then starts from the first entry). A checkpoint that does
+    not verify (forged, or by an unknown key) is never a start: an older one is, and the walk from it
+    then reaches the bad one and names it. Read newest first by number (the index), so what is read
+    grows with the checkpoints after the period, never with the history before it."""
+    candidates = Checkpoint.objects.filter(property_id=property_id, entry_seq__lt=before_seq).order_by("-seq")
+    # In small keyset pages with a LIMIT: a cursor over the whole query would be planned as a scan and
+    # sort of every checkpoint of the property.
+    below = None
+    while True:
+        page = list((candidates.filter(seq__lt=below) if below is not None else candidates)[:20])
+        for candidate in page:
+            if checkpoints.checkpoint_check(candidate, keys).ok:
+                return candidate
+        if len(page) < 20:
+            return None
+        below = page[-1].seq
+
+
+def chain_verify_period(
+    *, property_id: int, first_seq: int, last_seq: int, end: Checkpoint | None, chunk_size: int = 2000
+) -> ChainReport:
+    """A report's check, incremental: from the newest signed checkpoint before the period's first entry
+    (#first_seq; its signature checked against the key ring, its head matched with the chain) through
+    every checkpoint after it to the first checkpoint at or after the period's last entry (#last_seq),
+    re-hashing every entry in between. `end` is the checkpoint the report signed over the head: with
+    it, the rest of the chain was checked when that checkpoint was signed; without it (no key, or the
+    chain since the last checkpoint did not verify) the walk goes on to the chain's head.
+
+    What lies before the start is not read: its checkpoint's signature vouches for it, and
+    verify_logbook (chain_verify from the first entry) is the check of the whole history. With no key
+    ring configured, no checkpoint can be trusted and the whole chain is walked, as chain_verify does."""
+    try:
+        keys = checkpoints.checkpoint_keys()
+    except checkpoints.CheckpointKeyMissing:
+        return chain_verify(property_id=property_id, chunk_size=chunk_size)
+    start = start_checkpoint(property_id=property_id, before_seq=first_seq, keys=keys)
+    upto = None
+    if end is not None:
+        # Looked for from the start on, by the checkpoints' numbers (their index): what is read grows
+        # with the checkpoints after the start, not with those before it.
+        after = Checkpoint.objects.filter(property_id=property_id, seq__gt=start.seq if start else 0)
+        closing = after.filter(entry_seq__gte=last_seq, seq__lte=end.seq).order_by("seq").first() or end
+        upto = (closing.entry_seq, closing.head)
+    return chain_verify(property_id=property_id, since=start, upto=upto, chunk_size=chunk_size)
 
 
 def _uncovered(report: ChainReport, *, property_id: int, now: datetime, broken) -> None:
@@ -252,18 +388,14 @@ def chain_segment(*, property_id: int, first_seq: int, last_seq: int, chunk_size
     """Entries #first_seq to #last_seq as a report carries them: each one's record (exactly what its
     hash covers after its previous hash: {"body", "signatures"}), its previous hash and its hash, so
     that anyone can recompute the hashes end to end without the database."""
-    entries = (
-        Entry.objects.filter(property_id=property_id, seq__gte=first_seq, seq__lte=last_seq)
-        .order_by("seq")
-        .prefetch_related("signatures")
-    )
-    for entry in entries.iterator(chunk_size=chunk_size):
+    rows = chain_rows(property_id=property_id, after_seq=first_seq - 1, upto_seq=last_seq, chunk_size=chunk_size)
+    for row, signatures in rows:
         yield {
-            "seq": entry.seq,
+            "seq": row["seq"],
             "record": {
-                "body": entry_body(entry),
-                "signatures": [signature_record(signature) for signature in entry.signatures.all()],
+                "body": body_of(row),
+                "signatures": [signature_record_of(signature) for signature in signatures],
             },
-            "prev_hash": entry.prev_hash,
-            "hash": entry.entry_hash,
+            "prev_hash": row["prev_hash"],
+            "hash": row["entry_hash"],
         }

@@ -81,6 +81,14 @@ class Report(models.Model):
         null=True, blank=True, help_text="The first broken entry's number in the property's chain."
     )
     chain_broken_reason = models.TextField(blank=True, validators=note_validators())
+    # What the report's check covered (the cover says it): from the signed checkpoint it started from
+    # (None: the property's first entry) to entry #chain_to_seq, re-hashing chain_rows_read entries.
+    # What lies before that checkpoint rests on its signature; verify_logbook checks the whole chain.
+    chain_from = models.ForeignKey(
+        "logbook.Checkpoint", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    chain_to_seq = models.PositiveBigIntegerField(null=True, blank=True)
+    chain_rows_read = models.PositiveBigIntegerField(null=True, blank=True)
     # The signed checkpoint made for the report (printed on its cover, the end of the chain segment it
     # carries): the regulator's receipt of the history up to it. None without a checkpoint key.
     checkpoint = models.ForeignKey(

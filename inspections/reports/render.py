@@ -35,15 +35,16 @@ from pathlib import Path
 from django.conf import settings
 from django.core.files import File
 from django.db import connections, transaction
-from django.db.models import F, Value
+from django.db.models import F, Max, Min, Value
 from django.db.models.functions import Least
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from compliance.casinos.clock import local_text
 from compliance.rulebook.artwork import artwork_media_type
 from inspections.logbook import services as logbook
-from inspections.logbook.chain import chain_segment, chain_verify
+from inspections.logbook.chain import chain_segment, chain_verify_period
 from inspections.logbook.checkpoints import CheckpointKeyMissing, checkpoint_record
 from inspections.logbook.models import Checkpoint, Entry
 from inspections.logbook.timestamps import timestamp_check
@@ -171,8 +172,16 @@ def segment_write(report: Report, path: Path) -> None:
             "period_end": end.isoformat(),
             "tables": sorted(report.tables.values_list("pk", flat=True)),
         },
-        # The logbook's own check of its whole chain when the report was made, as its cover prints it.
-        "chain": {"intact": report.chain_intact, "verdict": report.chain_verdict, "head": report.chain_head},
+        # The logbook's own check of its chain when the report was made, as its cover prints it: from
+        # the signed checkpoint it started from (none: the first entry) to the entry it reached.
+        "chain": {
+            "intact": report.chain_intact,
+            "verdict": report.chain_verdict,
+            "head": report.chain_head,
+            "verified_from_checkpoint": report.chain_from.seq if report.chain_from else None,
+            "verified_from_entry": report.chain_from.entry_seq if report.chain_from else 0,
+            "verified_to_entry": report.chain_to_seq,
+        },
         "checkpoint": report.checkpoint.seq if report.checkpoint else None,
         "checkpoints": [checkpoint_record(checkpoint) for checkpoint in covering],
     }
@@ -185,11 +194,17 @@ def segment_write(report: Report, path: Path) -> None:
 
 
 def verify(report_id: int) -> bool:
-    """The property's hash chain, from its first entry to its head, for the cover and the list
-    (every format: a CSV's verdict is shown in the list and the API as a PDF's is); a broken one
-    names its first broken entry."""
-    report = Report.objects.get(pk=report_id)
-    verified = chain_verify(property_id=report.property_id)
+    """The property's hash chain over the report's period, for the cover and the list (every format:
+    a CSV's verdict is shown in the list and the API as a PDF's is), incrementally: from the newest
+    signed checkpoint before the period's first entry, through every checkpoint after it, to the
+    period's end (chain.chain_verify_period), so that its cost grows with the period, not with the
+    history. A broken chain names its first broken entry; one that contradicts a signed checkpoint
+    gets no report."""
+    report = Report.objects.select_related("checkpoint").get(pk=report_id)
+    first_seq, last_seq = period_seqs(report)
+    verified = chain_verify_period(
+        property_id=report.property_id, first_seq=first_seq, last_seq=last_seq, end=report.checkpoint
+    )
     if verified.contradicted:
         raise ReportRefused(
             f"this report cannot be produced: the logbook contradicts what was signed earlier: {verified.reason}"
@@ -199,9 +214,28 @@ def verify(report_id: int) -> bool:
         chain_head=verified.head_hash,
         chain_broken_seq=verified.broken_seq,
         chain_broken_reason=verified.reason,
+        chain_from=verified.start,
+        chain_to_seq=verified.entries_checked,
+        chain_rows_read=verified.rows_read,
     )
     piece_done(report_id)
     return verified.ok
+
+
+def period_seqs(report: Report) -> tuple[int, int]:
+    """The numbers (in the property's chain) of the first and the last entry of the report's period,
+    up to the entry its checkpoint signed; a period without entries is the chain's end."""
+    start, end = period_bounds(report)
+    last = report.checkpoint.entry_seq if report.checkpoint is not None else None
+    entries = Entry.objects.filter(property_id=report.property_id)
+    if last is None:
+        last = entries.aggregate(last=Max("seq"))["last"] or 0
+    bounds = entries.filter(occurred_at__gte=start, occurred_at__lt=end, seq__lte=last).aggregate(
+        first=Min("seq"), last=Max("seq")
+    )
+    if bounds["first"] is None:
+        return max(last, 1), max(last, 1)
+    return bounds["first"], bounds["last"]
 
 
 def csv_write(report: Report, keys: list, path: Path) -> None:
@@ -235,6 +269,7 @@ def _html(report: Report, piece: Piece) -> str:
             Checkpoint.objects.filter(property_id=report.property_id).order_by("-seq").first()
         )
         context["checkpoint"] = checkpoint
+        context["chain_checked"] = chain_checked_words(report)
         context["segment"] = SEGMENT
         context["no_checkpoint"] = (
             "no checkpoint key is configured, so this logbook's history is not signed outside its database"
@@ -251,6 +286,48 @@ def _html(report: Report, piece: Piece) -> str:
         return render_to_string("reports/cover.html", context)
     context["rows"] = [[row[column.key] for column in kind.columns] for row in kind.rows(report, list(piece.keys))]
     return render_to_string("reports/piece.html", context)
+
+
+def chain_checked_words(report: Report) -> str:
+    """What the report's check of the chain covered, from where to where, as its cover says it."""
+    if report.chain_intact is None or report.chain_to_seq is None:
+        return ""
+    start = report.chain_from
+    if start is not None:
+        zone = report.property.zone
+        origin = gettext("signed checkpoint #%(seq)s (entry #%(entry)s, signed %(signed)s by key %(key)s)") % {
+            "seq": start.seq,
+            "entry": start.entry_seq,
+            "signed": f"{timezone.localtime(start.signed_at, zone):%Y-%m-%d %H:%M:%S %Z}",
+            "key": start.key_id,
+        }
+    if not report.chain_intact:
+        if start is None:
+            return gettext("The check started from the first entry of the property's logbook.")
+        return gettext("The check started from %(origin)s.") % {"origin": origin}
+    if start is None:
+        words = gettext("Chain verified from the first entry of the property's logbook to entry #%(to)s.") % {
+            "to": report.chain_to_seq
+        }
+    else:
+        words = gettext(
+            "Chain verified from %(origin)s to entry #%(to)s: the %(read)s entries after that checkpoint "
+            "re-hashed, and every signed checkpoint among them checked against the published keys. The entries "
+            "up to #%(entry)s were not re-checked for this report: that checkpoint's signature vouches for them, "
+            "and verify_logbook checks the whole chain from the first entry."
+        ) % {
+            "origin": origin,
+            "to": report.chain_to_seq,
+            "read": f"{report.chain_rows_read or 0:,}",
+            "entry": start.entry_seq,
+        }
+    receipt = report.checkpoint
+    if receipt is not None and receipt.entry_seq > report.chain_to_seq:
+        words += " " + gettext(
+            "From entry #%(to)s to #%(head)s the chain was checked when checkpoint #%(receipt)s was signed for "
+            "this report (a checkpoint is signed only over a chain checked since the one before it)."
+        ) % {"to": report.chain_to_seq, "head": receipt.entry_seq, "receipt": receipt.seq}
+    return words
 
 
 def _artwork_shown(layout) -> dict:
