@@ -298,7 +298,7 @@ def chain_checked_words(report: Report) -> str:
         origin = gettext("signed checkpoint #%(seq)s (entry #%(entry)s, signed %(signed)s by key %(key)s)") % {
             "seq": start.seq,
             "entry": start.entry_seq,
-            "signed": f"{timezone.localtime(start.signed_at, zone):%Y-%m-%d %H:%M:%S %Z}",
+            "signed": local_text(start.signed_at, zone, seconds=True),
             "key": start.key_id,
         }
     if not report.chain_intact:

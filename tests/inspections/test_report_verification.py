@@ -18,7 +18,7 @@ from inspections.logbook.models import Checkpoint, Entry
 from inspections.reports import render
 from inspections.reports.models import Report
 from tests import append_only as triggers
-from tests.inspections.test_reports import media, pdf_pages  # noqa: F401 - fixtures
+from tests.inspections.test_reports import pdf_pages
 from tests.inspections.test_services import a_day
 
 # The history is laid down at fixed distances before now: the old days, then the period (yesterday
@@ -94,7 +94,7 @@ def old_history(casino):
 
 def test_the_check_starts_from_the_newest_signed_checkpoint_before_the_period_and_says_so(
     committed_db,
-    media,  # noqa: F811
+    media,
     old_history,
 ):
     report = render.generate_locally(period_report(old_history).pk, processes=1)
