@@ -457,7 +457,9 @@ def prepare(
     with connection.cursor() as cursor:
         as_of = seeded_as_of(cursor, tables=tables, entries=entries, properties=properties)
         if as_of is None:
-            cursor.execute("SELECT EXISTS (SELECT 1 FROM casinos_gamingtable)")
+            cursor.execute(
+                "SELECT EXISTS (SELECT 1 FROM casinos_gamingtable) OR EXISTS (SELECT 1 FROM casinos_property)"
+            )
             dirty = cursor.fetchone()[0]
     if as_of is not None:
         log(
