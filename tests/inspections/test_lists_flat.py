@@ -255,3 +255,21 @@ def test_a_licence_number_names_the_property_of_a_report_and_only_ones_own(regul
     _, others = regulators["few"]
     form = ReportForm({**data, "property": others[0].licence_number}, properties=visible, shown=shown)
     assert not form.is_valid() and "property" in form.errors
+
+
+def test_the_tables_api_walks_a_jurisdiction_by_property_and_number_by_its_links(regulators):
+    from compliance.casinos.models import GamingTable
+    from tests.inspections.test_api import client_for
+
+    regulator, props = regulators["many"]
+    client = client_for(regulator)
+    expected = list(
+        GamingTable.objects.filter(property__in=props).order_by("property_id", "number").values_list("pk", flat=True)
+    )
+    seen, url = [], "/api/tables/?page_size=7"
+    while url:
+        body = client.get(url).json()
+        assert "count" not in body
+        seen += [row["id"] for row in body["results"]]
+        url = body["next"]
+    assert seen == expected and len(seen) == 2 * MANY

@@ -37,7 +37,7 @@ class RulesSubmissionViewSet(KeysetListMixin, ListRetrieveCreatePatchViewSet):
     """Rules Submissions: drafts checked as they are saved, filed by compliance, decided by the regulator."""
 
     serializer_class = RulesSubmissionSerializer
-    pagination_class = keyset_pagination("property", "game", "-version")
+    pagination_class = keyset_pagination("property_id", "game", "-version")
     filterset_class = RulesSubmissionFilter
 
     def get_permissions(self):
@@ -46,7 +46,7 @@ class RulesSubmissionViewSet(KeysetListMixin, ListRetrieveCreatePatchViewSet):
         return [ReadOrConfigure()]
 
     def get_queryset(self):
-        return rules_submissions_visible_to(self.request.user).order_by("property", "game", "-version")
+        return rules_submissions_visible_to(self.request.user).order_by("property_id", "game", "-version")
 
     def perform_create(self, serializer):
         data = serializer.validated_data
@@ -116,7 +116,7 @@ class LayoutViewSet(
     """Layouts: submitted by compliance with what their tables offer, decided by the regulator (§ 617a.1(f))."""
 
     serializer_class = LayoutSubmissionSerializer
-    pagination_class = keyset_pagination("property", "-created_at", "-id")
+    pagination_class = keyset_pagination("property_id", "-created_at", "-id")
     filterset_class = LayoutFilter
     # A layout's submission carries its artwork: multipart, within the artwork's own bound.
     parser_classes = [JSONParser, FormParser, ArtworkMultiPartParser]
@@ -127,7 +127,7 @@ class LayoutViewSet(
         return [ReadOrConfigure()]
 
     def get_queryset(self):
-        return layouts_visible_to(self.request.user).order_by("property", "-created_at", "-id")
+        return layouts_visible_to(self.request.user).order_by("property_id", "-created_at", "-id")
 
     def perform_create(self, serializer):
         data = serializer.validated_data

@@ -57,12 +57,12 @@ class WheelViewSet(
     § 617a.1(b)–(d), a Big Six wheel's sections against § 619a.1(a), (b) (proposed)."""
 
     serializer_class = WheelSerializer
-    pagination_class = keyset_pagination("property", "serial")
+    pagination_class = keyset_pagination("property_id", "serial")
     permission_classes = [ReadOrConfigure]
     filterset_class = WheelFilter
 
     def get_queryset(self):
-        return wheels_visible_to(self.request.user).order_by("property", "serial")
+        return wheels_visible_to(self.request.user).order_by("property_id", "serial")
 
     def perform_create(self, serializer):
         serializer.instance = services.wheel_register(actor=self.request.user, **serializer.validated_data)
@@ -74,12 +74,12 @@ class BallViewSet(
     """Registered balls, checked against § 617a.1(a) at registration."""
 
     serializer_class = BallSerializer
-    pagination_class = keyset_pagination("property", "serial")
+    pagination_class = keyset_pagination("property_id", "serial")
     permission_classes = [ReadOrConfigure]
     filterset_class = BallFilter
 
     def get_queryset(self):
-        return balls_visible_to(self.request.user).order_by("property", "serial")
+        return balls_visible_to(self.request.user).order_by("property_id", "serial")
 
     def perform_create(self, serializer):
         serializer.instance = services.ball_register(actor=self.request.user, **serializer.validated_data)

@@ -184,7 +184,7 @@ class GamingTableFilter(filters.FilterSet):
 
 class TablePagination(KeysetPagination):
     # Each property's tables by number (the index of the unique number per property), properties by id.
-    ordering = ("property", "number")
+    ordering = ("property_id", "number")
 
 
 class GamingTableViewSet(
@@ -212,7 +212,7 @@ class GamingTableViewSet(
         return [ReadOrConfigure()]
 
     def get_queryset(self):
-        return tables_visible_to(self.request.user).order_by("property", "number")
+        return tables_visible_to(self.request.user).order_by("property_id", "number")
 
     def perform_create(self, serializer):
         serializer.instance = casinos.table_create(actor=self.request.user, **serializer.validated_data)
