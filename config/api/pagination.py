@@ -51,6 +51,7 @@ class KeysetPagination(PageNumberPagination):
             or request.query_params.get(self.count_query_param, "").lower() in TRUE
         )
         size = self.get_page_size(request)
+        self.model = queryset.model
         if not self.keyset:
             return rows(self._numbered(queryset, request, size))
         position = self._cursor(request, queryset)
@@ -116,7 +117,8 @@ class KeysetPagination(PageNumberPagination):
 
     def _key(self, row) -> list:
         names = [name.lstrip("-") for name in self.ordering]
-        values = [row[name] if isinstance(row, dict) else getattr(row, name) for name in names]
+        meta = self.model._meta
+        values = [row[name] if isinstance(row, dict) else getattr(row, meta.get_field(name).attname) for name in names]
         return [value.isoformat() if isinstance(value, datetime) else value for value in values]
 
     def _link(self, key: list | None, direction: str) -> str | None:
@@ -136,13 +138,18 @@ class KeysetPagination(PageNumberPagination):
                 raise ValueError
             values = []
             for name, value in zip(self.ordering, key, strict=True):
-                if self._field(queryset, name).get_internal_type() == "DateTimeField":
+                kind = self._field(queryset, name).get_internal_type()
+                if kind == "DateTimeField":
                     if not isinstance(value, str):
                         raise ValueError
                     moment = parse_datetime(value)
                     if moment is None or moment.tzinfo is None:
                         raise ValueError
                     values.append(moment)
+                elif kind == "CharField":
+                    if not isinstance(value, str) or "\x00" in value:
+                        raise ValueError
+                    values.append(value)
                 elif isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63:
                     values.append(value)
                 else:
@@ -172,14 +179,19 @@ class KeysetPagination(PageNumberPagination):
 
 
 class KeysetListMixin:
-    """A list view paginated by KeysetPagination: the page's rows are the serializer's (`rows`)."""
+    """A list view paginated by KeysetPagination: the page's model instances (`rows`), then serialized."""
 
     def rows(self, queryset: QuerySet) -> list:
-        return list(self.get_serializer(queryset, many=True).data)  # type: ignore[attr-defined]
+        return list(queryset)
 
     def list(self, request, *args, **kwargs):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))  # type: ignore[attr-defined]
-        return self.get_paginated_response(page)  # type: ignore[attr-defined]
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)  # type: ignore[attr-defined]
+
+
+def keyset_pagination(*ordering: str) -> type[KeysetPagination]:
+    """A KeysetPagination in this order (unique; "-" for a descending name)."""
+    return type("KeysetPagination", (KeysetPagination,), {"ordering": ordering})
 
 
 def _flip(name: str) -> str:

@@ -10,9 +10,9 @@ class FlagsConfig(AppConfig):
         # The flags sit above the logbook: the logbook sends and shows, the flags listen and add,
         # and the logbook never imports the flags.
         from inspections.flags.overdue import entry_cures_flags
-        from inspections.flags.selectors import open_flags_prefetch
+        from inspections.flags.selectors import open_flag_count, open_flags_prefetch
         from inspections.logbook.models import Entry
-        from inspections.logbook.selectors import TABLE_PREFETCHES
+        from inspections.logbook.selectors import PROPERTY_COUNTS, TABLE_PREFETCHES
         from inspections.logbook.signals import entry_recorded
 
         # An entry that moves a missed deadline cures its flag in the entry's own transaction.
@@ -20,3 +20,5 @@ class FlagsConfig(AppConfig):
         # The floor and a table's page show the table's open flags.
         if open_flags_prefetch not in TABLE_PREFETCHES:
             TABLE_PREFETCHES.append(open_flags_prefetch)
+        # A regulator's floor summary counts each property's open flags.
+        PROPERTY_COUNTS["open_flag_count"] = open_flag_count

@@ -205,6 +205,9 @@ def scan(now: datetime | None = None) -> dict[str, int]:
     """Resolve what is cured, raise what is late; returns how many flags each step touched."""
     # As the database stores datetimes (on SQLite a UTC text that compares as the ORM's do).
     at = connection.ops.adapt_datetimefield_value(now or timezone.now())
+    # Client-side binding (Django's default with psycopg 3) sends a string of several statements.
+    if connection.vendor == "postgresql" and not connection.settings_dict["OPTIONS"].get("server_side_binding"):
+        return _scan_in_one_trip(at)
     with transaction.atomic(), connection.cursor() as cursor:
         if connection.features.has_select_for_update:  # SQLite has one writer at a time anyway
             cursor.execute(*_lock_sql(at))
@@ -212,6 +215,29 @@ def scan(now: datetime | None = None) -> dict[str, int]:
         resolved = cursor.rowcount
         cursor.execute(*_raise_sql(at))
         raised = cursor.rowcount
+    return {"resolved": resolved, "raised": raised}
+
+
+def _scan_in_one_trip(at: object) -> dict[str, int]:
+    """The scan's three statements (lock, resolve, raise), in their order, sent to PostgreSQL as one
+    query string: one round trip instead of five (BEGIN, three statements, COMMIT). Outside a
+    transaction, PostgreSQL runs such a string as one transaction (an implicit one: all or nothing,
+    the deferred foreign keys checked at its end); inside one, as part of it. Each statement still
+    takes its own snapshot, after the lock before it, as when they were sent one by one."""
+    lock_sql, lock_params = _lock_sql(at)
+    parts = [
+        # The lock's rows are not needed here, only the locks: one row back, not one per table.
+        (f"SELECT count(*) FROM ({lock_sql}) locked", lock_params),  # noqa: S608
+        _resolve_sql(at),
+        _raise_sql(at),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute("; ".join(sql for sql, _ in parts), [param for _, params in parts for param in params])
+        raw = cursor.cursor  # psycopg's: a result per statement
+        raw.nextset()
+        resolved = raw.rowcount
+        raw.nextset()
+        raised = raw.rowcount
     return {"resolved": resolved, "raised": raised}
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, QuerySet
+from datetime import datetime
+
+from django.db.models import Expression, OuterRef, Prefetch, QuerySet
 
 from inspections.flags.models import ComplianceException, FlagStatus
+from inspections.logbook.selectors import count_of
 
 
 def flags_visible_to(user) -> QuerySet[ComplianceException]:
@@ -19,3 +22,9 @@ def open_flags_prefetch() -> Prefetch:
         queryset=ComplianceException.objects.filter(status=FlagStatus.OPEN).select_related("property"),
         to_attr="open_flags",
     )
+
+
+def open_flag_count(now: datetime) -> Expression:
+    """Each property's open flags, on a regulator's floor summary (the logbook's PROPERTY_COUNTS,
+    filled in FlagsConfig.ready()): read through flag_property_status."""
+    return count_of(ComplianceException.objects.filter(property=OuterRef("pk"), status=FlagStatus.OPEN))

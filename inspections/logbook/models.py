@@ -122,6 +122,8 @@ class Entry(models.Model):
             # The register's order across properties (a regulator's jurisdiction): its first page is
             # the index's first rows, whatever the number of properties, with no sort of them all.
             models.Index(fields=["occurred_at", "seq", "id"], name="entry_register_order"),
+            # The same order for one kind of entry (GET /api/inspections/ and the other kinds' lists).
+            models.Index(fields=["kind", "occurred_at", "seq", "id"], name="entry_kind_order"),
             # A table's page: its entries newest first, 25 at a time before a given position.
             models.Index(fields=["table", "seq"], name="entry_table_seq"),
         ]

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from datetime import datetime
 from types import SimpleNamespace
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Expression, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
-from compliance.casinos.models import GamingTable
+from compliance.casinos.models import GamingTable, Property, TableState
+from compliance.casinos.selectors import properties_visible_to
 from config.keyring import KeyringError, signing_key
 from inspections.logbook import checkpoints
 from inspections.logbook.models import Checkpoint, Entry, Signature, amendment_label
@@ -17,6 +19,36 @@ from inspections.logbook.models import Checkpoint, Entry, Signature, amendment_l
 # add in their AppConfig.ready() (inspections.flags: `table.open_flags`). The logbook names none of
 # them: it sits below them and imports none.
 TABLE_PREFETCHES: list[Callable[[], Prefetch]] = []
+# What those apps count for each property of a regulator's floor summary, by name (inspections.flags:
+# `open_flag_count`): each a function of the moment giving a correlated count (`count_of`).
+PROPERTY_COUNTS: dict[str, Callable[[datetime], Expression]] = {}
+
+
+def count_of(rows: QuerySet, *, per: str = "property") -> Expression:
+    """How many of `rows` (filtered on `per` = OuterRef("pk")) each outer row has: one correlated
+    subquery, read through an index on `per` for just the rows of the page, never a GROUP BY of all."""
+    counted = rows.order_by().values(per).annotate(n=Count("*")).values("n")
+    return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
+
+
+def floor_summary(user, *, now: datetime, page: int, size: int) -> tuple[list[Property], bool]:
+    """A page of the properties `user` sees (a regulator's jurisdiction), by name, each with its tables,
+    open tables, overdue tables and what the apps above count (`PROPERTY_COUNTS`); and whether a next
+    page exists. No COUNT of the jurisdiction: the page's rows and one more."""
+    tables = GamingTable.objects.filter(property=OuterRef("pk"))
+    properties = (
+        properties_visible_to(user)
+        .order_by("name", "pk")
+        .annotate(
+            table_count=count_of(tables),
+            open_count=count_of(tables.filter(state=TableState.OPEN)),
+            overdue_count=count_of(tables.filter(next_due__lte=now)),
+            **{name: make(now) for name, make in PROPERTY_COUNTS.items()},
+        )
+    )
+    start = (page - 1) * size
+    rows = list(properties[start : start + size + 1])
+    return rows[:size], len(rows) > size
 
 
 def entries_visible_to(user) -> QuerySet[Entry]:

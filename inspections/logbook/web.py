@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 from compliance.accounts.idempotency import AlreadyRecorded, already_recorded_redirect, form_write_once
 from compliance.accounts.models import Role
@@ -33,9 +33,10 @@ from inspections.logbook.forms import (
     TableEventForm,
 )
 from inspections.logbook.models import Entry, EntryKind
-from inspections.logbook.selectors import entries_visible_to, floor_tables
+from inspections.logbook.selectors import entries_visible_to, floor_summary, floor_tables
 
 PAGE = 25  # timeline entries on a table's page
+SUMMARY_PAGE = 25  # properties on a page of a regulator's floor summary
 
 # The actions each state allows a Roulette table, in the order a floor person does them: the
 # rulebook's transitions (table_states.actions_from; in play it also offers a "no spin", and another
@@ -103,7 +104,19 @@ def _require_writer(user) -> None:
 def home(request):
     """Each role's home: the regulator's properties, the compliance manager's configuration, the floor."""
     if request.user.may("approvals.decide"):
-        return render(request, "floor/regulator_home.html", {"properties": properties_visible_to(request.user)})
+        # A page at a time, by name: a jurisdiction may have hundreds (no COUNT of them).
+        number = page_number(request)
+        start = (number - 1) * SUMMARY_PAGE
+        properties = list(properties_visible_to(request.user).order_by("name", "pk")[start : start + SUMMARY_PAGE + 1])
+        return render(
+            request,
+            "floor/regulator_home.html",
+            {
+                "properties": properties[:SUMMARY_PAGE],
+                "previous_page": number - 1 if number > 1 else None,
+                "next_page": number + 1 if len(properties) > SUMMARY_PAGE else None,
+            },
+        )
     if request.user.may("approvals.file"):
         return redirect("manage")
     return redirect("floor")
@@ -112,9 +125,12 @@ def home(request):
 @login_required
 def floor(request):
     tables = tables_visible_to(request.user).order_by("property__name", "number")
-    # A regulator's jurisdiction has several properties: the home page links to each one's floor.
     if request.GET.get("property", "").isdigit():
         tables = tables.filter(property_id=int(request.GET["property"]))
+    elif request.user.property_id is None:
+        # A regulator's jurisdiction (an administrator's whole site) has many properties: its floor is
+        # a summary, a tile per property linking to that property's floor, a page at a time.
+        return floor_properties(request)
     tables = floor_tables(tables)
     rows = [{"table": table, "next": next_step(table), "zone": table.property.zone} for table in tables]
     # Overdue tables first (flagged, or past their next deadline), the rest in their order: at 3 a.m.
@@ -126,6 +142,40 @@ def floor(request):
         )
     )
     return render(request, "floor/dashboard.html", {"rows": rows})
+
+
+def page_number(request) -> int:
+    """The `page` asked for (1 when absent or not a positive number)."""
+    text = request.GET.get("page", "")
+    return int(text) if text.isdigit() and 0 < int(text) < 10**6 else 1
+
+
+def floor_properties(request):
+    number = page_number(request)
+    properties, more = floor_summary(request.user, now=timezone.now(), page=number, size=SUMMARY_PAGE)
+    # Each tile's words, here rather than in {% blocktranslate %}: four a tile were most of the page's time.
+    for prop in properties:
+        prop.licence_text = _("Licence %(licence)s") % {"licence": prop.licence_number}
+        prop.tables_text = ngettext(
+            "%(tables)d table, %(open)d open", "%(tables)d tables, %(open)d open", prop.table_count
+        ) % {
+            "tables": prop.table_count,
+            "open": prop.open_count,
+        }
+        prop.overdue_text = ngettext("%(overdue)d table overdue", "%(overdue)d tables overdue", prop.overdue_count) % {
+            "overdue": prop.overdue_count
+        }
+        flags = getattr(prop, "open_flag_count", 0)
+        prop.flags_text = ngettext("%(flags)d open flag", "%(flags)d open flags", flags) % {"flags": flags}
+    return render(
+        request,
+        "floor/properties.html",
+        {
+            "properties": properties,
+            "previous_page": number - 1 if number > 1 else None,
+            "next_page": number + 1 if more else None,
+        },
+    )
 
 
 @login_required

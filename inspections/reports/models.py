@@ -102,7 +102,11 @@ class Report(models.Model):
 
     class Meta:
         ordering = ["-requested_at", "-id"]
-        indexes = [models.Index(fields=["property", "-requested_at"], name="report_property_recent")]
+        indexes = [
+            models.Index(fields=["property", "-requested_at"], name="report_property_recent"),
+            # The reports list's order across properties (a regulator's): its first page is the index's first rows.
+            models.Index(fields=["-requested_at", "-id"], name="report_newest_first"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.period_from}–{self.period_to} ({self.status})"

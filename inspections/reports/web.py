@@ -17,7 +17,7 @@ from compliance.rulebook import RuleViolation
 from compliance.rulebook.violations import LimitReached
 from inspections.logbook.web import require_may
 from inspections.reports import requests as reports
-from inspections.reports.forms import ReportForm
+from inspections.reports.forms import PROPERTY_CHOICES, ReportForm
 from inspections.reports.selectors import reports_visible_to
 
 
@@ -29,11 +29,16 @@ def _require_reports(user) -> None:
 def report_list(request):
     """Ask for a report, and follow the property's reports as they are generated."""
     _require_reports(request.user)
-    properties = properties_visible_to(request.user).order_by("name")
+    properties = properties_visible_to(request.user).order_by("name", "pk")
+    # A property chosen on the floor's summary (`property`): the form offers it alone.
+    if request.GET.get("property", "").isdigit():
+        properties = properties.filter(pk=int(request.GET["property"]))
+    # At most the list's length and one more: a large jurisdiction's form asks for a licence number.
+    shown = list(properties[: PROPERTY_CHOICES + 1])
     # The last seven days at the property, not in UTC (at 22:30 in New York it is already tomorrow).
-    today = viewer_today(properties)
+    today = viewer_today(shown)
     initial = {"period_from": today - timedelta(days=7), "period_to": today - timedelta(days=1)}
-    form = ReportForm(request.POST or None, properties=properties, initial=initial)
+    form = ReportForm(request.POST or None, properties=properties, shown=shown, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

@@ -255,7 +255,7 @@ def test_irregularities_deck_changes_and_amendments(casino):
     )
     assert response.status_code == 201, response.content
     assert response.json()["amends"] == irregularity_id
-    assert client.get("/api/amendments/").json()["count"] == 1
+    assert client.get("/api/amendments/", {"count": "true"}).json()["count"] == 1
     assert client.get("/api/irregularities/").json()["results"][0]["kind"] == "under_four_revolutions"
     response = client.post(
         "/api/deck-changes/",

@@ -391,6 +391,36 @@ def test_a_scan_never_raises_a_flag_from_a_deadline_an_entry_is_moving(committed
     assert not ComplianceException.objects.exists()
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs the scan's statements one by one")
+def test_the_scan_is_one_round_trip_and_all_or_nothing(committed_db, casino):
+    """On PostgreSQL the lock, the resolve and the raise go as one query string, which PostgreSQL runs
+    as one transaction: a statement that fails takes the others back with it (the lock's and the
+    resolve's work included), as the atomic block of three statements did."""
+    from django.test.utils import CaptureQueriesContext
+
+    inspect(casino)
+    event(casino, "open")
+    event(casino, "close")
+    due = table_of(casino).cover_due_at
+    with CaptureQueriesContext(connection) as captured:
+        assert overdue.scan(now=due) == {"resolved": 0, "raised": 1}
+    assert len(captured.captured_queries) == 1, [query["sql"][:60] for query in captured.captured_queries]
+    assert len(flags("not_covered")) == 1
+    ComplianceException.objects.all().delete()  # flags are not append-only (the benchmark clears them too)
+    with connection.cursor() as cursor:  # the raise made to fail: a flag's citation may not be empty
+        cursor.execute(
+            "ALTER TABLE flags_complianceexception ADD CONSTRAINT test_refuse_all CHECK (citation = '') NOT VALID"
+        )
+    try:
+        with pytest.raises(Exception, match="test_refuse_all"):
+            overdue.scan(now=due)
+        assert connection.get_autocommit() and not ComplianceException.objects.exists()
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("ALTER TABLE flags_complianceexception DROP CONSTRAINT test_refuse_all")
+    assert overdue.scan(now=due) == {"resolved": 0, "raised": 1}
+
+
 @pytest.fixture
 def broker_down():
     """Celery's broker is an address where nothing listens, as when Redis is stopped."""

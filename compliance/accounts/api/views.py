@@ -15,6 +15,7 @@ from compliance.accounts.models import User
 from compliance.accounts.selectors import people_visible_to
 from compliance.accounts.throttles import ScopedRateThrottle
 from config.api.filters import IdFilter
+from config.api.pagination import KeysetListMixin, keyset_pagination
 from config.api.parsers import PARSERS
 from config.api.permissions import ReadOrManagePeople
 
@@ -27,8 +28,11 @@ class PersonFilter(filters.FilterSet):
         fields = ["role", "property", "jurisdiction"]
 
 
-class PersonViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+class PersonViewSet(
+    KeysetListMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet
+):
     serializer_class = PersonSerializer
+    pagination_class = keyset_pagination("username")
     permission_classes = [ReadOrManagePeople]
     filterset_class = PersonFilter
 

@@ -19,6 +19,7 @@ from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from compliance.approvals.selectors import layouts_visible_to, rules_submissions_visible_to
 from compliance.casinos.selectors import properties_managed_by
 from config.api.filters import IdFilter
+from config.api.pagination import KeysetListMixin, keyset_pagination
 from config.api.parsers import ArtworkMultiPartParser, FormParser, JSONParser
 from config.api.permissions import ReadOrConfigure
 from config.api.viewsets import ListRetrieveCreatePatchViewSet
@@ -32,10 +33,11 @@ class RulesSubmissionFilter(filters.FilterSet):
         fields = ["property", "game", "status"]
 
 
-class RulesSubmissionViewSet(ListRetrieveCreatePatchViewSet):
+class RulesSubmissionViewSet(KeysetListMixin, ListRetrieveCreatePatchViewSet):
     """Rules Submissions: drafts checked as they are saved, filed by compliance, decided by the regulator."""
 
     serializer_class = RulesSubmissionSerializer
+    pagination_class = keyset_pagination("property_id", "game", "-version")
     filterset_class = RulesSubmissionFilter
 
     def get_permissions(self):
@@ -108,10 +110,13 @@ class LayoutFilter(filters.FilterSet):
         fields = ["property", "game", "status"]
 
 
-class LayoutViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+class LayoutViewSet(
+    KeysetListMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet
+):
     """Layouts: submitted by compliance with what their tables offer, decided by the regulator (§ 617a.1(f))."""
 
     serializer_class = LayoutSubmissionSerializer
+    pagination_class = keyset_pagination("property_id", "-created_at", "-id")
     filterset_class = LayoutFilter
     # A layout's submission carries its artwork: multipart, within the artwork's own bound.
     parser_classes = [JSONParser, FormParser, ArtworkMultiPartParser]
@@ -122,7 +127,7 @@ class LayoutViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cre
         return [ReadOrConfigure()]
 
     def get_queryset(self):
-        return layouts_visible_to(self.request.user).order_by("property_id", "-created_at")
+        return layouts_visible_to(self.request.user).order_by("property_id", "-created_at", "-id")
 
     def perform_create(self, serializer):
         data = serializer.validated_data

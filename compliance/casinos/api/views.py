@@ -10,17 +10,19 @@ from compliance.casinos.api.serializers import (
 from compliance.casinos.models import Ball, Wheel
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, wheels_visible_to
 from config.api.filters import IdFilter
+from config.api.pagination import KeysetListMixin, keyset_pagination
 from config.api.permissions import ReadOrAdministrator, ReadOrConfigure
 from config.api.viewsets import ListRetrieveCreatePatchViewSet
 
 
-class PropertyViewSet(ListRetrieveCreatePatchViewSet):
+class PropertyViewSet(KeysetListMixin, ListRetrieveCreatePatchViewSet):
     serializer_class = PropertySerializer
+    pagination_class = keyset_pagination("name", "id")
     permission_classes = [ReadOrAdministrator]
 
     def get_queryset(self):
         # The chain head (chain_length, chain_head) is the logbook's row, joined in the same query.
-        return properties_visible_to(self.request.user).select_related("chain").order_by("name")
+        return properties_visible_to(self.request.user).select_related("chain").order_by("name", "id")
 
     def perform_create(self, serializer):
         serializer.instance = services.property_create(actor=self.request.user, **serializer.validated_data)
@@ -48,11 +50,14 @@ class BallFilter(filters.FilterSet):
         fields = ["property", "material"]
 
 
-class WheelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+class WheelViewSet(
+    KeysetListMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet
+):
     """Registered wheels, checked at registration: a Roulette wheel's numbers and colours against
     § 617a.1(b)–(d), a Big Six wheel's sections against § 619a.1(a), (b) (proposed)."""
 
     serializer_class = WheelSerializer
+    pagination_class = keyset_pagination("property_id", "serial")
     permission_classes = [ReadOrConfigure]
     filterset_class = WheelFilter
 
@@ -63,10 +68,13 @@ class WheelViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         serializer.instance = services.wheel_register(actor=self.request.user, **serializer.validated_data)
 
 
-class BallViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+class BallViewSet(
+    KeysetListMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet
+):
     """Registered balls, checked against § 617a.1(a) at registration."""
 
     serializer_class = BallSerializer
+    pagination_class = keyset_pagination("property_id", "serial")
     permission_classes = [ReadOrConfigure]
     filterset_class = BallFilter
 

@@ -16,7 +16,7 @@ from compliance.casinos.api.serializers import GamingTableSerializer
 from compliance.casinos.models import GamingTable
 from compliance.casinos.selectors import tables_visible_to
 from config.api.filters import IdFilter, UtcDateTimeFilter
-from config.api.pagination import KeysetPagination
+from config.api.pagination import KeysetListMixin, KeysetPagination
 from config.api.permissions import ReadOrConfigure
 from config.api.renderers import ORJSONRenderer
 from inspections.logbook import services
@@ -65,12 +65,20 @@ class LogbookViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         return self.get_paginated_response(page)
 
 
-class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
-    """A kind of entry: listed from the logbook, created by its service."""
+class EntryViewSet(
+    KeysetListMixin,
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    viewsets.GenericViewSet,
+):
+    """A kind of entry: listed from the logbook in time order (keyset pages, as the register), created by
+    its service."""
 
     kinds: tuple[str, ...] = ()
     filterset_class = EntryFilter
     permission_classes = [ReadOrLogbookWriter]
+    pagination_class = RegisterPagination
 
     def get_queryset(self):
         return logbook_rows(viewer=self.request.user, kinds=self.kinds)
@@ -175,7 +183,13 @@ class GamingTableFilter(filters.FilterSet):
         fields = ["property", "game", "wheel_type", "state", "number"]
 
 
+class TablePagination(KeysetPagination):
+    # Each property's tables by number (the index of the unique number per property), properties by id.
+    ordering = ("property_id", "number")
+
+
 class GamingTableViewSet(
+    KeysetListMixin,
     mixins.ListModelMixin,
     mixins.RetrieveModelMixin,
     mixins.CreateModelMixin,
@@ -190,6 +204,7 @@ class GamingTableViewSet(
 
     serializer_class = GamingTableSerializer
     filterset_class = GamingTableFilter
+    pagination_class = TablePagination
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     def get_permissions(self):
@@ -198,7 +213,7 @@ class GamingTableViewSet(
         return [ReadOrConfigure()]
 
     def get_queryset(self):
-        return tables_visible_to(self.request.user).order_by("property__name", "number")
+        return tables_visible_to(self.request.user).order_by("property_id", "number")
 
     def perform_create(self, serializer):
         serializer.instance = casinos.table_create(actor=self.request.user, **serializer.validated_data)

@@ -5,18 +5,22 @@ from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
 
 from compliance.accounts.api.permissions import ReportRoles
+from config.api.pagination import KeysetListMixin, keyset_pagination
 from inspections.reports import requests as reports
 from inspections.reports.api import serializers as s
 from inspections.reports.selectors import reports_visible_to
 
 
-class ReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet):
+class ReportViewSet(
+    KeysetListMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin, viewsets.GenericViewSet
+):
     """Audit reports: asked for here, generated in the background (watch `status` and `progress`),
     downloaded when done; every download is logged. A request is refused with HTTP 429 (product
     policy, in the error format) while its person or property already has its limit of reports
     waiting or being generated, and with HTTP 400 when its period is longer than the limit."""
 
     serializer_class = s.ReportSerializer
+    pagination_class = keyset_pagination("-requested_at", "-id")
     permission_classes = [ReportRoles]
     filterset_fields = ["property", "kind", "status", "format"]
 
