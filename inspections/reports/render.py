@@ -48,7 +48,7 @@ from inspections.logbook.models import Checkpoint, Entry
 from inspections.logbook.timestamps import timestamp_check
 from inspections.reports import signing
 from inspections.reports.csvfile import csv_writer
-from inspections.reports.kinds import ENTRY_KINDS, artwork_attachment_name, kind_of, period_bounds
+from inspections.reports.kinds import ENTRY_KINDS, artwork_attachment_name, cells_of, kind_of, period_bounds
 from inspections.reports.models import Report, ReportStatus
 
 SEGMENT = "chain-segment.json"
@@ -111,7 +111,10 @@ def plan(report_id: int) -> list[Piece]:
         chunks_done=0,
         progress=5,
     )
-    csv_write(report, keys, workdir(report_id) / "rows.csv")
+    if report.format == "csv":
+        csv_write(report, keys, workdir(report_id) / "rows.csv")
+    # A PDF's CSV is written by its pieces, each its own rows (built once, for both), and joined
+    # by the cover (csv_join).
     progress_set(report_id, 10)
     return pieces
 
@@ -218,14 +221,40 @@ def csv_write(report: Report, keys: list, path: Path) -> None:
                 progress_set(report.pk, round(5 + 5 * at / max(len(keys), 1), 1))
 
 
-def _html(report: Report, piece: Piece) -> str:
+def csv_part_write(report: Report, piece: Piece, rows: list[dict]) -> None:
+    """A piece's rows as CSV, without the header: the cover joins the pieces' parts in order."""
+    kind = kind_of(report)
+    with (workdir(report.pk) / f"rows-{piece.index:06d}.csv").open("w", newline="", encoding="utf-8") as out:
+        writer = csv_writer(out)
+        for row in rows:
+            writer.writerow([row[column.key] for column in kind.columns])
+
+
+def csv_join(report: Report) -> Path:
+    """The PDF's CSV: the header, then every piece's rows in order (the cover is rendered after them,
+    and refuses to be rendered before: a CSV short of a piece would be attached as the report's)."""
+    kind = kind_of(report)
+    folder = workdir(report.pk)
+    path = folder / "rows.csv"
+    pieces = (report.chunks_total - 1) // 2 - 1  # plan: both passes over the cover and the pieces, and verify
+    found = len(list(folder.glob("rows-*.csv")))
+    if found != pieces:
+        raise RuntimeError(f"the cover needs the CSV of all {pieces} pieces, and {found} are written")
+    with path.open("w", newline="", encoding="utf-8") as out:
+        csv_writer(out).writerow([column.label for column in kind.columns])
+        for part in sorted(folder.glob("rows-*.csv")):
+            with part.open(encoding="utf-8", newline="") as handle:
+                shutil.copyfileobj(handle, out)
+    return path
+
+
+def _html(report: Report, piece: Piece, rows: list[dict] | None = None) -> str:
     kind = kind_of(report)
     zone = report.property.zone
     context = {
         "report": report,
         "kind": kind,
         "citation": kind.citation(report),
-        "columns": kind.columns,
         "generated": f"{timezone.localtime(report.requested_at, zone):%Y-%m-%d %H:%M %Z}",
         "tables": ", ".join(report.tables.order_by("number").values_list("number", flat=True)) or "all",
     }
@@ -248,7 +277,10 @@ def _html(report: Report, piece: Piece) -> str:
         context["charts"] = kind.charts(report)
         context["artworks"] = [_artwork_shown(layout) for layout in getattr(kind, "artworks", lambda r: [])(report)]
         return render_to_string("reports/cover.html", context)
-    context["rows"] = [[row[column.key] for column in kind.columns] for row in kind.rows(report, list(piece.keys))]
+    cells = cells_of(kind)
+    context["cells"] = cells
+    rows = kind.rows(report, list(piece.keys)) if rows is None else rows
+    context["rows"] = [[cell.text(row) for cell in cells] for row in rows]
     return render_to_string("reports/piece.html", context)
 
 
@@ -295,7 +327,7 @@ def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
         segment_write(report, workdir(report_id) / SEGMENT)
         options["attachments"] = [
             Attachment(
-                filename=str(workdir(report_id) / "rows.csv"),
+                filename=str(csv_join(report)),
                 name=f"{report.kind}.csv",
                 description="The same rows as this report, as CSV",
                 relationship="Data",
@@ -309,7 +341,11 @@ def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
             ),
             *_artwork_attachments(report),
         ]
-    document = HTML(string=_html(report, piece)).render()
+    rows = None
+    if piece.index != COVER:
+        rows = kind_of(report).rows(report, list(piece.keys))
+        csv_part_write(report, piece, rows)
+    document = HTML(string=_html(report, piece, rows)).render()
     document.write_pdf(path, **options)
     piece_done(report_id)
     return str(path), len(document.pages)
