@@ -793,11 +793,11 @@ class Steps:
 def steps(run: Run) -> Steps:
     """The steps as the Report row shows them: planning up to progress 10, then one chunk per
     piece and pass (the last pass, one chunk a piece and the cover: the page numbers), then the
-    join. chunks_total is twice the pieces (cover included), plus one if the chain's verification
-    is a chunk of its own."""
+    join. chunks_total is twice the pieces (cover included), plus the chain's verification and
+    its segment's entries, a chunk each."""
     points = run.progress
     total = points[-1][3] if points else 0
-    pieces = total // 2  # the cover and the rows' pieces
+    pieces = max(total - 2, 0) // 2  # the cover and the rows' pieces (the other 2: the chain's steps)
 
     def first(test) -> float | None:
         return next((t for t, progress, done, _, status in points if test(progress, done, status)), None)

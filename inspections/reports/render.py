@@ -53,6 +53,7 @@ from inspections.reports.models import Report, ReportStatus
 
 SEGMENT = "chain-segment.json"
 SEGMENT_FORMAT = "logbook-chain-segment/1"
+SEGMENT_ENTRIES = "segment-entries.json"  # the segment's entries, written beside the pieces
 
 COVER = -1  # the index of the cover piece
 
@@ -106,8 +107,8 @@ def plan(report_id: int) -> list[Piece]:
     pieces = [Piece(COVER)] + [Piece(i, tuple(keys[at : at + size])) for i, at in enumerate(range(0, len(keys), size))]
     Report.objects.filter(pk=report_id).update(
         rows=len(keys),
-        # Both passes over every piece, and the verification (a CSV's one step).
-        chunks_total=2 * len(pieces) + 1 if report.format == "pdf" else 1,
+        # Both passes over every piece, the verification (a CSV's one step) and the chain segment's entries.
+        chunks_total=2 * len(pieces) + 2 if report.format == "pdf" else 1,
         chunks_done=0,
         progress=5,
     )
@@ -135,10 +136,10 @@ def checkpoint_for(report: Report) -> Checkpoint | None:
         return None
 
 
-def segment_write(report: Report, path: Path) -> None:
-    """The chain segment of the period, as JSON: from the first entry of the period (by its number in
-    the property's chain) to the entry the report's checkpoint signed (or the chain's head without
-    one), with the checkpoints signed over it; the offline verifier needs nothing else."""
+def _segment_bounds(report: Report) -> tuple[int, int]:
+    """The chain segment's first and last entry numbers: from the first entry of the period (by its
+    number in the property's chain) to the entry the report's checkpoint signed (or the chain's head
+    without one)."""
     start, end = period_bounds(report)
     if report.checkpoint is not None:
         last = report.checkpoint.entry_seq
@@ -151,6 +152,35 @@ def segment_write(report: Report, path: Path) -> None:
         property_id=report.property_id, occurred_at__gte=start, occurred_at__lt=end, seq__lte=last
     )
     first = min(in_period.order_by("seq").values_list("seq", flat=True).first() or last, last)
+    return first, last
+
+
+def segment_entries_write(report_id: int) -> None:
+    """The chain segment's entries, one JSON line each (as many as the chain holds after the period's
+    first entry: 100,000 from an old period), written beside the pieces rather than after them; the
+    cover's segment_write puts the header before them. One step of the report's progress."""
+    _segment_entries(Report.objects.select_related("property", "checkpoint").get(pk=report_id))
+    piece_done(report_id)
+
+
+def _segment_entries(report: Report) -> tuple[int, int]:
+    first, last = _segment_bounds(report)
+    with (workdir(report.pk) / SEGMENT_ENTRIES).open("w", encoding="utf-8") as out:
+        for number, entry in enumerate(chain_segment(property_id=report.property_id, first_seq=first, last_seq=last)):
+            out.write(("," if number else "") + json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+    # The bounds it used, for the header (without a checkpoint the head may have moved on since).
+    (workdir(report.pk) / f"{SEGMENT_ENTRIES}.bounds").write_text(json.dumps([first, last]))
+    return first, last
+
+
+def segment_write(report: Report, path: Path) -> None:
+    """The chain segment of the period, as JSON: its entries (segment_entries_write's, or written
+    here if no step wrote them) with the checkpoints signed over them and the chain's verdict; the
+    offline verifier needs nothing else."""
+    start, end = period_bounds(report)
+    entries = workdir(report.pk) / SEGMENT_ENTRIES
+    bounds = workdir(report.pk) / f"{SEGMENT_ENTRIES}.bounds"
+    first, last = json.loads(bounds.read_text()) if bounds.exists() else _segment_entries(report)
     covering = Checkpoint.objects.filter(
         property_id=report.property_id, entry_seq__gte=max(first, 1), entry_seq__lte=last
     ).order_by("seq")
@@ -181,8 +211,8 @@ def segment_write(report: Report, path: Path) -> None:
     # Written by hand around the entries, one line each, so that 100,000 of them never sit in memory.
     with path.open("w", encoding="utf-8") as out:
         out.write(json.dumps(header, ensure_ascii=False)[:-1] + ', "entries": [\n')
-        for number, entry in enumerate(chain_segment(property_id=report.property_id, first_seq=first, last_seq=last)):
-            out.write(("," if number else "") + json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+        with entries.open(encoding="utf-8") as handle:
+            shutil.copyfileobj(handle, out)
         out.write("]}\n")
 
 
@@ -236,7 +266,7 @@ def csv_join(report: Report) -> Path:
     kind = kind_of(report)
     folder = workdir(report.pk)
     path = folder / "rows.csv"
-    pieces = (report.chunks_total - 1) // 2 - 1  # plan: both passes over the cover and the pieces, and verify
+    pieces = (report.chunks_total - 2) // 2 - 1  # plan: both passes over the cover and the pieces, and 2 steps
     found = len(list(folder.glob("rows-*.csv")))
     if found != pieces:
         raise RuntimeError(f"the cover needs the CSV of all {pieces} pieces, and {found} are written")
@@ -473,9 +503,12 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
         connections.close_all()
         fork = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=processes, mp_context=fork) as pool:
-            verified = pool.submit(verify, report_id)  # beside the rows' pieces, not before them
+            # The chain verified and its segment written beside the rows' pieces, not before them.
+            verified = pool.submit(verify, report_id)
+            segment = pool.submit(segment_entries_write, report_id)
             rendered = list(pool.map(piece_render, [report_id] * (len(pieces) - 1), pieces[1:]))
             verified.result()
+            segment.result()
             rendered.insert(0, pool.submit(piece_render, report_id, pieces[0]).result())  # the cover
             paths, counts = [path for path, _ in rendered], [count for _, count in rendered]
             firsts, total = offsets(counts)

@@ -60,9 +60,10 @@ def report_generate(report_id: int) -> None:
         render.failed(report_id, f"{type(error).__name__}: {error}")
         raise
     data = [(piece.index, list(piece.keys)) for piece in pieces]
-    # The rows' pieces and the chain's verification in parallel; the cover (which prints the
-    # verdict) after them.
-    chord([report_verify.s(report_id), *(report_piece_render.s(report_id, piece) for piece in data[1:])])(
+    # The rows' pieces, the chain's verification and its segment's entries in parallel; the cover
+    # (which prints the verdict and carries the segment) after them.
+    steps = [report_verify.s(report_id), report_segment_entries.s(report_id)]
+    chord([*steps, *(report_piece_render.s(report_id, piece) for piece in data[1:])])(
         report_pieces_stamp.s(report_id, data[0]).on_error(report_failed.s(report_id))
     )
 
@@ -73,13 +74,18 @@ def report_verify(report_id: int) -> bool:
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_segment_entries(report_id: int) -> None:
+    render.segment_entries_write(report_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def report_piece_render(report_id: int, piece) -> tuple[str, int]:
     return render.piece_render(report_id, _piece(piece))
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def report_pieces_stamp(results: list, report_id: int, cover) -> None:
-    rendered = [render.piece_render(report_id, _piece(cover)), *results[1:]]  # results[0]: the verdict
+    rendered = [render.piece_render(report_id, _piece(cover)), *results[2:]]  # the verdict, the segment
     counts = [count for _, count in rendered]
     firsts, total = render.offsets(counts)
     chord(

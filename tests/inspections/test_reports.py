@@ -155,8 +155,11 @@ def test_the_csv_inside_a_pdf_of_many_pieces_is_the_csv_report_of_the_same_rows(
 
 
 def test_the_cover_is_not_rendered_before_every_pieces_csv_is_written(committed_db, media, history):
+    """The rows' pieces write the CSV: the cover, which attaches it, is rendered after them all or
+    not at all."""
     report = requested(history)
     cover, *pieces = render.plan(report.pk)
+    render.segment_entries_write(report.pk)
     for piece in pieces[:-1]:
         render.piece_render(report.pk, piece)
     with pytest.raises(RuntimeError, match=f"the CSV of all {len(pieces)} pieces, and {len(pieces) - 1} are written"):
@@ -355,6 +358,8 @@ def test_progress_runs_from_0_to_100_through_the_steps(committed_db, media, hist
     pieces = render.plan(report.pk)
     seen.append(Report.objects.get(pk=report.pk).progress)
     assert render.verify(report.pk)
+    seen.append(Report.objects.get(pk=report.pk).progress)
+    render.segment_entries_write(report.pk)
     seen.append(Report.objects.get(pk=report.pk).progress)
     rendered = []
     for piece in [*pieces[1:], pieces[0]]:  # the cover last, as the workers render it (with the CSV of every piece)
