@@ -1163,7 +1163,7 @@ def summary(baselines, ours, checks, *, held, small, entries, seed_seconds, proc
         ratio = small_time / base_time
         verdicts.append(ratio <= GOAL_RATIO)
         log(
-            f"  {small:,} entries, time ours ({labels[key]}) / baseline: {small_time:.1f} / {base_time:.1f} s = "
+            f"  {small:,} entries, time {labels[key]} / baseline: {small_time:.1f} / {base_time:.1f} s = "
             f"{ratio:.2f} (goal <= {GOAL_RATIO}) {'ok' if ratio <= GOAL_RATIO else 'ABOVE GOAL'}"
             + (
                 "; round by round: "
