@@ -973,6 +973,12 @@ def _main(
         name = f"bench-report-{workers}@{socket.gethostname()}"
         log(f"\nOurs: a Celery worker of {workers} process(es) on the reports queue, {small:,} entries")
         app.control.purge()  # nothing left over from an interrupted run
+        from inspections.reports.render import failed
+
+        # An interrupted run's reports would count against the regulator's reports waiting at once.
+        for left in Report.objects.filter(status__in=("queued", "running")).values_list("pk", flat=True):
+            failed(left, "left unfinished by an interrupted benchmark run")
+        connection.close()
         before = latest_report_id()
         argv = [sys.executable, "-m", "celery", "-A", "config", "worker", "-Q", "reports", "-n", name]
         argv += ["--concurrency", str(workers), "--pool", "prefork", "-l", "warning", "--without-gossip"]
