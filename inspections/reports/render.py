@@ -503,10 +503,15 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
         connections.close_all()
         fork = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=processes, mp_context=fork) as pool:
-            # The chain verified and its segment written beside the rows' pieces, not before them.
+            # The chain verified and its segment written beside the rows' pieces, not before them:
+            # the verification first, the segment halfway through the pieces, so that pieces keep
+            # finishing (and the progress moving) on the other process while each runs.
             verified = pool.submit(verify, report_id)
+            half = 1 + (len(pieces) - 1) // 2
+            first = [pool.submit(piece_render, report_id, piece) for piece in pieces[1:half]]
             segment = pool.submit(segment_entries_write, report_id)
-            rendered = list(pool.map(piece_render, [report_id] * (len(pieces) - 1), pieces[1:]))
+            second = [pool.submit(piece_render, report_id, piece) for piece in pieces[half:]]
+            rendered = [job.result() for job in first + second]
             verified.result()
             segment.result()
             rendered.insert(0, pool.submit(piece_render, report_id, pieces[0]).result())  # the cover
