@@ -50,11 +50,12 @@ from inspections.logbook.models import Checkpoint, Entry
 from inspections.logbook.timestamps import timestamp_check
 from inspections.reports import signing
 from inspections.reports.csvfile import csv_writer
-from inspections.reports.kinds import ENTRY_KINDS, artwork_attachment_name, kind_of, period_bounds
+from inspections.reports.kinds import ENTRY_KINDS, artwork_attachment_name, cells_of, kind_of, period_bounds
 from inspections.reports.models import Report, ReportStatus
 
 SEGMENT = "chain-segment.json"
 SEGMENT_FORMAT = "logbook-chain-segment/1"
+SEGMENT_ENTRIES = "segment-entries.json"  # the segment's entries, written beside the pieces
 
 COVER = -1  # the index of the cover piece
 
@@ -108,12 +109,15 @@ def plan(report_id: int) -> list[Piece]:
     pieces = [Piece(COVER)] + [Piece(i, tuple(keys[at : at + size])) for i, at in enumerate(range(0, len(keys), size))]
     Report.objects.filter(pk=report_id).update(
         rows=len(keys),
-        # Both passes over every piece, and the verification (a CSV's one step).
-        chunks_total=2 * len(pieces) + 1 if report.format == "pdf" else 1,
+        # Both passes over every piece, the verification (a CSV's one step) and the chain segment's entries.
+        chunks_total=2 * len(pieces) + 2 if report.format == "pdf" else 1,
         chunks_done=0,
         progress=5,
     )
-    csv_write(report, keys, workdir(report_id) / "rows.csv")
+    if report.format == "csv":
+        csv_write(report, keys, workdir(report_id) / "rows.csv")
+    # A PDF's CSV is written by its pieces, each its own rows (built once, for both), and joined
+    # by the cover (csv_join).
     progress_set(report_id, 10)
     return pieces
 
@@ -134,10 +138,10 @@ def checkpoint_for(report: Report) -> Checkpoint | None:
         return None
 
 
-def segment_write(report: Report, path: Path) -> None:
-    """The chain segment of the period, as JSON: from the first entry of the period (by its number in
-    the property's chain) to the entry the report's checkpoint signed (or the chain's head without
-    one), with the checkpoints signed over it; the offline verifier needs nothing else."""
+def _segment_bounds(report: Report) -> tuple[int, int]:
+    """The chain segment's first and last entry numbers: from the first entry of the period (by its
+    number in the property's chain) to the entry the report's checkpoint signed (or the chain's head
+    without one)."""
     start, end = period_bounds(report)
     if report.checkpoint is not None:
         last = report.checkpoint.entry_seq
@@ -150,6 +154,35 @@ def segment_write(report: Report, path: Path) -> None:
         property_id=report.property_id, occurred_at__gte=start, occurred_at__lt=end, seq__lte=last
     )
     first = min(in_period.order_by("seq").values_list("seq", flat=True).first() or last, last)
+    return first, last
+
+
+def segment_entries_write(report_id: int) -> None:
+    """The chain segment's entries, one JSON line each (as many as the chain holds after the period's
+    first entry: 100,000 from an old period), written beside the pieces rather than after them; the
+    cover's segment_write puts the header before them. One step of the report's progress."""
+    _segment_entries(Report.objects.select_related("property", "checkpoint").get(pk=report_id))
+    piece_done(report_id)
+
+
+def _segment_entries(report: Report) -> tuple[int, int]:
+    first, last = _segment_bounds(report)
+    with (workdir(report.pk) / SEGMENT_ENTRIES).open("w", encoding="utf-8") as out:
+        for number, entry in enumerate(chain_segment(property_id=report.property_id, first_seq=first, last_seq=last)):
+            out.write(("," if number else "") + json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+    # The bounds it used, for the header (without a checkpoint the head may have moved on since).
+    (workdir(report.pk) / f"{SEGMENT_ENTRIES}.bounds").write_text(json.dumps([first, last]))
+    return first, last
+
+
+def segment_write(report: Report, path: Path) -> None:
+    """The chain segment of the period, as JSON: its entries (segment_entries_write's, or written
+    here if no step wrote them) with the checkpoints signed over them and the chain's verdict; the
+    offline verifier needs nothing else."""
+    start, end = period_bounds(report)
+    entries = workdir(report.pk) / SEGMENT_ENTRIES
+    bounds = workdir(report.pk) / f"{SEGMENT_ENTRIES}.bounds"
+    first, last = json.loads(bounds.read_text()) if bounds.exists() else _segment_entries(report)
     covering = Checkpoint.objects.filter(
         property_id=report.property_id, entry_seq__gte=max(first, 1), entry_seq__lte=last
     ).order_by("seq")
@@ -188,8 +221,8 @@ def segment_write(report: Report, path: Path) -> None:
     # Written by hand around the entries, one line each, so that 100,000 of them never sit in memory.
     with path.open("w", encoding="utf-8") as out:
         out.write(json.dumps(header, ensure_ascii=False)[:-1] + ', "entries": [\n')
-        for number, entry in enumerate(chain_segment(property_id=report.property_id, first_seq=first, last_seq=last)):
-            out.write(("," if number else "") + json.dumps(entry, ensure_ascii=False, sort_keys=True) + "\n")
+        with entries.open(encoding="utf-8") as handle:
+            shutil.copyfileobj(handle, out)
         out.write("]}\n")
 
 
@@ -253,14 +286,40 @@ def csv_write(report: Report, keys: list, path: Path) -> None:
                 progress_set(report.pk, round(5 + 5 * at / max(len(keys), 1), 1))
 
 
-def _html(report: Report, piece: Piece) -> str:
+def csv_part_write(report: Report, piece: Piece, rows: list[dict]) -> None:
+    """A piece's rows as CSV, without the header: the cover joins the pieces' parts in order."""
+    kind = kind_of(report)
+    with (workdir(report.pk) / f"rows-{piece.index:06d}.csv").open("w", newline="", encoding="utf-8") as out:
+        writer = csv_writer(out)
+        for row in rows:
+            writer.writerow([row[column.key] for column in kind.columns])
+
+
+def csv_join(report: Report) -> Path:
+    """The PDF's CSV: the header, then every piece's rows in order (the cover is rendered after them,
+    and refuses to be rendered before: a CSV short of a piece would be attached as the report's)."""
+    kind = kind_of(report)
+    folder = workdir(report.pk)
+    path = folder / "rows.csv"
+    pieces = (report.chunks_total - 2) // 2 - 1  # plan: both passes over the cover and the pieces, and 2 steps
+    found = len(list(folder.glob("rows-*.csv")))
+    if found != pieces:
+        raise RuntimeError(f"the cover needs the CSV of all {pieces} pieces, and {found} are written")
+    with path.open("w", newline="", encoding="utf-8") as out:
+        csv_writer(out).writerow([column.label for column in kind.columns])
+        for part in sorted(folder.glob("rows-*.csv")):
+            with part.open(encoding="utf-8", newline="") as handle:
+                shutil.copyfileobj(handle, out)
+    return path
+
+
+def _html(report: Report, piece: Piece, rows: list[dict] | None = None) -> str:
     kind = kind_of(report)
     zone = report.property.zone
     context = {
         "report": report,
         "kind": kind,
         "citation": kind.citation(report),
-        "columns": kind.columns,
         "generated": local_text(report.requested_at, zone),
         "tables": ", ".join(report.tables.order_by("number").values_list("number", flat=True)) or "all",
     }
@@ -284,7 +343,10 @@ def _html(report: Report, piece: Piece) -> str:
         context["charts"] = kind.charts(report)
         context["artworks"] = [_artwork_shown(layout) for layout in getattr(kind, "artworks", lambda r: [])(report)]
         return render_to_string("reports/cover.html", context)
-    context["rows"] = [[row[column.key] for column in kind.columns] for row in kind.rows(report, list(piece.keys))]
+    cells = cells_of(kind)
+    context["cells"] = cells
+    rows = kind.rows(report, list(piece.keys)) if rows is None else rows
+    context["rows"] = [[cell.text(row) for cell in cells] for row in rows]
     return render_to_string("reports/piece.html", context)
 
 
@@ -373,7 +435,7 @@ def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
         segment_write(report, workdir(report_id) / SEGMENT)
         options["attachments"] = [
             Attachment(
-                filename=str(workdir(report_id) / "rows.csv"),
+                filename=str(csv_join(report)),
                 name=f"{report.kind}.csv",
                 description="The same rows as this report, as CSV",
                 relationship="Data",
@@ -387,7 +449,11 @@ def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
             ),
             *_artwork_attachments(report),
         ]
-    document = HTML(string=_html(report, piece)).render()
+    rows = None
+    if piece.index != COVER:
+        rows = kind_of(report).rows(report, list(piece.keys))
+        csv_part_write(report, piece, rows)
+    document = HTML(string=_html(report, piece, rows)).render()
     document.write_pdf(path, **options)
     piece_done(report_id)
     return str(path), len(document.pages)
@@ -515,9 +581,17 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
         connections.close_all()
         fork = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=processes, mp_context=fork) as pool:
-            verified = pool.submit(verify, report_id)  # beside the rows' pieces, not before them
-            rendered = list(pool.map(piece_render, [report_id] * (len(pieces) - 1), pieces[1:]))
+            # The chain verified and its segment written beside the rows' pieces, not before them:
+            # the verification first, the segment halfway through the pieces, so that pieces keep
+            # finishing (and the progress moving) on the other process while each runs.
+            verified = pool.submit(verify, report_id)
+            half = 1 + (len(pieces) - 1) // 2
+            first = [pool.submit(piece_render, report_id, piece) for piece in pieces[1:half]]
+            segment = pool.submit(segment_entries_write, report_id)
+            second = [pool.submit(piece_render, report_id, piece) for piece in pieces[half:]]
+            rendered = [job.result() for job in first + second]
             verified.result()
+            segment.result()
             rendered.insert(0, pool.submit(piece_render, report_id, pieces[0]).result())  # the cover
             paths, counts = [path for path, _ in rendered], [count for _, count in rendered]
             firsts, total = offsets(counts)

@@ -60,16 +60,24 @@ def report_generate(report_id: int) -> None:
         render.failed(report_id, f"{type(error).__name__}: {error}")
         raise
     data = [(piece.index, list(piece.keys)) for piece in pieces]
-    # The rows' pieces and the chain's verification in parallel; the cover (which prints the
-    # verdict) after them.
-    chord([report_verify.s(report_id), *(report_piece_render.s(report_id, piece) for piece in data[1:])])(
-        report_pieces_stamp.s(report_id, data[0]).on_error(report_failed.s(report_id))
-    )
+    # The rows' pieces, the chain's verification and its segment's entries in parallel (the
+    # verification first, the segment halfway through the pieces, so that pieces keep finishing on
+    # the other processes while each runs); the cover (which prints the verdict and carries the
+    # segment) after them.
+    rows = [report_piece_render.s(report_id, piece) for piece in data[1:]]
+    half = len(rows) // 2
+    steps = [report_verify.s(report_id), *rows[:half], report_segment_entries.s(report_id), *rows[half:]]
+    chord(steps)(report_pieces_stamp.s(report_id, data[0]).on_error(report_failed.s(report_id)))
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def report_verify(report_id: int) -> bool:
     return render.verify(report_id)
+
+
+@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
+def report_segment_entries(report_id: int) -> None:
+    render.segment_entries_write(report_id)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
@@ -79,7 +87,11 @@ def report_piece_render(report_id: int, piece) -> tuple[str, int]:
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def report_pieces_stamp(results: list, report_id: int, cover) -> None:
-    rendered = [render.piece_render(report_id, _piece(cover)), *results[1:]]  # results[0]: the verdict
+    # results: the verdict, the first half of the pieces, the segment (None), the rest.
+    rendered = [
+        render.piece_render(report_id, _piece(cover)),
+        *(result for result in results[1:] if result is not None),
+    ]
     counts = [count for _, count in rendered]
     firsts, total = render.offsets(counts)
     chord(

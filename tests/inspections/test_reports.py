@@ -2,6 +2,7 @@
 pieces, the chain's verdict), the CSV against the API, progress, access and the download log."""
 
 import csv
+import re
 import shutil
 import subprocess
 from datetime import date, timedelta
@@ -49,16 +50,37 @@ def pdf_pages(report: Report) -> list[str]:
 
 
 def pdf_rows(report: Report) -> dict[int, list[str]]:
-    """The register's rows as the PDF's tables hold them, by entry number, each cell on one line."""
+    """The register's rows as the PDF's tables hold them, by entry number, each cell on one line
+    (the first cell: "#<entry> · <table> <date> <time>")."""
     rows = {}
     with pdfplumber.open(report.file.path) as pdf:
         for page in pdf.pages[1:]:
             for table in page.extract_tables():
                 for cells in table:
                     cells = [" ".join((cell or "").split()) for cell in cells]
-                    if cells[0].isdigit():
-                        rows[int(cells[0])] = cells
+                    number = re.match(r"#(\d+) ", cells[0])
+                    if number:
+                        rows[int(number.group(1))] = cells
     return rows
+
+
+def squeezed(value: str) -> str:
+    """Without its spaces: the PDF's cells wrap."""
+    return "".join(value.split())
+
+
+def printed_cells(fields: dict) -> list[str]:
+    """The register's PDF cells of a row given field by field (as the CSV writes them), squeezed."""
+    from inspections.reports.kinds import REGISTER_CELLS
+
+    return [squeezed(cell.text(fields)) for cell in REGISTER_CELLS]
+
+
+def csv_fields(row: dict) -> dict:
+    """A CSV row of the register (by column label) by field."""
+    from inspections.reports.kinds import REGISTER_COLUMNS
+
+    return {column.key: row[column.label] for column in REGISTER_COLUMNS}
 
 
 def test_the_register_pdf_has_every_field_of_every_entry_and_right_page_numbers(committed_db, media, history):
@@ -76,25 +98,54 @@ def test_the_register_pdf_has_every_field_of_every_entry_and_right_page_numbers(
     assert sorted(rows) == [e.seq for e in entries]
     for entry in entries:
         local = timezone.localtime(entry.occurred_at, history.property.zone)
-        _seq, date, time, table, what, part, description, failed, notes, certified, signed = rows[entry.seq]
-        assert (date, time, table) == (f"{local:%Y-%m-%d}", f"{local:%H:%M:%S}", entry.table_number)
+        # The short fields share the first two cells, each on a line of its own.
+        seat, what_part, description, certified_failed, notes, signed = rows[entry.seq]
+        assert seat == f"#{entry.seq} · {entry.table_number} {local:%Y-%m-%d} {local:%H:%M:%S}"
         assert description.startswith(entry.description)
-        # § 617a.2(e)'s "adjustment or replacement": the entry says which.
-        assert what == {"adjustment": "Adjustment", "replacement": "Replacement"}.get(entry.kind, what)
-        assert certified == ("yes, every item passed" if entry.kind == "inspection" else "")
-        assert part == (entry.details["part"] if entry.kind in ("adjustment", "replacement") else "")
-        assert failed == "" and notes == (entry.details["notes"] if entry.kind == "inspection" else "")
+        # § 617a.2(e)'s "adjustment or replacement": the entry says which, and its part.
+        part = entry.details["part"] if entry.kind in ("adjustment", "replacement") else ""
+        what = {"adjustment": "Adjustment", "replacement": "Replacement"}.get(entry.kind)
+        if what:
+            assert what_part == f"{what} {part}"
+        assert certified_failed == ("yes, every item passed" if entry.kind == "inspection" else "")
+        assert notes == (entry.details["notes"] if entry.kind == "inspection" else "")
         for signature in entry.signature_list:
             assert f"{signature.signer_name}, {signature.credential_number}, {signature.meaning}" in signed
     amendment = Entry.objects.get(kind="amendment")
-    corrected = rows[amendment.amends.seq][6]
+    corrected = rows[amendment.amends.seq][2]
     assert corrected.startswith(amendment.amends.description)
     assert f"amended by #{amendment.seq}: Notes were left out" in corrected
-    assert rows[amendment.seq][6].endswith(f"amends #{amendment.amends.seq}")
-    assert any(row[4] == "Adjustment" for row in rows.values())
+    assert rows[amendment.seq][2].endswith(f"amends #{amendment.amends.seq}")
+    assert any(row[1].startswith("Adjustment") for row in rows.values())
     reader = PdfReader(report.file.path)
     assert "inspection_register.csv" in reader.attachments
     assert b"pdfaid:part" in reader.trailer["/Root"]["/Metadata"].get_object().get_data()
+
+
+def test_the_csv_inside_a_pdf_of_many_pieces_is_the_csv_report_of_the_same_rows(committed_db, media, history):
+    """Each piece writes its rows' CSV as it lays them out (the rows built once for both); the cover
+    joins them in order: the attachment is the CSV report of the period, byte for byte."""
+    pdf_report = render.generate_locally(requested(history).pk, processes=2)
+    assert pdf_report.rows > 2 * 3  # pieces of 3 rows (media): three pieces or more
+    attached = PdfReader(pdf_report.file.path).attachments["inspection_register.csv"][0]
+    csv_report = render.generate_locally(requested(history, fmt="csv").pk)
+    with open(csv_report.file.path, "rb") as handle:
+        assert attached == handle.read()
+
+
+def test_the_cover_is_not_rendered_before_every_pieces_csv_is_written(committed_db, media, history):
+    """The rows' pieces write the CSV: the cover, which attaches it, is rendered after them all or
+    not at all."""
+    report = requested(history)
+    cover, *pieces = render.plan(report.pk)
+    render.segment_entries_write(report.pk)
+    for piece in pieces[:-1]:
+        render.piece_render(report.pk, piece)
+    with pytest.raises(RuntimeError, match=f"the CSV of all {len(pieces)} pieces, and {len(pieces) - 1} are written"):
+        render.piece_render(report.pk, cover)
+    render.piece_render(report.pk, pieces[-1])
+    path, pages = render.piece_render(report.pk, cover)
+    assert pages >= 1 and Path(path).exists()
 
 
 @pytest.mark.any_hour
@@ -190,10 +241,13 @@ def test_the_register_gives_the_part_the_failed_items_and_the_notes_in_the_pdf_a
             row["Notes (inspection, no spin)"],
             row["Inspection completed (certified)"],
         ) == (part, failed_items, notes, certified)
-        # The PDF's cells wrap: compared without their spaces.
-        assert ["".join(pdf[seq][column].split()) for column in (5, 7, 8, 9)] == [
-            "".join(value.split()) for value in (part, failed_items, notes, certified)
-        ]
+        # The PDF's cells wrap: compared without their spaces. The part shares the entry's cell (after
+        # its kind), the failed items the certification's (after it), each on a line of its own.
+        _seat, what_part, _description, certified_failed, printed_notes, _signed = pdf[seq]
+        assert squeezed(what_part).endswith(squeezed(part))
+        assert squeezed(certified_failed) == squeezed(certified + failed_items)
+        assert squeezed(printed_notes) == squeezed(notes)
+        assert [squeezed(cell) for cell in pdf[seq]] == printed_cells(csv_fields(row))
     assert "correction: notes → Wheel wobbles" in rows[failing.seq]["Description (and amendments)"]
 
 
@@ -202,7 +256,7 @@ def test_the_api_the_csv_and_the_pdf_carry_the_same_register_fields(committed_db
     """One list of the register's fields: each is in every API row, and is a column of the CSV and
     the PDF, holding the same value in words for the same entries."""
     from inspections.logbook.register import REGISTER_FIELDS
-    from inspections.reports.kinds import KINDS, REGISTER_COLUMNS
+    from inspections.reports.kinds import KINDS, REGISTER_CELLS, REGISTER_COLUMNS
 
     settings.REPORT_CHUNK_ROWS = 400
     replaced, failing, passing, no_spin = varied(casino)
@@ -223,7 +277,9 @@ def test_the_api_the_csv_and_the_pdf_carry_the_same_register_fields(committed_db
             for page in pdf.pages[1:]
             for table in page.extract_tables()
         ]
-    assert headers and all(cells == labels for cells in headers)
+    # Every field in the PDF once, in the cells that hold the short ones together.
+    assert sorted(key for cell in REGISTER_CELLS for key in cell.keys) == sorted(REGISTER_FIELDS)
+    assert headers and all(cells == [cell.label for cell in REGISTER_CELLS] for cells in headers)
     printed = pdf_rows(pdf_report)
     assert (
         sorted(api)
@@ -232,14 +288,11 @@ def test_the_api_the_csv_and_the_pdf_carry_the_same_register_fields(committed_db
         == list(Entry.objects.order_by("seq").values_list("seq", flat=True))
     )
 
-    def squeezed(value: str) -> str:
-        return "".join(value.split())
-
     for seq, row in api.items():
         assert set(REGISTER_FIELDS) <= set(row), set(REGISTER_FIELDS) - set(row)
         cells = written[seq]
-        # The CSV and the PDF: the same words in each column (the PDF's cells wrap).
-        assert [squeezed(cell) for cell in printed[seq]] == [squeezed(cells[label]) for label in labels]
+        # The CSV and the PDF: the same words of each field (the PDF's cells wrap).
+        assert [squeezed(cell) for cell in printed[seq]] == printed_cells(csv_fields(cells))
         # The API's values, in the CSV's words.
         assert (cells["#"], cells["Date"], cells["Time"], cells["Table"]) == (
             str(row["seq"]),
@@ -289,10 +342,13 @@ def test_progress_runs_from_0_to_100_through_the_steps(committed_db, media, hist
     seen.append(Report.objects.get(pk=report.pk).progress)
     assert render.verify(report.pk)
     seen.append(Report.objects.get(pk=report.pk).progress)
+    render.segment_entries_write(report.pk)
+    seen.append(Report.objects.get(pk=report.pk).progress)
     rendered = []
-    for piece in pieces:
+    for piece in [*pieces[1:], pieces[0]]:  # the cover last, as the workers render it (with the CSV of every piece)
         rendered.append(render.piece_render(report.pk, piece))
         seen.append(Report.objects.get(pk=report.pk).progress)
+    rendered.insert(0, rendered.pop())
     firsts, total = render.offsets([count for _, count in rendered])
     paths = []
     for (path, count), first in zip(rendered, firsts, strict=True):
