@@ -449,11 +449,18 @@ def prepare(
 ) -> tuple[datetime, float | None]:
     """The database seeded (reused if it already is); its seeding moment and this run's seeding seconds."""
     from django.core.management import call_command
-    from django.db import connection
+    from django.db import DatabaseError, connection
 
     database_ensure(url, name)
     use_database(name)
-    call_command("migrate", verbosity=0)
+    try:
+        call_command("migrate", verbosity=0)
+    except DatabaseError as error:  # kept from a run on other migrations: this run's can't follow them
+        log(f"Database {name}: its migrations are not this checkout's ({str(error).strip()}), created afresh")
+        connection.close()
+        database_ensure(url, name, fresh=True)
+        use_database(name)
+        call_command("migrate", verbosity=0)
     with connection.cursor() as cursor:
         as_of = seeded_as_of(cursor, tables=tables, entries=entries, properties=properties)
         if as_of is None:
