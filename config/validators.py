@@ -16,12 +16,15 @@ import zoneinfo
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.utils.deconstruct import deconstructible
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 # NIST SP 800-63B § 3.1.1.2 asks that passwords of at least 64 characters be accepted; a longer
 # bound still keeps a typed password from being a way to make the server hash megabytes (Argon2).
 PASSWORD_MAX_LENGTH = 1024
-PASSWORD_TOO_LONG = f"A password is at most {PASSWORD_MAX_LENGTH:,} characters."
+# Said in the reader's language (lazily: the words are chosen when the refusal is read).
+PASSWORD_TOO_LONG = format_lazy(gettext_lazy("A password is at most {limit} characters."), limit=PASSWORD_MAX_LENGTH)
 
 # A note, a description, a reason: long enough for a shift's account, short enough that a record
 # that can never be deleted cannot be made to hold megabytes.

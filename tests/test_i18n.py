@@ -24,6 +24,7 @@ from compliance.rulebook import RuleViolation
 from compliance.rulebook.catalogue import CATALOGUE, violation
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
+from inspections.reports.models import Report
 from tests.factories import PASSWORD
 from tests.inspections.test_services import ALL_PASS
 
@@ -104,6 +105,19 @@ def test_each_translation_keeps_its_placeholders_and_citations(catalogue):
                 assert sorted(set(pattern.findall(english))) == sorted(set(pattern.findall(spanish))), english
             for citation in CITATIONS.findall(english):
                 assert citation in spanish, (citation, english, spanish)
+
+
+def test_every_plural_has_each_form_spanish_counts_with(catalogue):
+    """Spanish has three plural forms in Django's catalogue (one; a round million, "de"; the rest):
+    a message with fewer falls back to English for every count but one."""
+    forms = int(re.search(r"nplurals=(\d+)", catalogue.metadata["Plural-Forms"]).group(1))
+    plurals = [entry for entry in catalogue if entry.msgid_plural]
+    assert plurals
+    assert [entry.msgid for entry in plurals if sorted(entry.msgstr_plural) != list(range(forms))] == []
+    with translation.override("es"):
+        assert translation.ngettext("%(overdue)d table overdue", "%(overdue)d tables overdue", 3) == (
+            "%(overdue)d mesas atrasadas"
+        )
 
 
 def test_the_committed_mo_is_compiled_from_the_po(catalogue):
@@ -355,6 +369,57 @@ def test_a_compliance_managers_forms_in_spanish(client, casino):
     rules = client.get("/manage/rules/new/").content.decode()
     for words in ("Nuevo borrador de Presentación de Normas de Ruleta", "Apuestas y pagos", "Guardar borrador"):
         assert words in rules, words
+
+
+def test_a_compliance_managers_pages_in_spanish(client, casino, regulator):
+    """The layout's page, the reports' rows and the table's amended entries, as the manager reads
+    them; the record itself (an entry's description, the API's label) keeps English."""
+    from tests.compliance.test_layouts import BASIC, submit
+    from tests.inspections.test_amendments import amend, unlocked
+    from tests.inspections.test_api import client_for
+    from tests.inspections.test_services import inspect
+
+    set_language(casino.compliance, "es")
+    client.force_login(casino.compliance)
+    layout = submit(client_for(casino.compliance), casino, BASIC).json()
+    page = client.get(f"/layouts/{layout['id']}/").content.decode()
+    for words in ("Tapete “Keystone 2026”", "Lo que muestra", "Diseño gráfico", "enviado el"):
+        assert words in page, words
+    assert "What it shows" not in page and "submitted " not in page
+
+    unlocked(casino)
+    first, second = inspect(casino), inspect(casino)
+    amend(casino, first, correction={"notes": "Compass used"})
+    duplicate = amend(casino, second, kind="duplicate", duplicate_of=first.seq)
+    table = client.get(f"/tables/{casino.table.pk}/").content.decode()
+    assert f"duplicado de la n.º {first.seq}" in table and "corrección" in table
+    assert duplicate.description.startswith(f"Entry #{second.seq} marked duplicate of #{first.seq}")
+
+    Report.objects.create(
+        property=casino.property,
+        kind="inspection_register",
+        period_from=first.occurred_at.date(),
+        period_to=first.occurred_at.date(),
+        requested_by=casino.compliance,
+        status="done",
+        finished_at=first.occurred_at,
+        rows=1,
+        pages=3,
+        chain_intact=True,
+        sha256="a" * 64,
+    )
+    reports = client.get("/reports/").content.decode()
+    for words in ("Listo", "1 fila ", "3 páginas", "cadena verificada íntegra", "Descargar"):
+        assert words in reports, words
+    assert "chain verified intact" not in reports and "Download" not in reports
+
+
+def test_a_password_too_long_is_refused_in_the_browsers_language(client, db):
+    too_long = "x" * 1025
+    spanish = client.post("/login/", {"username": "someone", "password": too_long}, HTTP_ACCEPT_LANGUAGE="es")
+    assert "Una contraseña tiene como máximo 1024 caracteres." in spanish.content.decode()
+    english = client.post("/login/", {"username": "someone", "password": too_long}, HTTP_ACCEPT_LANGUAGE="en")
+    assert "A password is at most 1024 characters." in english.content.decode()
 
 
 def test_an_administrator_sets_a_persons_language_in_the_admin(client, casino):

@@ -7,10 +7,12 @@ triggers refuse UPDATE and DELETE, and a mistake is corrected by an amendment en
 from __future__ import annotations
 
 import builtins
+from collections.abc import Callable
 
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from compliance.casinos.models import GamingTable, Property, PropertyScopedQuerySet
@@ -43,12 +45,20 @@ class SignatureMeaning(models.TextChoices):
     APPROVED = "approved", _("Approved")
 
 
-def amendment_label(details: dict) -> str:
+# What an amendment says of the entry it amends. The record (the entry's description, the API, the
+# register) keeps English; a page passes `gettext` to say it in the reader's language.
+AMENDMENT_WORDS = {
+    "correction": gettext_noop("correction"),
+    "entered_in_error": gettext_noop("entered in error"),
+    "duplicate": gettext_noop("duplicate of #{seq}"),
+}
+
+
+def amendment_label(details: dict, translate: Callable[[str], str] = str) -> str:
     """What an amendment says of the entry it amends: "correction", "entered in error", "duplicate of #5"."""
     kind = details.get("amendment_kind", "correction")
-    if kind == "duplicate":
-        return f"duplicate of #{details.get('duplicate_of')}"
-    return {"entered_in_error": "entered in error"}.get(kind, "correction")
+    words = translate(AMENDMENT_WORDS.get(kind, AMENDMENT_WORDS["correction"]))
+    return words.format(seq=details.get("duplicate_of")) if kind == "duplicate" else words
 
 
 class EntryQuerySet(PropertyScopedQuerySet):
@@ -134,10 +144,23 @@ class Entry(models.Model):
     @builtins.property  # `property` is a field here
     def amended_by(self) -> list[dict]:
         """The amendments made to this entry, oldest first: number, id and what each says ("entered in error")."""
+        return self._amendments(str)
+
+    @builtins.property
+    def amended_by_in_words(self) -> list[dict]:
+        """The same, what each says in the reader's language (a page's; the record keeps English)."""
+        return self._amendments(gettext)
+
+    def _amendments(self, translate: Callable[[str], str]) -> list[dict]:
         if "prefetched_amendments" not in self.__dict__:
             self.prefetched_amendments = list(self.amendments.order_by("seq").only("id", "seq", "amends_id", "details"))
         return [
-            {"id": a.pk, "seq": a.seq, "label": amendment_label(a.details), "reason": a.details.get("reason", "")}
+            {
+                "id": a.pk,
+                "seq": a.seq,
+                "label": amendment_label(a.details, translate),
+                "reason": a.details.get("reason", ""),
+            }
             for a in self.prefetched_amendments
         ]
 
