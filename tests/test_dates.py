@@ -22,10 +22,8 @@ from django.utils import timezone
 
 from compliance.accounts.models import Role
 from compliance.accounts.services import lock_lift
-from compliance.approvals import services as approvals
 from compliance.casinos import clock
 from compliance.casinos.clock import property_today
-from compliance.casinos.models import GamingTable, TableState
 from compliance.rulebook import RuleViolation, words
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
@@ -33,16 +31,13 @@ from inspections.logbook.models import Entry
 from inspections.reports.models import Report
 from tests.conftest import bare_casino_staff, sign
 from tests.factories import (
-    ROULETTE_LAYOUT,
-    GamingTableFactory,
     PropertyFactory,
     RegulatorFactory,
     UserFactory,
-    artwork_upload,
-    configure_for_opening,
 )
 from tests.inspections.test_services import adjust, event, inspect
 from tests.servers import ROOT
+from tests.worlds import every_page_world
 
 NEW_YORK = ZoneInfo("America/New_York")
 # Both sides of New York's midnight in winter (EST: at 23:30 UTC is already the next day), and a
@@ -233,43 +228,7 @@ def world(db, frozen_clock):
     """A New York property with a time on every page: entries, a flag open and one resolved, a lock
     lifted, a report done, a layout waiting for the regulator, Rules Submissions drafted, filed and
     decided; and one person of each role (a security supervisor beside the officer)."""
-    staff = bare_casino_staff("Keystone Casino")
-    configure_for_opening(staff.table, created_by=staff.compliance)
-    event(staff, "cover")
-    event(staff, "unlock")
-    adjust(staff)
-    inspect(staff)
-    event(staff, "open")
-    event(staff, "close")
-    overdue.scan(now=GamingTable.objects.get(pk=staff.table.pk).cover_due_at)  # not covered in time: a flag
-    locked = GamingTableFactory(property=staff.property, number="R-02")
-    configure_for_opening(locked, created_by=staff.compliance)
-    GamingTable.objects.filter(pk=locked.pk).update(state=TableState.LOCKED)
-    approvals.layout_submit(
-        prop=staff.property,
-        game="roulette",
-        name="Keystone standard layout",
-        features=ROULETTE_LAYOUT,
-        tables=[staff.table],
-        artwork=artwork_upload(),
-        created_by=staff.compliance,
-    )
-    later = property_today(staff.property) + timedelta(days=30)
-    for odds in ([34, 1], [35, 1]):  # a draft that breaks § 617a.4(a), and one filed with the regulator
-        submission = approvals.rules_submission_draft(
-            prop=staff.property,
-            game="roulette",
-            effective_from=later,
-            wheel_types=["double_zero"],
-            payout_odds={"straight": odds},
-            options={},
-            created_by=staff.compliance,
-        )
-    approvals.rules_submission_file(submission_id=submission.pk, signature=sign(staff.compliance))
-    staff.regulator = RegulatorFactory()
-    staff.admin = UserFactory(
-        role=Role.ADMIN, property=None, is_staff=True, is_superuser=True, credential_number="ADMIN-1"
-    )
+    staff = every_page_world()
     staff.supervisor = UserFactory(role=Role.SECURITY, property=staff.property, security_supervisor=True)
     lock_lift(actor=staff.supervisor, person_id=staff.floorperson.pk, reason="Asked in person", now=timezone.now())
     # A second flag, resolved by the compliance manager: its resolution's time on the flags page.
@@ -284,7 +243,7 @@ def world(db, frozen_clock):
     # And one open, whose deadline and detection the pages show.
     staff.flag = ComplianceException.objects.create(
         property=staff.property,
-        table=locked,
+        table=staff.locked,
         kind="not_covered",
         citation="58 Pa. Code § 617a.2(f)",
         due_at=timezone.now() - timedelta(minutes=50),
