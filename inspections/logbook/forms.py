@@ -71,6 +71,15 @@ class InspectionForm(SignedForm):
         return {item.code: self.cleaned_data[item.code] == "pass" for item in self.checklist}
 
 
+def offer_balls(field: forms.ModelChoiceField, balls) -> None:
+    """A new-ball field offering `balls` (when given), each named by its serial, material and size."""
+    if balls is not None:
+        field.queryset = balls
+    field.label_from_instance = lambda ball: (
+        f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
+    )
+
+
 class AdjustmentForm(SignedForm):
     kind = forms.ChoiceField(
         label=_("What was done"), choices=[("adjustment", _("Adjustment")), ("replacement", _("Replacement"))]
@@ -104,11 +113,7 @@ class AdjustmentForm(SignedForm):
 
     def __init__(self, *args, balls=None, **kwargs):
         super().__init__(*args, **kwargs)
-        if balls is not None:
-            self.fields["new_ball"].queryset = balls
-        self.fields["new_ball"].label_from_instance = lambda ball: (
-            f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
-        )
+        offer_balls(self.fields["new_ball"], balls)
 
     def witness(self) -> SignatureInput:
         return self.signature_from("witness_username", "witness_password")
@@ -134,11 +139,7 @@ class IrregularityForm(SignedForm):
     def __init__(self, *args, kinds=(), balls=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = [(code, capfirst(_(label))) for code, label in kinds]
-        if balls is not None:
-            self.fields["new_ball"].queryset = balls
-        self.fields["new_ball"].label_from_instance = lambda ball: (
-            f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
-        )
+        offer_balls(self.fields["new_ball"], balls)
 
     def clean(self):
         data = super().clean()
