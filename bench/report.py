@@ -923,6 +923,17 @@ def _main(
         )
         return True
 
+    def kept(key: str, run: Run, row: dict, output: Path) -> None:
+        """Our run's PDF checked (then removed), the run kept beside its checks, and said."""
+        pages, last_ok, cover_ok, footer = pdf_check(output)
+        output.unlink(missing_ok=True)
+        checks[run.report_id] = (row, pages, last_ok, cover_ok, footer)
+        ours[key].append(run)
+        log(
+            f"  {run.seconds:.1f} s, {pages:,} pages, rows {row['rows']:,}, last page: {footer!r} "
+            f"({'ok' if last_ok else 'WRONG'}), cover: {'intact' if cover_ok else 'NOT INTACT'}; {run.load_note}"
+        )
+
     def render(key: str) -> bool:
         last_day, rows = (meta["small_last_day"], small) if key == "small" else (meta["last_day"], entries)
         log(f"\nOurs: render_report, {rows:,} entries, {processes} processes")
@@ -936,14 +947,7 @@ def _main(
         if run.returncode != 0 or run.report_id is None:
             return False
         row = report_row(run.report_id)
-        pages, last_ok, cover_ok, footer = pdf_check(output)
-        output.unlink(missing_ok=True)
-        checks[run.report_id] = (row, pages, last_ok, cover_ok, footer)
-        ours[key].append(run)
-        log(
-            f"  {run.seconds:.1f} s, {pages:,} pages, rows {row['rows']:,}, last page: {footer!r} "
-            f"({'ok' if last_ok else 'WRONG'}), cover: {'intact' if cover_ok else 'NOT INTACT'}; {run.load_note}"
-        )
+        kept(key, run, row, output)
         if rows != row["rows"]:
             log(f"  the report has {row['rows']:,} rows, not {rows:,}")
             return False
@@ -1001,14 +1005,7 @@ def _main(
             return False
         output = media / Report.objects.get(pk=run.report_id).file.name
         connection.close()
-        pages, last_ok, cover_ok, footer = pdf_check(output)
-        output.unlink(missing_ok=True)
-        checks[run.report_id] = (row, pages, last_ok, cover_ok, footer)
-        ours[key].append(run)
-        log(
-            f"  {run.seconds:.1f} s, {pages:,} pages, rows {row['rows']:,}, last page: {footer!r} "
-            f"({'ok' if last_ok else 'WRONG'}), cover: {'intact' if cover_ok else 'NOT INTACT'}; {run.load_note}"
-        )
+        kept(key, run, row, output)
         return row["rows"] == small
 
     # The baseline and ours at 10,000 entries alternate who goes first, round by round, so that a
