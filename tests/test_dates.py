@@ -34,6 +34,7 @@ from tests.factories import (
     PropertyFactory,
     RegulatorFactory,
     UserFactory,
+    flag_raised,
 )
 from tests.inspections.test_services import adjust, event, inspect
 from tests.servers import ROOT
@@ -241,11 +242,8 @@ def world(db, frozen_clock):
     resolved = ComplianceException.objects.get(kind="adjusted_after_inspection")
     overdue.flag_resolve(flag_id=resolved.pk, note="Re-inspected", signature=sign(staff.compliance))
     # And one open, whose deadline and detection the pages show.
-    staff.flag = ComplianceException.objects.create(
-        property=staff.property,
-        table=staff.locked,
-        kind="not_covered",
-        citation="58 Pa. Code § 617a.2(f)",
+    staff.flag = flag_raised(
+        staff.locked,
         due_at=timezone.now() - timedelta(minutes=50),
         detected_at=timezone.now() - timedelta(minutes=45),
     )
@@ -349,14 +347,7 @@ def test_a_regulator_sees_each_propertys_times_in_its_own_zone(db, frozen_clock,
     type(west.property).objects.filter(pk=west.property.pk).update(time_zone="America/Los_Angeles")
     at = timezone.now() - timedelta(hours=1)
     for staff in (east, west):
-        ComplianceException.objects.create(
-            property=staff.property,
-            table=staff.table,
-            kind="not_covered",
-            citation="58 Pa. Code § 617a.2(f)",
-            due_at=at,
-            detected_at=at,
-        )
+        flag_raised(staff.table, due_at=at)
     client.force_login(RegulatorFactory(jurisdiction="PA"))
     text = page_text(client.get("/flags/").content.decode())
     assert f"{at.astimezone(NEW_YORK):%Y-%m-%d %H:%M} EST" in text
