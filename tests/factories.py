@@ -155,3 +155,19 @@ def artwork_upload(content: bytes | None = None, name: str = "layout.png"):
     from compliance.approvals.artwork import demo_artwork_png
 
     return SimpleUploadedFile(name, demo_artwork_png() if content is None else content)
+
+
+def layout_submitted(staff, *, name: str = "Keystone standard layout", artwork=None):
+    """A Roulette layout of every feature (ROULETTE_LAYOUT) for `staff.table`, submitted by the
+    property's compliance manager and waiting for the regulator; a generated PNG unless `artwork`."""
+    from compliance.approvals import services
+
+    return services.layout_submit(
+        prop=staff.property,
+        game="roulette",
+        name=name,
+        features=ROULETTE_LAYOUT,
+        tables=[staff.table],
+        artwork=artwork_upload() if artwork is None else artwork,
+        created_by=staff.compliance,
+    )

@@ -13,12 +13,11 @@ from compliance.casinos.models import GamingTable, TableState
 from inspections.flags import overdue
 from tests.conftest import bare_casino_staff, sign
 from tests.factories import (
-    ROULETTE_LAYOUT,
     GamingTableFactory,
     RegulatorFactory,
     UserFactory,
-    artwork_upload,
     configure_for_opening,
+    layout_submitted,
 )
 from tests.inspections.test_services import adjust, event, inspect
 
@@ -39,15 +38,7 @@ def every_page_world() -> SimpleNamespace:
     staff.locked = GamingTableFactory(property=staff.property, number="R-02")
     configure_for_opening(staff.locked, created_by=staff.compliance)
     GamingTable.objects.filter(pk=staff.locked.pk).update(state=TableState.LOCKED)
-    approvals.layout_submit(
-        prop=staff.property,
-        game="roulette",
-        name="Keystone standard layout",
-        features=ROULETTE_LAYOUT,
-        tables=[staff.table],
-        artwork=artwork_upload(),
-        created_by=staff.compliance,
-    )
+    layout_submitted(staff)
     later = property_today(staff.property) + timedelta(days=30)
     for odds in ([34, 1], [35, 1]):  # a draft that breaks § 617a.4(a), and one filed with the regulator
         submission = approvals.rules_submission_draft(

@@ -562,17 +562,9 @@ def test_render_report_writes_a_report_for_an_operator_through_the_requests(casi
 
 def _approved_layout_with(casino, artwork):
     from compliance.approvals import services as approvals
-    from tests.factories import ROULETTE_LAYOUT
+    from tests.factories import layout_submitted
 
-    layout = approvals.layout_submit(
-        prop=casino.property,
-        game="roulette",
-        name="Keystone artwork layout",
-        features=ROULETTE_LAYOUT,
-        tables=[casino.table],
-        artwork=artwork,
-        created_by=casino.compliance,
-    )
+    layout = layout_submitted(casino, name="Keystone artwork layout", artwork=artwork)
     approvals.layout_decide(
         layout_id=layout.pk, decision="approved", reference="BGO-ART", signature=sign(RegulatorFactory())
     )
