@@ -71,13 +71,15 @@ class InspectionForm(SignedForm):
         return {item.code: self.cleaned_data[item.code] == "pass" for item in self.checklist}
 
 
-def offer_balls(field: forms.ModelChoiceField, balls) -> None:
-    """A new-ball field offering `balls` (when given), each named by its serial, material and size."""
-    if balls is not None:
-        field.queryset = balls
-    field.label_from_instance = lambda ball: (
-        f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
-    )
+class NewBallField(forms.ModelChoiceField):
+    """The registered ball put in play, optional, each named by its serial, material and size; none
+    offered until the form is given the table's balls."""
+
+    def __init__(self, **kwargs):
+        super().__init__(queryset=Ball.objects.none(), required=False, **kwargs)
+
+    def label_from_instance(self, ball: Ball) -> str:
+        return f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
 
 
 class AdjustmentForm(SignedForm):
@@ -90,10 +92,8 @@ class AdjustmentForm(SignedForm):
         label=_("Security witness (username)"), max_length=150, validators=[printable_line]
     )
     witness_password = password_form_field(label=_("Witness's password"))
-    new_ball = forms.ModelChoiceField(
+    new_ball = NewBallField(
         label=_("New ball (a replacement of the ball)"),
-        queryset=Ball.objects.none(),
-        required=False,
         empty_label=_("None: no ball was replaced"),
         help_text=_("The registered spare ball put in play; it becomes the table's ball."),
     )
@@ -113,7 +113,8 @@ class AdjustmentForm(SignedForm):
 
     def __init__(self, *args, balls=None, **kwargs):
         super().__init__(*args, **kwargs)
-        offer_balls(self.fields["new_ball"], balls)
+        if balls is not None:
+            self.fields["new_ball"].queryset = balls
 
     def witness(self) -> SignatureInput:
         return self.signature_from("witness_username", "witness_password")
@@ -124,10 +125,8 @@ class IrregularityForm(SignedForm):
 
     kind = forms.ChoiceField(label=_("Reason for the no spin"), widget=forms.RadioSelect(attrs={"class": "stacked"}))
     ball_replaced = forms.BooleanField(label=_("Ball replaced"), required=False)
-    new_ball = forms.ModelChoiceField(
+    new_ball = NewBallField(
         label=_("New ball"),
-        queryset=Ball.objects.none(),
-        required=False,
         empty_label=_("None named"),
         help_text=_("The registered ball put in play; it becomes the table's ball."),
     )
@@ -139,7 +138,8 @@ class IrregularityForm(SignedForm):
     def __init__(self, *args, kinds=(), balls=None, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = [(code, capfirst(_(label))) for code, label in kinds]
-        offer_balls(self.fields["new_ball"], balls)
+        if balls is not None:
+            self.fields["new_ball"].queryset = balls
 
     def clean(self):
         data = super().clean()
