@@ -177,16 +177,7 @@ def varied(casino) -> tuple[Entry, Entry, Entry, Entry]:
     spare = Ball.objects.create(
         property=casino.property, serial="B-SPARE", material="non_metallic", diameter_inches=Decimal("0.8125")
     )
-    replaced = services.adjustment_record(
-        table_id=casino.table.pk,
-        kind="replacement",
-        part="ball",
-        new_ball=spare,
-        description="New ball from the spares",
-        performer=sign(casino.maintenance),
-        witness=sign(casino.security),
-        recorded_by=casino.maintenance,
-    )
+    replaced = adjust(casino, "replacement", part="ball", new_ball=spare, description="New ball from the spares")
     failing = inspect(casino, items={**ALL_PASS, "wheel_level_and_rotating": False, "ball_non_magnetic": False})
     services.amendment_record(
         entry_id=failing.pk,
