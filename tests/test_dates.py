@@ -38,7 +38,7 @@ from tests.factories import (
 )
 from tests.inspections.test_services import adjust, event, inspect
 from tests.servers import ROOT
-from tests.worlds import every_page_world
+from tests.worlds import every_page_world, walk_links
 
 NEW_YORK = ZoneInfo("America/New_York")
 # Both sides of New York's midnight in winter (EST: at 23:30 UTC is already the next day), and a
@@ -281,22 +281,15 @@ def extra_paths(role: str, world) -> list[str]:
 def walk(client: Client, start: list[str]) -> dict[str, str]:
     """Each page reached from `start` by its links, once, with its text."""
     texts: dict[str, str] = {}
-    queue = list(start)
-    while queue and len(texts) < 150:
-        path = queue.pop(0)
-        if path in texts:
-            continue
+
+    def visit(path: str) -> list:
         response = client.get(path, follow=True)
         body = response.content.decode() if "html" in response.get("Content-Type", "") else ""
         texts[path] = page_text(body)
-        for href in re.findall(r'<a\s[^>]*href="([^"#]+)"', body):
-            link = urlsplit(html.unescape(href))
-            if link.netloc or NOT_WALKED.search(link.path) or not link.path.startswith("/"):
-                continue
-            query = link.query if link.query and not link.path.startswith("/admin/") else ""
-            found = link.path + (f"?{query}" if query else "")
-            if found not in texts and found not in queue:
-                queue.append(found)
+        links = [urlsplit(html.unescape(href)) for href in re.findall(r'<a\s[^>]*href="([^"#]+)"', body)]
+        return [link for link in links if not link.netloc and link.path.startswith("/")]
+
+    walk_links(start, visit, skip=NOT_WALKED, most=150)
     return texts
 
 

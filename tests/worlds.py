@@ -1,10 +1,14 @@
-"""A property with something on every page, for the tests that walk every page of every role
-(tests/browser/test_every_page.py on screens, tests/test_dates.py for the times they print)."""
+"""A property with something on every page, and the walk through a role's pages by their links, for
+the tests that walk every page of every role (tests/browser/test_every_page.py on screens,
+tests/test_dates.py for the times they print)."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 from types import SimpleNamespace
+from urllib.parse import SplitResult
 
 from compliance.accounts.models import Role
 from compliance.approvals import services as approvals
@@ -56,3 +60,23 @@ def every_page_world() -> SimpleNamespace:
         role=Role.ADMIN, property=None, is_staff=True, is_superuser=True, credential_number="ADMIN-1"
     )
     return staff
+
+
+def walk_links(
+    start: list[str], visit: Callable[[str], Iterable[SplitResult]], *, skip: re.Pattern, most: int
+) -> list[str]:
+    """The paths reached from `start` by following links, breadth first, each once, `most` at the
+    most: `visit(path)` opens the page and gives its links on this site; `skip` matches the paths
+    not followed. The admin's lists once each, not once a filter or an order."""
+    seen, queue = [], list(start)
+    while queue and len(seen) < most:
+        path = queue.pop(0)
+        if path in seen:
+            continue
+        seen.append(path)
+        for link in visit(path):
+            query = link.query if link.query and not link.path.startswith("/admin/") else ""
+            found = link.path + (f"?{query}" if query else "")
+            if not skip.search(link.path) and found not in seen and found not in queue:
+                queue.append(found)
+    return seen

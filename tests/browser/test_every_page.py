@@ -22,7 +22,7 @@ from tests.factories import (
     PASSWORD,
     GamingTableFactory,
 )
-from tests.worlds import every_page_world
+from tests.worlds import every_page_world, walk_links
 
 WIDTHS = {
     "phone": {"width": 390, "height": 844},
@@ -170,24 +170,14 @@ def pictures(role: str, world) -> dict[str, str]:
 def walk(page, site: str, start: list[str], check) -> list[str]:
     """The paths reached from `start` by following the page's own links, each once, `check`ed as
     they are reached."""
-    seen, queue = [], list(start)
-    while queue and len(seen) < MOST_PAGES:
-        path = queue.pop(0)
-        if path in seen:
-            continue
-        seen.append(path)
+
+    def visit(path: str) -> list:
         page.goto(site + path)
         check(path)
-        for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)"):
-            link = urlsplit(href)
-            if link.netloc != urlsplit(site).netloc:
-                continue
-            # The admin's lists once each, not once a filter or an order.
-            query = link.query if link.query and not link.path.startswith("/admin/") else ""
-            found = link.path + (f"?{query}" if query else "")
-            if not NOT_WALKED.search(link.path) and found not in seen and found not in queue:
-                queue.append(found)
-    return seen
+        links = [urlsplit(href) for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")]
+        return [link for link in links if link.netloc == urlsplit(site).netloc]
+
+    return walk_links(start, visit, skip=NOT_WALKED, most=MOST_PAGES)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
