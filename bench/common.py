@@ -107,25 +107,52 @@ def database_ensure(url: str, name: str | None = None, *, fresh: bool = False) -
         return conn.execute("SHOW server_version").fetchone()[0]
 
 
-def in_process(name: str, settings: str = "bench.settings"):
-    """The set-up of a benchmark that runs Django in its own process (through the test client): its
-    own database `name` on DATABASE_URL's server, created afresh and migrated with `settings`, the
-    run lock taken first. Returns the lock (keep it open for the run, close it at the end), or None
-    when another run holds it: the caller says so and exits with status 2, as every runner does."""
-    url = database_url(name)
-    os.environ["DATABASE_URL"] = url
-    os.environ["DJANGO_SETTINGS_MODULE"] = settings
+def run_lock_or_say(url: str):
+    """run_lock, saying so when another run holds it (the caller then exits with status 2, as every
+    runner does)."""
     lock = run_lock(url)
     if lock is None:
         log("Another benchmark run holds the lock on this server: wait for it to finish.")
-        return None
-    database_ensure(url, fresh=True)
+    return lock
+
+
+def database_migrated(url: str, *, fresh: bool = False) -> str:
+    """DATABASE_URL's database created if missing (afresh when `fresh`), Django set up (with the
+    DJANGO_SETTINGS_MODULE the runner set) and the project's migrations applied; the server's version."""
+    version = database_ensure(url, fresh=fresh)
     import django
 
     django.setup()
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    return version
+
+
+def database_switch(url: str, name: str, *, fresh: bool = False) -> None:
+    """Django's default connection moved to the server's database `name` (Django already set up),
+    created if missing (afresh when `fresh`) and migrated."""
+    from django.core.management import call_command
+    from django.db import connection
+
+    connection.close()  # before a drop: the database must have no connection of ours
+    database_ensure(url, name, fresh=fresh)
+    use_database(name)
+    call_command("migrate", verbosity=0)
+
+
+def in_process(name: str, settings: str = "bench.settings"):
+    """The set-up of a benchmark that runs Django in its own process (through the test client): its
+    own database `name` on DATABASE_URL's server, created afresh and migrated with `settings`, the
+    run lock taken first. Returns the lock (keep it open for the run, close it at the end), or None
+    when another run holds it: the caller exits with status 2, as every runner does."""
+    url = database_url(name)
+    os.environ["DATABASE_URL"] = url
+    os.environ["DJANGO_SETTINGS_MODULE"] = settings
+    lock = run_lock_or_say(url)
+    if lock is None:
+        return None
+    database_migrated(url, fresh=True)
     return lock
 
 

@@ -37,7 +37,14 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.common import database_ensure, database_name, database_url, env_number, log, run_lock  # noqa: E402
+from bench.common import (  # noqa: E402
+    database_migrated,
+    database_name,
+    database_url,
+    env_number,
+    log,
+    run_lock_or_say,
+)
 from bench.loadgen import Request, Side, run_round  # noqa: E402
 from bench.run import HOST, Server, free_port  # noqa: E402
 
@@ -117,17 +124,11 @@ def main() -> int:
         MEDIA_ROOT=str(media),
     )
     name = database_name(url)
-    lock = run_lock(url)
+    lock = run_lock_or_say(url)
     if lock is None:
-        log(f"Another benchmark run is using {name} on this server: wait for it to finish.")
         return 2
-    database_ensure(url, fresh=True)
     log(f"Database {name}: created afresh")
-
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    database_migrated(url, fresh=True)
     from django.db import connections
 
     from bench.run import scenarios
@@ -135,7 +136,6 @@ def main() -> int:
     from inspections.logbook import services
     from inspections.logbook.models import Checkpoint, Entry
 
-    call_command("migrate", verbosity=0)
     log(f"Seeding {entries:,} entries")
     seeded = seed(entries=entries, log=log)
     started = time.perf_counter()

@@ -71,16 +71,15 @@ if str(ROOT) not in sys.path:
 
 from bench.common import (  # noqa: E402
     QUICK,
-    database_ensure,
     database_name,
+    database_switch,
     database_url,
     env_number,
     goal,
     goals_write,
     load,
     log,
-    run_lock,
-    use_database,
+    run_lock_or_say,
 )
 
 DATABASE_NAME = "logbook_bench_report"
@@ -460,12 +459,9 @@ def seeded(*, entries: int, small: int) -> dict | None:
 
 def prepare(url: str, name: str, *, entries: int, small: int) -> tuple[dict, float | None]:
     """The database seeded (reused if it already is); its meta row and this run's seeding seconds."""
-    from django.core.management import call_command
     from django.db import connection
 
-    database_ensure(url, name)
-    use_database(name)
-    call_command("migrate", verbosity=0)
+    database_switch(url, name)
     meta = seeded(entries=entries, small=small)
     if meta is not None:
         log(f"Database {name}: {entries:,} entries already seeded (in {meta['seconds']:.0f} s, then): reused")
@@ -475,10 +471,7 @@ def prepare(url: str, name: str, *, entries: int, small: int) -> tuple[dict, flo
         dirty = cursor.fetchone()[0]
     if dirty:  # a different size, or an interrupted seeding: the entries can't be deleted, start afresh
         log(f"Database {name}: holds something else, created afresh")
-        connection.close()
-        database_ensure(url, name, fresh=True)
-        use_database(name)
-        call_command("migrate", verbosity=0)
+        database_switch(url, name, fresh=True)
     log(f"Database {name}: seeding {entries:,} entries in one property's chain")
     meta = seed(entries=entries, small=small)
     return meta, meta["seconds"]
@@ -859,9 +852,8 @@ def main() -> int:
     # The Celery workers' broker: REDIS_URL, else a database of its own on the local Redis.
     os.environ["REDIS_URL"] = os.getenv("REDIS_URL") or "redis://127.0.0.1:6379/11"
 
-    lock = run_lock(url)
+    lock = run_lock_or_say(url)
     if lock is None:
-        log("Another benchmark run holds the lock on this server: wait for it to finish.")
         return 2
     # Stopped with SIGTERM as with Ctrl-C: the `finally` clauses end the subprocess being measured
     # (and its pool), release the lock and remove the temporary MEDIA_ROOT.
@@ -931,6 +923,17 @@ def _main(
         )
         return True
 
+    def kept(key: str, run: Run, row: dict, output: Path) -> None:
+        """Our run's PDF checked (then removed), the run kept beside its checks, and said."""
+        pages, last_ok, cover_ok, footer = pdf_check(output)
+        output.unlink(missing_ok=True)
+        checks[run.report_id] = (row, pages, last_ok, cover_ok, footer)
+        ours[key].append(run)
+        log(
+            f"  {run.seconds:.1f} s, {pages:,} pages, rows {row['rows']:,}, last page: {footer!r} "
+            f"({'ok' if last_ok else 'WRONG'}), cover: {'intact' if cover_ok else 'NOT INTACT'}; {run.load_note}"
+        )
+
     def render(key: str) -> bool:
         last_day, rows = (meta["small_last_day"], small) if key == "small" else (meta["last_day"], entries)
         log(f"\nOurs: render_report, {rows:,} entries, {processes} processes")
@@ -944,14 +947,7 @@ def _main(
         if run.returncode != 0 or run.report_id is None:
             return False
         row = report_row(run.report_id)
-        pages, last_ok, cover_ok, footer = pdf_check(output)
-        output.unlink(missing_ok=True)
-        checks[run.report_id] = (row, pages, last_ok, cover_ok, footer)
-        ours[key].append(run)
-        log(
-            f"  {run.seconds:.1f} s, {pages:,} pages, rows {row['rows']:,}, last page: {footer!r} "
-            f"({'ok' if last_ok else 'WRONG'}), cover: {'intact' if cover_ok else 'NOT INTACT'}; {run.load_note}"
-        )
+        kept(key, run, row, output)
         if rows != row["rows"]:
             log(f"  the report has {row['rows']:,} rows, not {rows:,}")
             return False
@@ -1009,14 +1005,7 @@ def _main(
             return False
         output = media / Report.objects.get(pk=run.report_id).file.name
         connection.close()
-        pages, last_ok, cover_ok, footer = pdf_check(output)
-        output.unlink(missing_ok=True)
-        checks[run.report_id] = (row, pages, last_ok, cover_ok, footer)
-        ours[key].append(run)
-        log(
-            f"  {run.seconds:.1f} s, {pages:,} pages, rows {row['rows']:,}, last page: {footer!r} "
-            f"({'ok' if last_ok else 'WRONG'}), cover: {'intact' if cover_ok else 'NOT INTACT'}; {run.load_note}"
-        )
+        kept(key, run, row, output)
         return row["rows"] == small
 
     # The baseline and ours at 10,000 entries alternate who goes first, round by round, so that a

@@ -37,14 +37,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
-    database_ensure,
+    database_migrated,
     database_name,
     database_url,
     env_number,
     goal,
     goals_write,
     log,
-    run_lock,
+    run_lock_or_say,
 )
 from bench.loadgen import Request, Side, run_round  # noqa: E402
 
@@ -52,11 +52,6 @@ DATABASE_NAME = "bench_logbook"
 RESULTS = ROOT / "bench" / "results" / "latest.json"
 HOST = "127.0.0.1"
 GOAL = 0.5
-
-
-def database_create(url: str) -> str:
-    """The run's database, dropped and created afresh; the server's version."""
-    return database_ensure(url, fresh=True)
 
 
 # --- gunicorn ---------------------------------------------------------------------------------
@@ -291,24 +286,17 @@ def main() -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
     name = database_name(url)
-    lock = run_lock(url)
+    lock = run_lock_or_say(url)
     if lock is None:
-        log(f"Another benchmark run is using {name} on this server: wait for it to finish.")
         return 2
     log(f"Database {name}: created afresh")
-    server_version = database_create(url)
-
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    server_version = database_migrated(url, fresh=True)
     from django.db import connections
 
     from bench.seed import seed
     from inspections.logbook.chain import chain_verify
     from inspections.logbook.models import Entry
 
-    call_command("migrate", verbosity=0)
     log(f"Seeding {entries:,} entries (hash-chained) and {entries:,} baseline rows")
     started = time.perf_counter()
     seeded = seed(entries=entries, log=log)

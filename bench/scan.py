@@ -43,14 +43,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
-    database_ensure,
     database_name,
+    database_switch,
     database_url,
     env_number,
     goal,
     goals_write,
     log,
-    run_lock,
+    run_lock_or_say,
     timed,
     use_database,
 )
@@ -448,19 +448,13 @@ def prepare(
     url: str, name: str, *, tables: int, entries: int, properties: int = PROPERTIES
 ) -> tuple[datetime, float | None]:
     """The database seeded (reused if it already is); its seeding moment and this run's seeding seconds."""
-    from django.core.management import call_command
     from django.db import DatabaseError, connection
 
-    database_ensure(url, name)
-    use_database(name)
     try:
-        call_command("migrate", verbosity=0)
+        database_switch(url, name)
     except DatabaseError as error:  # kept from a run on other migrations: this run's can't follow them
         log(f"Database {name}: its migrations are not this checkout's ({str(error).strip()}), created afresh")
-        connection.close()
-        database_ensure(url, name, fresh=True)
-        use_database(name)
-        call_command("migrate", verbosity=0)
+        database_switch(url, name, fresh=True)
     with connection.cursor() as cursor:
         as_of = seeded_as_of(cursor, tables=tables, entries=entries, properties=properties)
         if as_of is None:
@@ -475,10 +469,7 @@ def prepare(
         return as_of, None
     if dirty:  # a different size, or an interrupted seeding: the entries can't be deleted, start afresh
         log(f"Database {name}: holds something else, created afresh")
-        connection.close()
-        database_ensure(url, name, fresh=True)
-        use_database(name)
-        call_command("migrate", verbosity=0)
+        database_switch(url, name, fresh=True)
     log(f"Database {name}: seeding {tables:,} tables and {entries:,} entries")
     started = time.perf_counter()
     as_of = seed(tables=tables, entries=entries, properties=properties)
@@ -769,9 +760,8 @@ def main() -> int:
     os.environ["DEBUG"] = "false"
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-never-used-outside-bench")
 
-    lock = run_lock(url)
+    lock = run_lock_or_say(url)
     if lock is None:
-        log("Another benchmark run holds the lock on this server: wait for it to finish.")
         return 2
 
     import django

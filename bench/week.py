@@ -50,15 +50,16 @@ if str(ROOT) not in sys.path:
 from bench.common import (  # noqa: E402
     QUICK,
     RESULTS,
-    database_ensure,
+    database_migrated,
     database_name,
+    database_switch,
     database_url,
     env_number,
     goal,
     goals_write,
     load,
     log,
-    run_lock,
+    run_lock_or_say,
     timed,
 )
 
@@ -72,6 +73,12 @@ EPOCH = datetime(1900, 1, 1, tzinfo=UTC)
 SECONDS_GOAL = 3.0
 RATIO_GOAL = 1.25
 POLL = 0.05
+# Which property holds which size, seeded when, with which schema and key: a kept seeding is reused only
+# while they are this run's.
+META_CREATE = (
+    "CREATE TABLE IF NOT EXISTS bench_week_meta (name text PRIMARY KEY, entries bigint, checkpoints bigint,"
+    " stamp text, key_id text, property_id bigint, token text)"
+)
 
 
 def sizes() -> list[int]:
@@ -388,41 +395,27 @@ def main() -> int:
         "REDIS_URL": os.getenv("BENCH_REDIS_URL", "redis://127.0.0.1:6379/7"),
     }
     os.environ.update(env)
-    lock = run_lock(url)
+    lock = run_lock_or_say(url)
     if lock is None:
-        log(f"Another benchmark run holds the lock on this server: wait for it to finish ({name}).")
         return 2
     log(f"bench/week.py: {load()}")
-    version = database_ensure(url)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
+    version = database_migrated(url)
     from django.db import connection, connections
     from django.test import Client
 
     from inspections.logbook.checkpoints import checkpoint_keys
     from inspections.reports.models import Report
 
-    call_command("migrate", verbosity=0)
     stamp = schema_stamp()
     with connection.cursor() as cursor:
-        cursor.execute(
-            "CREATE TABLE IF NOT EXISTS bench_week_meta (name text PRIMARY KEY, entries bigint, checkpoints bigint,"
-            " stamp text, key_id text, property_id bigint, token text)"
-        )
+        cursor.execute(META_CREATE)
         cursor.execute("SELECT name FROM bench_week_meta WHERE stamp <> %s", [stamp])
         stale = cursor.fetchall()
     if stale:
         log(f"The schema changed since {[row[0] for row in stale]} were seeded: {name} is made afresh")
-        connections.close_all()
-        database_ensure(url, fresh=True)
-        call_command("migrate", verbosity=0)
+        database_switch(url, name, fresh=True)
         with connection.cursor() as cursor:
-            cursor.execute(
-                "CREATE TABLE bench_week_meta (name text PRIMARY KEY, entries bigint, checkpoints bigint,"
-                " stamp text, key_id text, property_id bigint, token text)"
-            )
+            cursor.execute(META_CREATE)
     (key,) = [k for k in checkpoint_keys() if k.private_key is not None][:1]
     last_day = datetime.now(UTC).date() - timedelta(days=1)
     sides: dict[str, dict] = {}

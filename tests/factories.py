@@ -4,6 +4,7 @@ import factory
 
 from compliance.accounts.models import Role, User
 from compliance.casinos.models import Game, GamingTable, Jurisdiction, Property, WheelType
+from inspections.flags.models import ComplianceException
 
 PASSWORD = "correct horse battery staple"
 
@@ -51,6 +52,20 @@ class GamingTableFactory(factory.django.DjangoModelFactory):
     game = Game.ROULETTE
     wheel_type = WheelType.DOUBLE_ZERO
     has_external_movable_parts = True
+
+
+def flag_raised(table: GamingTable, *, due_at, kind: str = "not_covered", detected_at=None, **fields):
+    """A flag on `table` as the overdue scan raises it (§ 617a.2(f)'s deadlines), detected when it
+    fell due unless said; `fields` for the rest (a status, a resolution)."""
+    return ComplianceException.objects.create(
+        property=table.property,
+        table=table,
+        kind=kind,
+        citation="58 Pa. Code § 617a.2(f)",
+        due_at=due_at,
+        detected_at=due_at if detected_at is None else detected_at,
+        **fields,
+    )
 
 
 # Everything a Roulette layout may need for the demo options (§ 617a.1(e)–(g)).
@@ -140,3 +155,19 @@ def artwork_upload(content: bytes | None = None, name: str = "layout.png"):
     from compliance.approvals.artwork import demo_artwork_png
 
     return SimpleUploadedFile(name, demo_artwork_png() if content is None else content)
+
+
+def layout_submitted(staff, *, name: str = "Keystone standard layout", artwork=None):
+    """A Roulette layout of every feature (ROULETTE_LAYOUT) for `staff.table`, submitted by the
+    property's compliance manager and waiting for the regulator; a generated PNG unless `artwork`."""
+    from compliance.approvals import services
+
+    return services.layout_submit(
+        prop=staff.property,
+        game="roulette",
+        name=name,
+        features=ROULETTE_LAYOUT,
+        tables=[staff.table],
+        artwork=artwork_upload() if artwork is None else artwork,
+        created_by=staff.compliance,
+    )

@@ -22,10 +22,8 @@ from django.utils import timezone
 
 from compliance.accounts.models import Role
 from compliance.accounts.services import lock_lift
-from compliance.approvals import services as approvals
 from compliance.casinos import clock
 from compliance.casinos.clock import property_today
-from compliance.casinos.models import GamingTable, TableState
 from compliance.rulebook import RuleViolation, words
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
@@ -33,16 +31,14 @@ from inspections.logbook.models import Entry
 from inspections.reports.models import Report
 from tests.conftest import bare_casino_staff, sign
 from tests.factories import (
-    ROULETTE_LAYOUT,
-    GamingTableFactory,
     PropertyFactory,
     RegulatorFactory,
     UserFactory,
-    artwork_upload,
-    configure_for_opening,
+    flag_raised,
 )
 from tests.inspections.test_services import adjust, event, inspect
 from tests.servers import ROOT
+from tests.worlds import every_page_world, walk_links
 
 NEW_YORK = ZoneInfo("America/New_York")
 # Both sides of New York's midnight in winter (EST: at 23:30 UTC is already the next day), and a
@@ -233,43 +229,7 @@ def world(db, frozen_clock):
     """A New York property with a time on every page: entries, a flag open and one resolved, a lock
     lifted, a report done, a layout waiting for the regulator, Rules Submissions drafted, filed and
     decided; and one person of each role (a security supervisor beside the officer)."""
-    staff = bare_casino_staff("Keystone Casino")
-    configure_for_opening(staff.table, created_by=staff.compliance)
-    event(staff, "cover")
-    event(staff, "unlock")
-    adjust(staff)
-    inspect(staff)
-    event(staff, "open")
-    event(staff, "close")
-    overdue.scan(now=GamingTable.objects.get(pk=staff.table.pk).cover_due_at)  # not covered in time: a flag
-    locked = GamingTableFactory(property=staff.property, number="R-02")
-    configure_for_opening(locked, created_by=staff.compliance)
-    GamingTable.objects.filter(pk=locked.pk).update(state=TableState.LOCKED)
-    approvals.layout_submit(
-        prop=staff.property,
-        game="roulette",
-        name="Keystone standard layout",
-        features=ROULETTE_LAYOUT,
-        tables=[staff.table],
-        artwork=artwork_upload(),
-        created_by=staff.compliance,
-    )
-    later = property_today(staff.property) + timedelta(days=30)
-    for odds in ([34, 1], [35, 1]):  # a draft that breaks § 617a.4(a), and one filed with the regulator
-        submission = approvals.rules_submission_draft(
-            prop=staff.property,
-            game="roulette",
-            effective_from=later,
-            wheel_types=["double_zero"],
-            payout_odds={"straight": odds},
-            options={},
-            created_by=staff.compliance,
-        )
-    approvals.rules_submission_file(submission_id=submission.pk, signature=sign(staff.compliance))
-    staff.regulator = RegulatorFactory()
-    staff.admin = UserFactory(
-        role=Role.ADMIN, property=None, is_staff=True, is_superuser=True, credential_number="ADMIN-1"
-    )
+    staff = every_page_world()
     staff.supervisor = UserFactory(role=Role.SECURITY, property=staff.property, security_supervisor=True)
     lock_lift(actor=staff.supervisor, person_id=staff.floorperson.pk, reason="Asked in person", now=timezone.now())
     # A second flag, resolved by the compliance manager: its resolution's time on the flags page.
@@ -282,11 +242,8 @@ def world(db, frozen_clock):
     resolved = ComplianceException.objects.get(kind="adjusted_after_inspection")
     overdue.flag_resolve(flag_id=resolved.pk, note="Re-inspected", signature=sign(staff.compliance))
     # And one open, whose deadline and detection the pages show.
-    staff.flag = ComplianceException.objects.create(
-        property=staff.property,
-        table=locked,
-        kind="not_covered",
-        citation="58 Pa. Code § 617a.2(f)",
+    staff.flag = flag_raised(
+        staff.locked,
         due_at=timezone.now() - timedelta(minutes=50),
         detected_at=timezone.now() - timedelta(minutes=45),
     )
@@ -324,22 +281,15 @@ def extra_paths(role: str, world) -> list[str]:
 def walk(client: Client, start: list[str]) -> dict[str, str]:
     """Each page reached from `start` by its links, once, with its text."""
     texts: dict[str, str] = {}
-    queue = list(start)
-    while queue and len(texts) < 150:
-        path = queue.pop(0)
-        if path in texts:
-            continue
+
+    def visit(path: str) -> list:
         response = client.get(path, follow=True)
         body = response.content.decode() if "html" in response.get("Content-Type", "") else ""
         texts[path] = page_text(body)
-        for href in re.findall(r'<a\s[^>]*href="([^"#]+)"', body):
-            link = urlsplit(html.unescape(href))
-            if link.netloc or NOT_WALKED.search(link.path) or not link.path.startswith("/"):
-                continue
-            query = link.query if link.query and not link.path.startswith("/admin/") else ""
-            found = link.path + (f"?{query}" if query else "")
-            if found not in texts and found not in queue:
-                queue.append(found)
+        links = [urlsplit(html.unescape(href)) for href in re.findall(r'<a\s[^>]*href="([^"#]+)"', body)]
+        return [link for link in links if not link.netloc and link.path.startswith("/")]
+
+    walk_links(start, visit, skip=NOT_WALKED, most=150)
     return texts
 
 
@@ -390,14 +340,7 @@ def test_a_regulator_sees_each_propertys_times_in_its_own_zone(db, frozen_clock,
     type(west.property).objects.filter(pk=west.property.pk).update(time_zone="America/Los_Angeles")
     at = timezone.now() - timedelta(hours=1)
     for staff in (east, west):
-        ComplianceException.objects.create(
-            property=staff.property,
-            table=staff.table,
-            kind="not_covered",
-            citation="58 Pa. Code § 617a.2(f)",
-            due_at=at,
-            detected_at=at,
-        )
+        flag_raised(staff.table, due_at=at)
     client.force_login(RegulatorFactory(jurisdiction="PA"))
     text = page_text(client.get("/flags/").content.decode())
     assert f"{at.astimezone(NEW_YORK):%Y-%m-%d %H:%M} EST" in text

@@ -23,9 +23,8 @@ from compliance.casinos.models import Property
 from compliance.rulebook import RuleViolation
 from compliance.rulebook.catalogue import CATALOGUE, violation
 from inspections.flags import overdue
-from inspections.flags.models import ComplianceException
 from inspections.reports.models import Report
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, flag_raised
 from tests.inspections.test_services import ALL_PASS
 
 PO = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.po"
@@ -330,14 +329,7 @@ def test_the_flag_mail_is_in_each_recipients_language(casino):
     Property.objects.filter(pk=casino.property.pk).update(
         notify_emails=["compliance@keystone.example", "security@keystone.example", "desk@keystone.example"]
     )
-    ComplianceException.objects.create(
-        property=casino.property,
-        table=casino.table,
-        kind="not_covered",
-        citation="58 Pa. Code § 617a.2(f)",
-        due_at=at,
-        detected_at=at,
-    )
+    flag_raised(casino.table, due_at=at)
     assert overdue.notify_new_flags() == 1
     by_recipients = {tuple(message.to): message for message in mail.outbox}
     assert set(by_recipients) == {

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.contrib.admin.utils import flatten_fieldsets
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm
 from knox import admin as knox_admin  # noqa: F401  (registers knox's page first: it is replaced below)
@@ -24,6 +25,14 @@ class PersonChangeForm(UserChangeForm):
         return data
 
 
+# The rest of what the services let a person set (PERSON_EDITABLE), beyond Django's own fields: the
+# same on the change and the add page.
+ROLE_AND_CREDENTIAL = (
+    "Role and credential",
+    {"fields": [name for name in services.PERSON_EDITABLE if name not in flatten_fieldsets(UserAdmin.fieldsets)]},
+)
+
+
 @admin.register(User)
 class PersonAdmin(PropertyZoneAdmin, ServiceAdmin, UserAdmin):
     """People are written by person_create and person_update, as through the API; a password is
@@ -36,37 +45,11 @@ class PersonAdmin(PropertyZoneAdmin, ServiceAdmin, UserAdmin):
     readonly_fields = ["last_login", "date_joined"]
     fieldsets = [
         *UserAdmin.fieldsets,
-        (
-            "Role and credential",
-            {
-                "fields": [
-                    "full_name",
-                    "role",
-                    "credential_number",
-                    "property",
-                    "jurisdiction",
-                    "security_supervisor",
-                    "language",
-                ]
-            },
-        ),
+        ROLE_AND_CREDENTIAL,
     ]
     add_fieldsets = [
         *UserAdmin.add_fieldsets,
-        (
-            "Role and credential",
-            {
-                "fields": [
-                    "full_name",
-                    "role",
-                    "credential_number",
-                    "property",
-                    "jurisdiction",
-                    "security_supervisor",
-                    "language",
-                ]
-            },
-        ),
+        ROLE_AND_CREDENTIAL,
     ]
 
     def save_model(self, request, obj, form, change):

@@ -71,6 +71,17 @@ class InspectionForm(SignedForm):
         return {item.code: self.cleaned_data[item.code] == "pass" for item in self.checklist}
 
 
+class NewBallField(forms.ModelChoiceField):
+    """The registered ball put in play, optional, each named by its serial, material and size; none
+    offered until the form is given the table's balls."""
+
+    def __init__(self, **kwargs):
+        super().__init__(queryset=Ball.objects.none(), required=False, **kwargs)
+
+    def label_from_instance(self, ball: Ball) -> str:
+        return f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
+
+
 class AdjustmentForm(SignedForm):
     kind = forms.ChoiceField(
         label=_("What was done"), choices=[("adjustment", _("Adjustment")), ("replacement", _("Replacement"))]
@@ -81,10 +92,8 @@ class AdjustmentForm(SignedForm):
         label=_("Security witness (username)"), max_length=150, validators=[printable_line]
     )
     witness_password = password_form_field(label=_("Witness's password"))
-    new_ball = forms.ModelChoiceField(
+    new_ball = NewBallField(
         label=_("New ball (a replacement of the ball)"),
-        queryset=Ball.objects.none(),
-        required=False,
         empty_label=_("None: no ball was replaced"),
         help_text=_("The registered spare ball put in play; it becomes the table's ball."),
     )
@@ -106,9 +115,6 @@ class AdjustmentForm(SignedForm):
         super().__init__(*args, **kwargs)
         if balls is not None:
             self.fields["new_ball"].queryset = balls
-        self.fields["new_ball"].label_from_instance = lambda ball: (
-            f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
-        )
 
     def witness(self) -> SignatureInput:
         return self.signature_from("witness_username", "witness_password")
@@ -119,10 +125,8 @@ class IrregularityForm(SignedForm):
 
     kind = forms.ChoiceField(label=_("Reason for the no spin"), widget=forms.RadioSelect(attrs={"class": "stacked"}))
     ball_replaced = forms.BooleanField(label=_("Ball replaced"), required=False)
-    new_ball = forms.ModelChoiceField(
+    new_ball = NewBallField(
         label=_("New ball"),
-        queryset=Ball.objects.none(),
-        required=False,
         empty_label=_("None named"),
         help_text=_("The registered ball put in play; it becomes the table's ball."),
     )
@@ -136,9 +140,6 @@ class IrregularityForm(SignedForm):
         self.fields["kind"].choices = [(code, capfirst(_(label))) for code, label in kinds]
         if balls is not None:
             self.fields["new_ball"].queryset = balls
-        self.fields["new_ball"].label_from_instance = lambda ball: (
-            f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
-        )
 
     def clean(self):
         data = super().clean()

@@ -2,11 +2,10 @@
 
 from playwright.sync_api import expect
 
-from compliance.approvals import services
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from tests.browser.conftest import login, screenshot
 from tests.conftest import bare_casino_staff
-from tests.factories import PASSWORD, ROULETTE_LAYOUT, RegulatorFactory, artwork_upload
+from tests.factories import PASSWORD, RegulatorFactory, layout_submitted
 
 
 def test_a_compliance_manager_sees_a_drafts_violations_as_the_form_changes(site, page):
@@ -37,15 +36,7 @@ def test_a_compliance_manager_sees_a_drafts_violations_as_the_form_changes(site,
 
 def test_a_regulator_approves_a_layout(site, page):
     staff = bare_casino_staff("Keystone Casino")
-    layout = services.layout_submit(
-        prop=staff.property,
-        game="roulette",
-        name="Keystone standard layout",
-        features=ROULETTE_LAYOUT,
-        tables=[staff.table],
-        artwork=artwork_upload(),
-        created_by=staff.compliance,
-    )
+    layout = layout_submitted(staff)
     regulator = RegulatorFactory()
     login(page, site, regulator.username, PASSWORD)
     page.click("header >> text=Approvals")

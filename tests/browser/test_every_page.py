@@ -10,31 +10,19 @@ page, so that one run names every page to fix.
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-from compliance.accounts.models import Role
-from compliance.approvals import services as approvals
-from compliance.casinos.clock import property_today
-from compliance.casinos.models import GamingTable, TableState
-from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from tests.browser.conftest import TIMEOUT_MS, login, screenshot
-from tests.conftest import bare_casino_staff, sign
 from tests.factories import (
     PASSWORD,
-    ROULETTE_LAYOUT,
     GamingTableFactory,
-    RegulatorFactory,
-    UserFactory,
-    artwork_upload,
-    configure_for_opening,
 )
-from tests.inspections.test_services import adjust, event, inspect
+from tests.worlds import every_page_world, walk_links
 
 WIDTHS = {
     "phone": {"width": 390, "height": 844},
@@ -145,44 +133,8 @@ def world(site):
     """A property with something on every page: tables in each state, entries to amend, a flag, a
     Rules Submission draft and one filed, a layout waiting for the regulator; and one person of
     each role."""
-    staff = bare_casino_staff("Keystone Casino")
-    configure_for_opening(staff.table, created_by=staff.compliance)
-    event(staff, "cover")
-    event(staff, "unlock")
-    adjust(staff)
-    inspect(staff)
-    event(staff, "open")
-    event(staff, "close")
-    overdue.scan(now=GamingTable.objects.get(pk=staff.table.pk).cover_due_at)  # not covered in time: a flag
-    locked = GamingTableFactory(property=staff.property, number="R-02")
-    configure_for_opening(locked, created_by=staff.compliance)
-    GamingTable.objects.filter(pk=locked.pk).update(state=TableState.LOCKED)
+    staff = every_page_world()
     GamingTableFactory(property=staff.property, number="BS-1", game="big_six", wheel_type="")
-    approvals.layout_submit(
-        prop=staff.property,
-        game="roulette",
-        name="Keystone standard layout",
-        features=ROULETTE_LAYOUT,
-        tables=[staff.table],
-        artwork=artwork_upload(),
-        created_by=staff.compliance,
-    )
-    later = property_today(staff.property) + timedelta(days=30)
-    for odds in ([34, 1], [35, 1]):  # a draft that breaks § 617a.4(a), and one filed with the regulator
-        submission = approvals.rules_submission_draft(
-            prop=staff.property,
-            game="roulette",
-            effective_from=later,
-            wheel_types=["double_zero"],
-            payout_odds={"straight": odds},
-            options={},
-            created_by=staff.compliance,
-        )
-    approvals.rules_submission_file(submission_id=submission.pk, signature=sign(staff.compliance))
-    staff.regulator = RegulatorFactory()
-    staff.admin = UserFactory(
-        role=Role.ADMIN, property=None, is_staff=True, is_superuser=True, credential_number="ADMIN-1"
-    )
     staff.flag = ComplianceException.objects.get()
     staff.entry = Entry.objects.filter(kind="inspection").get()
     return staff
@@ -218,24 +170,14 @@ def pictures(role: str, world) -> dict[str, str]:
 def walk(page, site: str, start: list[str], check) -> list[str]:
     """The paths reached from `start` by following the page's own links, each once, `check`ed as
     they are reached."""
-    seen, queue = [], list(start)
-    while queue and len(seen) < MOST_PAGES:
-        path = queue.pop(0)
-        if path in seen:
-            continue
-        seen.append(path)
+
+    def visit(path: str) -> list:
         page.goto(site + path)
         check(path)
-        for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)"):
-            link = urlsplit(href)
-            if link.netloc != urlsplit(site).netloc:
-                continue
-            # The admin's lists once each, not once a filter or an order.
-            query = link.query if link.query and not link.path.startswith("/admin/") else ""
-            found = link.path + (f"?{query}" if query else "")
-            if not NOT_WALKED.search(link.path) and found not in seen and found not in queue:
-                queue.append(found)
-    return seen
+        links = [urlsplit(href) for href in page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")]
+        return [link for link in links if link.netloc == urlsplit(site).netloc]
+
+    return walk_links(start, visit, skip=NOT_WALKED, most=MOST_PAGES)
 
 
 @pytest.mark.parametrize("width", WIDTHS)

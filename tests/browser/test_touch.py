@@ -171,18 +171,9 @@ def test_every_form_is_usable_by_keyboard_alone(site, page, locked):
 
 
 def test_a_layout_decision_by_keyboard_alone(site, page, locked):
-    from compliance.approvals import services as approvals
-    from tests.factories import ROULETTE_LAYOUT, artwork_upload
+    from tests.factories import layout_submitted
 
-    layout = approvals.layout_submit(
-        prop=locked.property,
-        game="roulette",
-        name="Keystone standard layout",
-        features=ROULETTE_LAYOUT,
-        tables=[locked.table],
-        artwork=artwork_upload(),
-        created_by=locked.compliance,
-    )
+    layout = layout_submitted(locked)
     regulator = RegulatorFactory()
     login(page, site, regulator.username, PASSWORD)
     page.goto(f"{site}/layouts/{layout.pk}/")

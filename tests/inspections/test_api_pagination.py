@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
+from tests.factories import flag_raised
 from tests.inspections.test_api import client_for
 from tests.inspections.test_services import event, inspect
 
@@ -90,11 +91,8 @@ def test_a_cursor_not_made_by_the_api_is_a_404_in_the_api_format(casino, cursor)
 def test_the_flags_list_walks_newest_first_both_ways_without_a_count(casino):
     now = timezone.now()
     for n in range(7):
-        ComplianceException.objects.create(
-            property=casino.property,
-            table=casino.table,
-            kind="not_covered",
-            citation="58 Pa. Code § 617a.2(f)",
+        flag_raised(
+            casino.table,
             due_at=now - timedelta(hours=n + 1),
             detected_at=now - timedelta(minutes=n // 2),  # ties on the time: the id decides
             status="resolved" if n else "open",

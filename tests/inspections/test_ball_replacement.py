@@ -8,12 +8,10 @@ from decimal import Decimal
 import pytest
 
 from compliance.casinos.models import Ball, GamingTable
-from inspections.logbook import services
 from inspections.logbook.models import Entry
-from tests.conftest import sign
 from tests.factories import PASSWORD
 from tests.inspections.test_api import assert_refused, client_for, signature
-from tests.inspections.test_services import event, refused
+from tests.inspections.test_services import adjust, event, refused
 
 POLICY = (
     "Product policy: a replaced ball is named from the property's registered balls "
@@ -84,15 +82,7 @@ def test_the_ball_named_on_the_floor_becomes_the_tables(client, unlocked):
 @pytest.mark.parametrize("part", ["ball", "Roulette ball", "the ball."])
 def test_a_replacement_of_the_ball_names_the_new_one(unlocked, part):
     refused(
-        lambda: services.adjustment_record(
-            table_id=unlocked.table.pk,
-            kind="replacement",
-            part=part,
-            description="Ball replaced",
-            performer=sign(unlocked.maintenance),
-            witness=sign(unlocked.security),
-            recorded_by=unlocked.maintenance,
-        ),
+        lambda: adjust(unlocked, "replacement", part=part, description="Ball replaced"),
         "new_ball_required",
         POLICY,
     )
@@ -100,27 +90,10 @@ def test_a_replacement_of_the_ball_names_the_new_one(unlocked, part):
 
 def test_another_part_replaced_needs_no_ball_and_a_ball_goes_only_with_a_replacement(unlocked):
     before = table_ball(unlocked)
-    services.adjustment_record(
-        table_id=unlocked.table.pk,
-        kind="replacement",
-        part="ball track",
-        description="New ball track",
-        performer=sign(unlocked.maintenance),
-        witness=sign(unlocked.security),
-        recorded_by=unlocked.maintenance,
-    )
+    adjust(unlocked, "replacement", part="ball track", description="New ball track")
     assert table_ball(unlocked) == before
     refused(
-        lambda: services.adjustment_record(
-            table_id=unlocked.table.pk,
-            kind="adjustment",
-            part="ball",
-            new_ball=unlocked.spare,
-            description="Ball wiped",
-            performer=sign(unlocked.maintenance),
-            witness=sign(unlocked.security),
-            recorded_by=unlocked.maintenance,
-        ),
+        lambda: adjust(unlocked, part="ball", new_ball=unlocked.spare, description="Ball wiped"),
         "new_ball_without_replacement",
         POLICY,
     )
@@ -134,16 +107,7 @@ def test_a_ball_on_another_table_is_refused(unlocked, casino):
         GamingTableFactory(property=casino.property, number="R-09"), created_by=casino.compliance
     )
     refused(
-        lambda: services.adjustment_record(
-            table_id=unlocked.table.pk,
-            kind="replacement",
-            part="ball",
-            new_ball=other.ball,
-            description="Ball borrowed",
-            performer=sign(unlocked.maintenance),
-            witness=sign(unlocked.security),
-            recorded_by=unlocked.maintenance,
-        ),
+        lambda: adjust(unlocked, "replacement", part="ball", new_ball=other.ball, description="Ball borrowed"),
         "ball_in_use",
         "Product policy: a ball is on one table at a time",
     )

@@ -16,7 +16,7 @@ from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from inspections.logbook.web import SUMMARY_PAGE
 from inspections.reports.forms import PROPERTY_CHOICES
-from tests.factories import GamingTableFactory, PropertyFactory, RegulatorFactory, UserFactory
+from tests.factories import GamingTableFactory, PropertyFactory, RegulatorFactory, UserFactory, flag_raised
 
 pytestmark = pytest.mark.django_db
 
@@ -80,13 +80,9 @@ def jurisdiction_of(code: str, properties: int, *, prefix: str):
                 entry_hash=f"{prop.pk:032x}{seq:032x}",
             )
         for status, due in (("resolved", now - timedelta(days=1)), ("open", now - timedelta(minutes=30))):
-            ComplianceException.objects.create(
-                property=prop,
-                table=late,
-                kind="not_covered",
-                citation="58 Pa. Code § 617a.2(f)",
+            flag_raised(
+                late,
                 due_at=due,
-                detected_at=due,
                 status=status,
                 resolution="cleared" if status == "resolved" else "",
                 resolved_at=now if status == "resolved" else None,

@@ -13,7 +13,7 @@ from aiosmtpd.controller import Controller
 from compliance.casinos.models import Property
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
-from tests.factories import GamingTableFactory
+from tests.factories import GamingTableFactory, flag_raised
 from tests.servers import free_port
 
 REFUSED = "gone@keystone.example"
@@ -58,14 +58,7 @@ def smtp(settings):
 
 def flag_on(table, *, detected_at: datetime, kind: str = "not_covered") -> ComplianceException:
     """A flag as the scan raises it (the scan itself is tested in test_overdue.py)."""
-    return ComplianceException.objects.create(
-        property=table.property,
-        table=table,
-        kind=kind,
-        citation="58 Pa. Code § 617a.2(f)",
-        due_at=detected_at,
-        detected_at=detected_at,
-    )
+    return flag_raised(table, kind=kind, due_at=detected_at)
 
 
 def mailed_to(prop, *addresses: str) -> None:

@@ -177,16 +177,7 @@ def varied(casino) -> tuple[Entry, Entry, Entry, Entry]:
     spare = Ball.objects.create(
         property=casino.property, serial="B-SPARE", material="non_metallic", diameter_inches=Decimal("0.8125")
     )
-    replaced = services.adjustment_record(
-        table_id=casino.table.pk,
-        kind="replacement",
-        part="ball",
-        new_ball=spare,
-        description="New ball from the spares",
-        performer=sign(casino.maintenance),
-        witness=sign(casino.security),
-        recorded_by=casino.maintenance,
-    )
+    replaced = adjust(casino, "replacement", part="ball", new_ball=spare, description="New ball from the spares")
     failing = inspect(casino, items={**ALL_PASS, "wheel_level_and_rotating": False, "ball_non_magnetic": False})
     services.amendment_record(
         entry_id=failing.pk,
@@ -562,17 +553,9 @@ def test_render_report_writes_a_report_for_an_operator_through_the_requests(casi
 
 def _approved_layout_with(casino, artwork):
     from compliance.approvals import services as approvals
-    from tests.factories import ROULETTE_LAYOUT
+    from tests.factories import layout_submitted
 
-    layout = approvals.layout_submit(
-        prop=casino.property,
-        game="roulette",
-        name="Keystone artwork layout",
-        features=ROULETTE_LAYOUT,
-        tables=[casino.table],
-        artwork=artwork,
-        created_by=casino.compliance,
-    )
+    layout = layout_submitted(casino, name="Keystone artwork layout", artwork=artwork)
     approvals.layout_decide(
         layout_id=layout.pk, decision="approved", reference="BGO-ART", signature=sign(RegulatorFactory())
     )

@@ -46,18 +46,29 @@ def inspect(casino, items=None, who=None, at=None):
     )
 
 
-def adjust(casino, kind="adjustment", performer=None, witness=None, at=None):
+def adjust(
+    casino,
+    kind="adjustment",
+    performer=None,
+    witness=None,
+    at=None,
+    *,
+    part="ball track",
+    description="Tightened the ball track",
+    new_ball=None,
+):
     performer = performer or casino.maintenance
     witness = witness or casino.security
     return services.adjustment_record(
         table_id=casino.table.pk,
         kind=kind,
-        part="ball track",
-        description="Tightened the ball track",
+        part=part,
+        description=description,
         performer=sign(performer),
         witness=sign(witness),
         recorded_by=performer,
         performed_at=at,
+        new_ball=new_ball,
     )
 
 

@@ -17,7 +17,6 @@ from rest_framework.test import APIClient
 from compliance.accounts.models import Role
 from compliance.approvals.models import RulesSubmission
 from compliance.casinos.models import Ball, Wheel
-from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from inspections.reports.models import Report
 from tests.conftest import bare_casino_staff, staff_of
@@ -27,6 +26,7 @@ from tests.factories import (
     RegulatorFactory,
     UserFactory,
     configure_for_opening,
+    flag_raised,
 )
 from tests.inspections.test_services import inspect
 
@@ -168,14 +168,7 @@ def world(db):
         ids[f"{side}_ball"] = Ball.objects.get(property=staff.property).pk
         ids[f"{side}_rules"] = RulesSubmission.objects.get(property=staff.property).pk
         ids[f"{side}_entry"] = Entry.objects.get(property=staff.property).pk
-        ids[f"{side}_flag"] = ComplianceException.objects.create(
-            property=staff.property,
-            table=staff.table,
-            kind="not_covered",
-            citation="58 Pa. Code § 617a.2(f)",
-            due_at=timezone.now(),
-            detected_at=timezone.now(),
-        ).pk
+        ids[f"{side}_flag"] = flag_raised(staff.table, due_at=timezone.now(), detected_at=timezone.now()).pk
         ids[f"{side}_report"] = Report.objects.create(
             property=staff.property,
             kind="inspection_register",

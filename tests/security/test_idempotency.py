@@ -22,7 +22,7 @@ from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from tests.compliance.test_layouts import BASIC
 from tests.compliance.test_rules_submissions import STANDARD
-from tests.factories import PASSWORD, GamingTableFactory, UserFactory, artwork_upload
+from tests.factories import PASSWORD, GamingTableFactory, UserFactory, artwork_upload, flag_raised
 from tests.inspections.test_api import client_for, signature
 from tests.inspections.test_services import ALL_PASS, event, inspect
 
@@ -92,14 +92,7 @@ def _layout(casino) -> dict:
 
 def _flag(casino) -> ComplianceException:
     now = timezone.now()
-    return ComplianceException.objects.create(
-        property=casino.property,
-        table=casino.table,
-        kind="not_covered",
-        citation="58 Pa. Code § 617a.2(f)",
-        due_at=now,
-        detected_at=now,
-    )
+    return flag_raised(casino.table, due_at=now)
 
 
 # For each write: who sends it, where, and a body that is accepted (setting up what it needs).

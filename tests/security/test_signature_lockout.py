@@ -27,7 +27,7 @@ from inspections.logbook import forms as inspections_forms  # noqa: F401  (its f
 from inspections.logbook import services
 from inspections.logbook.models import Entry
 from tests.conftest import sign
-from tests.factories import PASSWORD, RegulatorFactory, rules_submission_version
+from tests.factories import PASSWORD, RegulatorFactory, flag_raised, rules_submission_version
 from tests.inspections.test_services import ALL_PASS
 
 LIMIT = settings.AXES_FAILURE_LIMIT
@@ -87,14 +87,7 @@ def cases(casino) -> dict[tuple[str, str], Case]:
     submission = RulesSubmission.objects.filter(property=casino.property).first()
     draft = rules_submission_version(submission, version=2, status="draft", created_by=casino.compliance)
     now = timezone.now()
-    flag = ComplianceException.objects.create(
-        property=casino.property,
-        table=table,
-        kind="cover_overdue",
-        citation="58 Pa. Code § 617a.2(f)",
-        due_at=now,
-        detected_at=now,
-    )
+    flag = flag_raised(table, kind="cover_overdue", due_at=now)
     covered = services.table_event_record(
         table_id=table.pk, kind="cover", signature=sign(casino.security), recorded_by=casino.security
     )

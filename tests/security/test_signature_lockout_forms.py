@@ -17,13 +17,13 @@ from django.utils import timezone
 
 from compliance.accounts.models import SignatureFailures
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
-from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from tests.factories import (
     PASSWORD,
     GamingTableFactory,
     RegulatorFactory,
     configure_for_opening,
+    flag_raised,
     rules_submission_version,
 )
 from tests.inspections.test_services import event, inspect
@@ -127,14 +127,7 @@ def floor(casino):
     )
     pending.tables.add(casino.table)
     now = timezone.now()
-    ComplianceException.objects.create(
-        property=casino.property,
-        table=casino.table,
-        kind="cover_overdue",
-        citation="58 Pa. Code § 617a.2(f)",
-        due_at=now,
-        detected_at=now,
-    )
+    flag_raised(casino.table, kind="cover_overdue", due_at=now)
     event(casino, "cover")  # an entry to amend; R-01 is locked
     # A table in each state, so that each of the floor's actions is offered somewhere.
     for number, steps in (

@@ -13,20 +13,12 @@ def one_row_each(casino):
     from compliance.approvals import services as approvals
     from inspections.logbook import services as logbook
     from tests.conftest import sign
-    from tests.factories import ROULETTE_LAYOUT, RegulatorFactory, artwork_upload
+    from tests.factories import RegulatorFactory, layout_submitted
     from tests.inspections.test_services import inspect
 
     inspect(casino)
     logbook.checkpoint_sign(property_id=casino.property.pk)
-    layout = approvals.layout_submit(
-        prop=casino.property,
-        game="roulette",
-        name="Signed layout",
-        features=ROULETTE_LAYOUT,
-        tables=[casino.table],
-        artwork=artwork_upload(),
-        created_by=casino.compliance,
-    )
+    layout = layout_submitted(casino, name="Signed layout")
     regulator = RegulatorFactory()
     approvals.layout_decide(layout_id=layout.pk, decision="approved", reference="PGCB-T", signature=sign(regulator))
     report = Report.objects.create(

@@ -25,9 +25,8 @@ from compliance.rulebook.text import (
     SAME_CAUSE,
 )
 from config.validators import NOTE_MAX_LENGTH
-from inspections.flags.models import ComplianceException
 from tests.api_schema import WRITE_METHODS, body_with, operations
-from tests.factories import RegulatorFactory, UserFactory
+from tests.factories import RegulatorFactory, UserFactory, flag_raised
 from tests.inspections.test_api import client_for
 
 PROJECT_APPS = ("casinos", "accounts", "approvals", "logbook", "flags", "reports")
@@ -108,14 +107,7 @@ def test_a_model_form_path_refuses_them_too(casino):
 def world(casino):
     """Someone allowed to send each write, and an object of each kind to send it to."""
     admin = UserFactory(role=Role.ADMIN, property=None, is_staff=True)
-    flag = ComplianceException.objects.create(
-        property=casino.property,
-        table=casino.table,
-        kind="not_covered",
-        citation="58 Pa. Code § 617a.2(f)",
-        due_at=timezone.now(),
-        detected_at=timezone.now(),
-    )
+    flag = flag_raised(casino.table, due_at=timezone.now(), detected_at=timezone.now())
     ids = {
         "tables": casino.table.pk,
         "properties": casino.property.pk,

@@ -103,6 +103,18 @@ class IdOfField(ScopedPrimaryKeyRelatedField):
     """A related id stored inside an entry's details (the schema cannot see through the JSON)."""
 
 
+def _new_ball_field(help_text: str) -> IdOfField:
+    """The registered ball put in play by the entry, kept in its details: optional, one the person sees."""
+    return IdOfField(
+        scope=balls_visible_to,
+        source="details.new_ball",
+        write_only=True,
+        required=False,
+        allow_null=True,
+        help_text=help_text,
+    )
+
+
 class AdjustmentSerializer(EntrySerializer):
     table = _table_field()
     kind = serializers.ChoiceField(choices=[EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT])
@@ -111,14 +123,9 @@ class AdjustmentSerializer(EntrySerializer):
     performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     performer = SignatureInputSerializer(write_only=True, help_text="A floorperson or table game maintenance member.")
     witness = SignatureInputSerializer(write_only=True, help_text="Another person, from the security department.")
-    new_ball = IdOfField(
-        scope=balls_visible_to,
-        source="details.new_ball",
-        write_only=True,
-        required=False,
-        allow_null=True,
-        help_text="A replacement of the ball: the registered spare ball put in play; it becomes the table's ball. "
-        "Required when the part replaced is the ball.",
+    new_ball = _new_ball_field(
+        "A replacement of the ball: the registered spare ball put in play; it becomes the table's ball. "
+        "Required when the part replaced is the ball."
     )
 
     class Meta(EntrySerializer.Meta):
@@ -140,14 +147,7 @@ class IrregularitySerializer(EntrySerializer):
         help_text="§ 617a.6's reasons on a Roulette table; § 651a.11's on a Casino War table.",
     )
     ball_replaced = StrictBooleanField(source="details.ball_replaced", default=False)
-    new_ball = IdOfField(
-        scope=balls_visible_to,
-        source="details.new_ball",
-        write_only=True,
-        required=False,
-        allow_null=True,
-        help_text="The registered ball put in play when ball_replaced; it becomes the table's ball.",
-    )
+    new_ball = _new_ball_field("The registered ball put in play when ball_replaced; it becomes the table's ball.")
     notes = notes_field()
     at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     signature = SignatureInputSerializer(write_only=True)
