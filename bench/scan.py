@@ -275,9 +275,9 @@ def seed(*, tables: int, entries: int, properties: int = PROPERTIES) -> datetime
         cursor.execute(
             "INSERT INTO accounts_user (password, is_superuser, username, first_name, last_name, email, "
             "is_staff, is_active, date_joined, full_name, role, credential_number, jurisdiction, property_id, "
-            "security_supervisor) "
+            "security_supervisor, language) "
             "SELECT '!', false, 'scan-floor-' || id, '', '', '', false, true, now(), 'Floorperson ' || id, "
-            "'floorperson', 'SCAN-FLOOR-' || id, '', id, false FROM casinos_property"
+            "'floorperson', 'SCAN-FLOOR-' || id, '', id, false, '' FROM casinos_property"
         )
 
         # What the generator reads: the categories, their last events, the kinds' texts.
