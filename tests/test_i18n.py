@@ -193,6 +193,25 @@ def test_the_inspection_form_in_spanish_and_in_english(client, casino):
     assert "Firmar y anotar" not in english
 
 
+def test_a_failed_inspection_is_said_in_spanish_with_its_failed_item_in_spanish(client, casino):
+    """The message after a failed inspection names the failed item in the reader's language; the
+    entry's description, the record, stays as written."""
+    from compliance.casinos.models import TableState
+    from tests.inspections.test_services import event
+
+    if casino.table.state == TableState.OPEN:
+        event(casino, "close")
+    set_language(casino.security, "es")
+    client.force_login(casino.security)
+    form = {**{code: "pass" for code in ALL_PASS}, "parts_secure": "fail"}
+    form |= {"username": casino.security.username, "password": PASSWORD}
+    response = client.post(f"/tables/{casino.table.pk}/inspect/", form, follow=True)
+    (message,) = [str(message) for message in response.context["messages"]]
+    assert "Todas las piezas de la rueda firmes y sin holgura" in message
+    assert "All parts of the wheel" not in message
+    assert "(58 Pa. Code § 617a.2(a))" in message
+
+
 def test_the_language_page_keeps_the_persons_choice(client, casino):
     client.force_login(casino.floorperson)
     page = client.get("/language/?next=/floor/").content.decode()

@@ -262,8 +262,11 @@ def _done(request, table, entry, *, state_before: str) -> object:
         "seq": entry.seq,
     }
     if entry.kind == EntryKind.INSPECTION and entry.passed is False:
+        # The failed items in the reader's language (the entry's description keeps the record's English).
+        items = (entry.details or {}).get("items", {})
+        failed = "; ".join(_(item.label) for item in rules.checklist_for(table) if items.get(item.code) is False)
         recorded = _("Recorded: %(what)s (table %(table)s, entry #%(seq)s).") % {
-            "what": entry.description,
+            "what": _("Inspection FAILED: %(items)s") % {"items": failed},
             "table": table.number,
             "seq": entry.seq,
         }
