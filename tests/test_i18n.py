@@ -26,6 +26,7 @@ from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from tests.factories import PASSWORD
 from tests.inspections.test_services import ALL_PASS
+from tests.test_dates import page_text
 
 PO = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
@@ -210,6 +211,21 @@ def test_a_failed_inspection_is_said_in_spanish_with_its_failed_item_in_spanish(
     assert "Todas las piezas de la rueda firmes y sin holgura" in message
     assert "All parts of the wheel" not in message
     assert "(58 Pa. Code § 617a.2(a))" in message
+
+
+def test_the_tables_wheels_and_configuration_are_said_by_their_labels_in_each_language(client, casino):
+    """The table page's configuration and wheel: the wheel types' labels in the reader's language,
+    never their codes with the underscores taken out ("double zero as single zero")."""
+    client.force_login(casino.security)
+    set_language(casino.security, "es")
+    spanish = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "un cero, doble cero, doble cero usada como de un cero" in spanish
+    assert "(doble cero, 32" in spanish  # the wheel registered
+    assert "single zero" not in spanish and "double zero" not in spanish
+    set_language(casino.security, "en")
+    english = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "single zero, double zero, double zero used as single zero" in english
+    assert "double zero as single zero" not in english
 
 
 def test_the_language_page_keeps_the_persons_choice(client, casino):

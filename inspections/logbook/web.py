@@ -15,15 +15,16 @@ from compliance.accounts.idempotency import AlreadyRecorded, already_recorded_re
 from compliance.accounts.models import Role
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import property_today
-from compliance.casinos.models import Game, TableState
+from compliance.casinos.models import Game, TableState, WheelType
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import RuleViolation, Violation, table_states
-from compliance.rulebook.configurations import configuration_of, summary
+from compliance.rulebook.configurations import configuration_of
 from compliance.rulebook.games import casino_war as casino_war_rules
 from compliance.rulebook.games.casino_war import CARD_CHECKS
-from compliance.rulebook.games.roulette import wheels_phrase
+from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.roles import MAY
 from compliance.rulebook.table_states import actions_from
+from compliance.rulebook.words import option_label
 from inspections.logbook import services
 from inspections.logbook.forms import (
     AdjustmentForm,
@@ -224,8 +225,8 @@ def table_page(request, pk: int):
             "rules": rules_in_effect,
             # The configuration of that submission the table uses: what it offers.
             "configuration": configuration,
-            "configuration_wheels": wheels_phrase(configuration.wheel_types) if configuration else "",
-            "configuration_wagers": summary(configuration) if configuration else "",
+            "configuration_wheels": _wheels_said(configuration.wheel_types) if configuration else "",
+            "configuration_wagers": _offer_said(configuration) if configuration else "",
         },
     )
 
@@ -286,6 +287,20 @@ def _done(request, table, entry, *, state_before: str) -> object:
             _("Flag raised by this entry: %(flag)s (%(citation)s).") % {"flag": label, "citation": flag.citation},
         )
     return redirect("table", pk=table.pk)
+
+
+def _wheels_said(codes: list[str]) -> str:
+    """A configuration's wheel types by their labels, in the language in use ("single zero, double zero")."""
+    known = {value: label for value, label in WheelType.choices}
+    return ", ".join(str(known[code]).lower() if code in known else code.replace("_", " ") for code in codes)
+
+
+def _offer_said(configuration) -> str:
+    """What a configuration offers, in the language in use: its wagers' count, its options by their labels."""
+    count = len(configuration.payout_odds)
+    line = ngettext("%(count)s wager", "%(count)s wagers", count) % {"count": count}
+    chosen = [_(option_label(name)) for name, value in configuration.options.items() if value not in NOT_CHOSEN]
+    return line + (_("; options: %(options)s") % {"options": ", ".join(chosen)} if chosen else "")
 
 
 def _not_offered(request, table, kind: str) -> object | None:
