@@ -228,6 +228,16 @@ def test_the_tables_wheels_and_configuration_are_said_by_their_labels_in_each_la
     assert "double zero as single zero" not in english
 
 
+def test_the_locks_page_is_named_in_spanish_in_its_title_too(client, casino):
+    """The browser's tab and the history say the page's name in the person's language, whole."""
+    User.objects.filter(pk=casino.security2.pk).update(security_supervisor=True)
+    set_language(casino.security2, "es")
+    client.force_login(casino.security2)
+    title = re.search(r"<title>(.*?)</title>", client.get("/floor/locks/").content.decode(), re.S).group(1)
+    assert "Registro de cumplimiento de Ruleta" in title
+    assert "Roulette compliance logbook" not in title
+
+
 def test_the_language_page_keeps_the_persons_choice(client, casino):
     client.force_login(casino.floorperson)
     page = client.get("/language/?next=/floor/").content.decode()
