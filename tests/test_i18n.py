@@ -228,6 +228,27 @@ def test_the_tables_wheels_and_configuration_are_said_by_their_labels_in_each_la
     assert "double zero as single zero" not in english
 
 
+def test_the_timeline_says_an_inspections_result_in_the_readers_language(client, casino):
+    """The table's logbook: a failed inspection's items by their labels in Spanish for a Spanish
+    reader, in English for an English one; the entry's description, the record, is unchanged."""
+    from compliance.casinos.models import TableState
+    from inspections.logbook.models import Entry
+    from tests.inspections.test_services import event, inspect
+
+    if casino.table.state == TableState.OPEN:
+        event(casino, "close")
+    inspect(casino, items={**ALL_PASS, "parts_secure": False})
+    client.force_login(casino.security)
+    set_language(casino.security, "es")
+    spanish = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "Todas las piezas de la rueda firmes y sin holgura" in spanish
+    assert "All parts of the wheel" not in spanish
+    set_language(casino.security, "en")
+    english = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "Inspection FAILED: All parts of the wheel secure and free from movement" in english
+    assert Entry.objects.get(kind="inspection").description.startswith("Inspection FAILED: All parts")
+
+
 def test_the_locks_page_is_named_in_spanish_in_its_title_too(client, casino):
     """The browser's tab and the history say the page's name in the person's language, whole."""
     User.objects.filter(pk=casino.security2.pk).update(security_supervisor=True)

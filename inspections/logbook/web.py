@@ -192,6 +192,10 @@ def table_page(request, pk: int):
         entries = entries.filter(seq__lt=int(before))
     rows = list(entries[: PAGE + 1])
     page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
+    checklist = table.property.rulebook().checklist_for(table)
+    for entry in page["entries"]:
+        if entry.kind == EntryKind.INSPECTION:
+            entry.said = inspection_said(entry, checklist)  # what the timeline shows after the kind
     layout = layout_approved_for(table_id=table.pk)
     rules_in_effect = rules_submission_in_effect(
         property_id=table.property_id, game=table.game, on=property_today(table.property)
@@ -263,11 +267,8 @@ def _done(request, table, entry, *, state_before: str) -> object:
         "seq": entry.seq,
     }
     if entry.kind == EntryKind.INSPECTION and entry.passed is False:
-        # The failed items in the reader's language (the entry's description keeps the record's English).
-        items = (entry.details or {}).get("items", {})
-        failed = "; ".join(_(item.label) for item in rules.checklist_for(table) if items.get(item.code) is False)
         recorded = _("Recorded: %(what)s (table %(table)s, entry #%(seq)s).") % {
-            "what": _("Inspection FAILED: %(items)s") % {"items": failed},
+            "what": inspection_said(entry, rules.checklist_for(table)),
             "table": table.number,
             "seq": entry.seq,
         }
@@ -287,6 +288,19 @@ def _done(request, table, entry, *, state_before: str) -> object:
             _("Flag raised by this entry: %(flag)s (%(citation)s).") % {"flag": label, "citation": flag.citation},
         )
     return redirect("table", pk=table.pk)
+
+
+def inspection_said(entry: Entry, checklist) -> str:
+    """An inspection's result in the reader's language, its failed items by their labels; the entry's
+    description keeps the record's words (English), shown where its items are not the checklist's."""
+    items = (entry.details or {}).get("items")
+    labels = {item.code: item.label for item in checklist}
+    if not isinstance(items, dict) or not items or not set(items) <= set(labels):
+        return entry.description
+    if entry.passed:
+        return _("Inspection passed")
+    failed = "; ".join(_(label) for code, label in labels.items() if items.get(code) is False)
+    return _("Inspection FAILED: %(items)s") % {"items": failed}
 
 
 def _wheels_said(codes: list[str]) -> str:
