@@ -55,6 +55,9 @@ NEXT_STEP_WORDS = {
     EntryKind.CLOSE: pgettext_lazy("next step", "In play"),
 }
 NEXT_STEP = {state: NEXT_STEP_WORDS[ACTIONS[state][0]] for state in TableState}
+# An open table whose inspection no longer counts (failed, or a part adjusted or replaced since):
+# play stops until an inspection passes (§ 617a.2(a), (c), (d)); the state is still "open".
+STOP_PLAY = pgettext_lazy("next step", "Stop play and inspect again (§ 617a.2(a))")
 
 
 def next_step(table) -> str:
@@ -62,6 +65,8 @@ def next_step(table) -> str:
     opens from any state but open."""
     if table.game != Game.ROULETTE and table.state != TableState.OPEN:
         return NEXT_STEP_WORDS[EntryKind.OPEN]
+    if table.state == TableState.OPEN and table.inspection_void_reason:
+        return STOP_PLAY
     return NEXT_STEP.get(table.state, "")
 
 

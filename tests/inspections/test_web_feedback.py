@@ -67,6 +67,19 @@ def test_an_adjustment_at_an_open_table_says_stop_play_and_shows_its_flag_at_onc
     assert "Open flags" in page and citation in page
 
 
+def test_an_open_table_whose_inspection_is_void_says_next_stop_play_not_in_play(client, casino):
+    """The badge stays "Open for play" (the table's state), but what comes next is to stop play and
+    inspect, on the table's page and on its floor tile, not "In play"."""
+    inspect(casino)
+    event(casino, "open")
+    client.force_login(casino.maintenance)
+    page = client.post(f"/tables/{casino.table.pk}/adjust/", adjustment_form(casino), follow=True).content.decode()
+    assert "Next: Stop play and inspect again (§ 617a.2(a))" in page
+    assert "Next: In play" not in page
+    floor = client.get("/floor/").content.decode()
+    assert "Next: Stop play and inspect again (§ 617a.2(a))" in floor
+
+
 def test_an_adjustment_after_the_inspection_says_the_inspection_no_longer_counts(client, casino):
     inspect(casino)
     client.force_login(casino.maintenance)
