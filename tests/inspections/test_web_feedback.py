@@ -80,6 +80,19 @@ def test_an_open_table_whose_inspection_is_void_says_next_stop_play_not_in_play(
     assert "Next: Stop play and inspect again (§ 617a.2(a))" in floor
 
 
+def test_the_tables_page_says_what_is_due_and_by_when(client, casino):
+    """Not "Next: In play · due 2026-11-25 10:53 EST" (is play due?), but the deadline's own words,
+    as the floor's tile says them."""
+    import re
+
+    inspect(casino)
+    event(casino, "open")
+    client.force_login(casino.security)
+    page = client.get(f"/tables/{casino.table.pk}/").content.decode()
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert re.search(r"Next: In play · Due: Inspect again, by \d{4}-\d\d-\d\d \d\d:\d\d [A-Z]{3,4}", text), text[:600]
+
+
 def test_an_adjustment_after_the_inspection_says_the_inspection_no_longer_counts(client, casino):
     inspect(casino)
     client.force_login(casino.maintenance)
