@@ -93,6 +93,20 @@ def test_the_tables_page_says_what_is_due_and_by_when(client, casino):
     assert re.search(r"Next: In play · Due: Inspect again, by \d{4}-\d\d-\d\d \d\d:\d\d [A-Z]{3,4}", text), text[:600]
 
 
+def test_the_flags_page_says_an_entry_raises_a_flag_too_not_only_the_scan(client, casino):
+    """A flag raised by the entry just made is on the flags page at once; the page does not say that
+    only the minute's scan raises them."""
+    inspect(casino)
+    event(casino, "open")
+    client.force_login(casino.maintenance)
+    client.post(f"/tables/{casino.table.pk}/adjust/", adjustment_form(casino), follow=True)
+    client.force_login(casino.security)
+    page = client.get("/flags/").content.decode()
+    assert "Adjusted after the inspection, still open" in page
+    assert "Raised by the entry that causes them, or by the overdue scan once a deadline passes" in page
+    assert "Raised by the overdue scan every minute" not in page
+
+
 def test_an_adjustment_after_the_inspection_says_the_inspection_no_longer_counts(client, casino):
     inspect(casino)
     client.force_login(casino.maintenance)
