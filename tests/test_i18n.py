@@ -320,7 +320,7 @@ def test_a_refusal_through_a_form_in_spanish_keeps_its_citation(client, casino):
     refused = client.get(f"/tables/{table.pk}/open/").content.decode()
     assert "Lo que ahora no puede hacer" in client.get(f"/tables/{table.pk}/").content.decode()
     assert "Volver a la mesa" in refused
-    assert "La mesa R-01 no tiene ninguna inspección superada desde que se cerró por última vez" in refused
+    assert "La mesa R-01 no tiene ninguna inspección superada desde que se cerró por última vez" in page_text(refused)
     assert "(58 Pa. Code § 617a.2(a))" in refused
     assert table.entries.count() == entries
 

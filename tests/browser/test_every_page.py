@@ -157,6 +157,7 @@ def world(site):
     locked = GamingTableFactory(property=staff.property, number="R-02")
     configure_for_opening(locked, created_by=staff.compliance)
     GamingTable.objects.filter(pk=locked.pk).update(state=TableState.LOCKED)
+    staff.locked = locked
     GamingTableFactory(property=staff.property, number="BS-1", game="big_six", wheel_type="")
     approvals.layout_submit(
         prop=staff.property,
@@ -297,13 +298,14 @@ def test_the_floor_in_spanish_fits_a_phone(site, browser, world, role):
         context.close()
 
 
-# Each "2026-11-24 01:25 EST" of the page's text, and whether it sits on one line.
+# Each "2026-11-24 01:25 EST" and each table's number ("R-01") of the page's text that is cut across
+# two lines (where a hyphen let the line break).
 DATES_ON_TWO_LINES = """() => {
   const broken = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   const range = document.createRange();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    for (const found of node.data.matchAll(/\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} [A-Z]+/g)) {
+    for (const found of node.data.matchAll(/\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} [A-Z]+|\\b[A-Z]{1,4}-\\d{1,4}\\b/g)) {
       range.setStart(node, found.index);
       range.setEnd(node, found.index + found[0].length);
       const tops = new Set(Array.from(range.getClientRects(), rect => Math.round(rect.top)));
@@ -324,7 +326,7 @@ def test_a_date_is_never_cut_across_two_lines_on_a_phone(site, browser, world, l
     try:
         login(page, site, world.security.username, PASSWORD)
         broken = {}
-        for path in ("/floor/", f"/tables/{world.table.pk}/", "/flags/"):
+        for path in ("/floor/", f"/tables/{world.table.pk}/", f"/tables/{world.locked.pk}/", "/flags/"):
             page.goto(site + path)
             broken[path] = page.evaluate(DATES_ON_TWO_LINES)
         context.clear_cookies()
