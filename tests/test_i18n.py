@@ -249,6 +249,42 @@ def test_the_timeline_says_an_inspections_result_in_the_readers_language(client,
     assert Entry.objects.get(kind="inspection").description.startswith("Inspection FAILED: All parts")
 
 
+def test_the_timeline_says_a_no_spin_in_the_readers_language(client, casino):
+    """A "no spin" on the table's logbook: its reason by its Spanish label, with its citation as the
+    rule writes it, and the ball put in play; the record's description is unchanged."""
+    from decimal import Decimal
+
+    from compliance.casinos.models import Ball
+    from inspections.logbook import services
+    from inspections.logbook.models import Entry
+    from tests.conftest import sign
+    from tests.inspections.test_services import event, inspect
+
+    inspect(casino)
+    event(casino, "open")
+    spare = Ball.objects.create(
+        property=casino.property, serial="B-SPARE", material="non_metallic", diameter_inches=Decimal("0.8125")
+    )
+    services.irregularity_record(
+        table_id=casino.table.pk,
+        kind="ball_left_wheel",
+        ball_replaced=True,
+        new_ball=spare,
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+    )
+    client.force_login(casino.security)
+    set_language(casino.security, "es")
+    spanish = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "la bola salió de la rueda durante la tirada (§ 617a.6(c))" in spanish
+    assert "B-SPARE" in spanish
+    assert "ball left the wheel" not in spanish
+    set_language(casino.security, "en")
+    english = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "No spin: ball left the wheel during the spin (§ 617a.6(c)); ball replaced by B-SPARE" in english
+    assert Entry.objects.get(kind="irregularity").description.startswith("No spin: ball left the wheel")
+
+
 def test_the_locks_page_is_named_in_spanish_in_its_title_too(client, casino):
     """The browser's tab and the history say the page's name in the person's language, whole."""
     User.objects.filter(pk=casino.security2.pk).update(security_supervisor=True)

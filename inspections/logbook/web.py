@@ -197,10 +197,19 @@ def table_page(request, pk: int):
         entries = entries.filter(seq__lt=int(before))
     rows = list(entries[: PAGE + 1])
     page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
-    checklist = table.property.rulebook().checklist_for(table)
+    # What the timeline shows after each entry's kind, in the reader's language where the record's
+    # description is words the logbook wrote itself (an inspection's result, a "no spin"'s reason).
+    rulebook = table.property.rulebook()
+    checklist = rulebook.checklist_for(table)
+    reasons = {**dict(rulebook.IRREGULARITY_KINDS), **dict(casino_war_rules.IRREGULARITY_KINDS)}
+    named = {(entry.details or {}).get("new_ball") for entry in page["entries"] if entry.kind == EntryKind.IRREGULARITY}
+    named.discard(None)
+    serials = dict(balls_visible_to(request.user).filter(pk__in=named).values_list("pk", "serial")) if named else {}
     for entry in page["entries"]:
         if entry.kind == EntryKind.INSPECTION:
-            entry.said = inspection_said(entry, checklist)  # what the timeline shows after the kind
+            entry.said = inspection_said(entry, checklist)
+        elif entry.kind == EntryKind.IRREGULARITY:
+            entry.said = irregularity_said(entry, reasons, serials)
     layout = layout_approved_for(table_id=table.pk)
     rules_in_effect = rules_submission_in_effect(
         property_id=table.property_id, game=table.game, on=property_today(table.property)
@@ -306,6 +315,21 @@ def inspection_said(entry: Entry, checklist) -> str:
         return _("Inspection passed")
     failed = "; ".join(_(label) for code, label in labels.items() if items.get(code) is False)
     return _("Inspection FAILED: %(items)s") % {"items": failed}
+
+
+def irregularity_said(entry: Entry, reasons: dict[str, str], serials: dict[int, str]) -> str:
+    """A "no spin" (or a Casino War irregularity) in the reader's language: its reason by its label,
+    the ball put in play; the entry's description where its reason is not one the rulebook names."""
+    details = entry.details or {}
+    code = details.get("irregularity")
+    if code not in reasons:
+        return entry.description
+    if code in dict(casino_war_rules.IRREGULARITY_KINDS):
+        return _("Irregularity: %(reason)s") % {"reason": _(reasons[code])}
+    said = _("No spin: %(reason)s") % {"reason": _(reasons[code])}
+    if details.get("new_ball") in serials:
+        return said + _("; ball replaced by %(ball)s") % {"ball": serials[details["new_ball"]]}
+    return said + (_("; ball replaced") if details.get("ball_replaced") else "")
 
 
 def _wheels_said(codes: list[str]) -> str:
