@@ -26,6 +26,7 @@ from inspections.flags import overdue
 from inspections.reports.models import Report
 from tests.factories import PASSWORD, flag_raised
 from tests.inspections.test_services import ALL_PASS
+from tests.test_dates import page_text
 
 PO = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.po"
 MO = PO.with_suffix(".mo")
@@ -206,6 +207,107 @@ def test_the_inspection_form_in_spanish_and_in_english(client, casino):
     assert "Firmar y anotar" not in english
 
 
+def test_a_failed_inspection_is_said_in_spanish_with_its_failed_item_in_spanish(client, casino):
+    """The message after a failed inspection names the failed item in the reader's language; the
+    entry's description, the record, stays as written."""
+    from compliance.casinos.models import TableState
+    from tests.inspections.test_services import event
+
+    if casino.table.state == TableState.OPEN:
+        event(casino, "close")
+    set_language(casino.security, "es")
+    client.force_login(casino.security)
+    form = {**{code: "pass" for code in ALL_PASS}, "parts_secure": "fail"}
+    form |= {"username": casino.security.username, "password": PASSWORD}
+    response = client.post(f"/tables/{casino.table.pk}/inspect/", form, follow=True)
+    (message,) = [str(message) for message in response.context["messages"]]
+    assert "Todas las piezas de la rueda firmes y sin holgura" in message
+    assert "All parts of the wheel" not in message
+    assert "(58 Pa. Code § 617a.2(a))" in message
+
+
+def test_the_tables_wheels_and_configuration_are_said_by_their_labels_in_each_language(client, casino):
+    """The table page's configuration and wheel: the wheel types' labels in the reader's language,
+    never their codes with the underscores taken out ("double zero as single zero")."""
+    client.force_login(casino.security)
+    set_language(casino.security, "es")
+    spanish = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "un cero, doble cero, doble cero usada como de un cero" in spanish
+    assert "(doble cero, 32" in spanish  # the wheel registered
+    assert "single zero" not in spanish and "double zero" not in spanish
+    set_language(casino.security, "en")
+    english = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "single zero, double zero, double zero used as single zero" in english
+    assert "double zero as single zero" not in english
+
+
+def test_the_timeline_says_an_inspections_result_in_the_readers_language(client, casino):
+    """The table's logbook: a failed inspection's items by their labels in Spanish for a Spanish
+    reader, in English for an English one; the entry's description, the record, is unchanged."""
+    from compliance.casinos.models import TableState
+    from inspections.logbook.models import Entry
+    from tests.inspections.test_services import event, inspect
+
+    if casino.table.state == TableState.OPEN:
+        event(casino, "close")
+    inspect(casino, items={**ALL_PASS, "parts_secure": False})
+    client.force_login(casino.security)
+    set_language(casino.security, "es")
+    spanish = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "Todas las piezas de la rueda firmes y sin holgura" in spanish
+    assert "All parts of the wheel" not in spanish
+    set_language(casino.security, "en")
+    english = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "Inspection FAILED: All parts of the wheel secure and free from movement" in english
+    assert Entry.objects.get(kind="inspection").description.startswith("Inspection FAILED: All parts")
+
+
+def test_the_timeline_says_a_no_spin_in_the_readers_language(client, casino):
+    """A "no spin" on the table's logbook: its reason by its Spanish label, with its citation as the
+    rule writes it, and the ball put in play; the record's description is unchanged."""
+    from decimal import Decimal
+
+    from compliance.casinos.models import Ball
+    from inspections.logbook import services
+    from inspections.logbook.models import Entry
+    from tests.conftest import sign
+    from tests.inspections.test_services import event, inspect
+
+    inspect(casino)
+    event(casino, "open")
+    spare = Ball.objects.create(
+        property=casino.property, serial="B-SPARE", material="non_metallic", diameter_inches=Decimal("0.8125")
+    )
+    services.irregularity_record(
+        table_id=casino.table.pk,
+        kind="ball_left_wheel",
+        ball_replaced=True,
+        new_ball=spare,
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+    )
+    client.force_login(casino.security)
+    set_language(casino.security, "es")
+    spanish = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "la bola salió de la rueda durante la tirada (§ 617a.6(c))" in spanish
+    assert "B-SPARE" in spanish
+    assert "ball left the wheel" not in spanish
+    set_language(casino.security, "en")
+    english = page_text(client.get(f"/tables/{casino.table.pk}/").content.decode())
+    assert "No spin: ball left the wheel during the spin (§ 617a.6(c)); ball replaced by B-SPARE" in english
+    assert Entry.objects.get(kind="irregularity").description.startswith("No spin: ball left the wheel")
+
+
+def test_the_locks_page_is_named_in_spanish_in_its_title_too(client, casino):
+    """The browser's tab and the history say the page's name in the person's language, whole."""
+    User.objects.filter(pk=casino.security2.pk).update(security_supervisor=True)
+    set_language(casino.security2, "es")
+    client.force_login(casino.security2)
+    title = re.search(r"<title>(.*?)</title>", client.get("/floor/locks/").content.decode(), re.S).group(1)
+    assert "Registro de cumplimiento de Ruleta" in title
+    assert "Roulette compliance logbook" not in title
+
+
 def test_the_language_page_keeps_the_persons_choice(client, casino):
     client.force_login(casino.floorperson)
     page = client.get("/language/?next=/floor/").content.decode()
@@ -267,7 +369,7 @@ def test_a_refusal_through_a_form_in_spanish_keeps_its_citation(client, casino):
     refused = client.get(f"/tables/{table.pk}/open/").content.decode()
     assert "Lo que ahora no puede hacer" in client.get(f"/tables/{table.pk}/").content.decode()
     assert "Volver a la mesa" in refused
-    assert "La mesa R-01 no tiene ninguna inspección superada desde que se cerró por última vez" in refused
+    assert "La mesa R-01 no tiene ninguna inspección superada desde que se cerró por última vez" in page_text(refused)
     assert "(58 Pa. Code § 617a.2(a))" in refused
     assert table.entries.count() == entries
 

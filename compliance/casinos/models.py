@@ -166,7 +166,7 @@ class Wheel(models.Model):
     # choice); a Big Six wheel has none.
     wheel_type = models.CharField(
         max_length=40,
-        choices=[(WheelType.SINGLE_ZERO, "Single zero"), (WheelType.DOUBLE_ZERO, "Double zero")],
+        choices=[choice(words.WheelType.SINGLE_ZERO), choice(words.WheelType.DOUBLE_ZERO)],
         blank=True,
         help_text="Roulette only.",
     )

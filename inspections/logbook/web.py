@@ -15,15 +15,16 @@ from compliance.accounts.idempotency import AlreadyRecorded, already_recorded_re
 from compliance.accounts.models import Role
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import property_today
-from compliance.casinos.models import Game, TableState
+from compliance.casinos.models import Game, TableState, WheelType
 from compliance.casinos.selectors import balls_visible_to, properties_visible_to, tables_visible_to
 from compliance.rulebook import RuleViolation, Violation, table_states
-from compliance.rulebook.configurations import configuration_of, summary
+from compliance.rulebook.configurations import configuration_of
 from compliance.rulebook.games import casino_war as casino_war_rules
 from compliance.rulebook.games.casino_war import CARD_CHECKS
-from compliance.rulebook.games.roulette import wheels_phrase
+from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.roles import MAY
 from compliance.rulebook.table_states import actions_from
+from compliance.rulebook.words import option_label
 from inspections.logbook import services
 from inspections.logbook.forms import (
     AdjustmentForm,
@@ -54,6 +55,9 @@ NEXT_STEP_WORDS = {
     EntryKind.CLOSE: pgettext_lazy("next step", "In play"),
 }
 NEXT_STEP = {state: NEXT_STEP_WORDS[ACTIONS[state][0]] for state in TableState}
+# An open table whose inspection no longer counts (failed, or a part adjusted or replaced since):
+# play stops until an inspection passes (§ 617a.2(a), (c), (d)); the state is still "open".
+STOP_PLAY = pgettext_lazy("next step", "Stop play and inspect again (§ 617a.2(a))")
 
 
 def next_step(table) -> str:
@@ -61,6 +65,8 @@ def next_step(table) -> str:
     opens from any state but open."""
     if table.game != Game.ROULETTE and table.state != TableState.OPEN:
         return NEXT_STEP_WORDS[EntryKind.OPEN]
+    if table.state == TableState.OPEN and table.inspection_void_reason:
+        return STOP_PLAY
     return NEXT_STEP.get(table.state, "")
 
 
@@ -191,6 +197,19 @@ def table_page(request, pk: int):
         entries = entries.filter(seq__lt=int(before))
     rows = list(entries[: PAGE + 1])
     page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
+    # What the timeline shows after each entry's kind, in the reader's language where the record's
+    # description is words the logbook wrote itself (an inspection's result, a "no spin"'s reason).
+    rulebook = table.property.rulebook()
+    checklist = rulebook.checklist_for(table)
+    reasons = {**dict(rulebook.IRREGULARITY_KINDS), **dict(casino_war_rules.IRREGULARITY_KINDS)}
+    named = {(entry.details or {}).get("new_ball") for entry in page["entries"] if entry.kind == EntryKind.IRREGULARITY}
+    named.discard(None)
+    serials = dict(balls_visible_to(request.user).filter(pk__in=named).values_list("pk", "serial")) if named else {}
+    for entry in page["entries"]:
+        if entry.kind == EntryKind.INSPECTION:
+            entry.said = inspection_said(entry, checklist)
+        elif entry.kind == EntryKind.IRREGULARITY:
+            entry.said = irregularity_said(entry, reasons, serials)
     layout = layout_approved_for(table_id=table.pk)
     rules_in_effect = rules_submission_in_effect(
         property_id=table.property_id, game=table.game, on=property_today(table.property)
@@ -224,8 +243,8 @@ def table_page(request, pk: int):
             "rules": rules_in_effect,
             # The configuration of that submission the table uses: what it offers.
             "configuration": configuration,
-            "configuration_wheels": wheels_phrase(configuration.wheel_types) if configuration else "",
-            "configuration_wagers": summary(configuration) if configuration else "",
+            "configuration_wheels": _wheels_said(configuration.wheel_types) if configuration else "",
+            "configuration_wagers": _offer_said(configuration) if configuration else "",
         },
     )
 
@@ -263,7 +282,7 @@ def _done(request, table, entry, *, state_before: str) -> object:
     }
     if entry.kind == EntryKind.INSPECTION and entry.passed is False:
         recorded = _("Recorded: %(what)s (table %(table)s, entry #%(seq)s).") % {
-            "what": entry.description,
+            "what": inspection_said(entry, rules.checklist_for(table)),
             "table": table.number,
             "seq": entry.seq,
         }
@@ -283,6 +302,48 @@ def _done(request, table, entry, *, state_before: str) -> object:
             _("Flag raised by this entry: %(flag)s (%(citation)s).") % {"flag": label, "citation": flag.citation},
         )
     return redirect("table", pk=table.pk)
+
+
+def inspection_said(entry: Entry, checklist) -> str:
+    """An inspection's result in the reader's language, its failed items by their labels; the entry's
+    description keeps the record's words (English), shown where its items are not the checklist's."""
+    items = (entry.details or {}).get("items")
+    labels = {item.code: item.label for item in checklist}
+    if not isinstance(items, dict) or not items or not set(items) <= set(labels):
+        return entry.description
+    if entry.passed:
+        return _("Inspection passed")
+    failed = "; ".join(_(label) for code, label in labels.items() if items.get(code) is False)
+    return _("Inspection FAILED: %(items)s") % {"items": failed}
+
+
+def irregularity_said(entry: Entry, reasons: dict[str, str], serials: dict[int, str]) -> str:
+    """A "no spin" (or a Casino War irregularity) in the reader's language: its reason by its label,
+    the ball put in play; the entry's description where its reason is not one the rulebook names."""
+    details = entry.details or {}
+    code = details.get("irregularity")
+    if code not in reasons:
+        return entry.description
+    if code in dict(casino_war_rules.IRREGULARITY_KINDS):
+        return _("Irregularity: %(reason)s") % {"reason": _(reasons[code])}
+    said = _("No spin: %(reason)s") % {"reason": _(reasons[code])}
+    if details.get("new_ball") in serials:
+        return said + _("; ball replaced by %(ball)s") % {"ball": serials[details["new_ball"]]}
+    return said + (_("; ball replaced") if details.get("ball_replaced") else "")
+
+
+def _wheels_said(codes: list[str]) -> str:
+    """A configuration's wheel types by their labels, in the language in use ("single zero, double zero")."""
+    known = {value: label for value, label in WheelType.choices}
+    return ", ".join(str(known[code]).lower() if code in known else code.replace("_", " ") for code in codes)
+
+
+def _offer_said(configuration) -> str:
+    """What a configuration offers, in the language in use: its wagers' count, its options by their labels."""
+    count = len(configuration.payout_odds)
+    line = ngettext("%(count)s wager", "%(count)s wagers", count) % {"count": count}
+    chosen = [_(option_label(name)) for name, value in configuration.options.items() if value not in NOT_CHOSEN]
+    return line + (_("; options: %(options)s") % {"options": ", ".join(chosen)} if chosen else "")
 
 
 def _not_offered(request, table, kind: str) -> object | None:

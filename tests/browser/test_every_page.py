@@ -237,3 +237,43 @@ def test_the_floor_in_spanish_fits_a_phone(site, browser, world, role):
         assert not problems, "\n".join(problems)
     finally:
         context.close()
+
+
+# Each "2026-11-24 01:25 EST" and each table's number ("R-01") of the page's text that is cut across
+# two lines (where a hyphen let the line break).
+DATES_ON_TWO_LINES = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const found of node.data.matchAll(/\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} [A-Z]+|\\b[A-Z]{1,4}-\\d{1,4}\\b/g)) {
+      range.setStart(node, found.index);
+      range.setEnd(node, found.index + found[0].length);
+      const tops = new Set(Array.from(range.getClientRects(), rect => Math.round(rect.top)));
+      if (tops.size > 1) broken.push(found[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("language", ("en-US", "es-ES"))
+def test_a_date_is_never_cut_across_two_lines_on_a_phone(site, browser, world, language):
+    """ "2026-11-24 10:46 EST" is read as one thing: a deadline in a flag, the next step's due time, a
+    tile's, never split at its hyphens ("deadline 2026-" / "11-24 10:46 EST")."""
+    context = browser.new_context(viewport=WIDTHS["phone"], locale=language)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        login(page, site, world.security.username, PASSWORD)
+        broken = {}
+        for path in ("/floor/", f"/tables/{world.table.pk}/", f"/tables/{world.locked.pk}/", "/flags/"):
+            page.goto(site + path)
+            broken[path] = page.evaluate(DATES_ON_TWO_LINES)
+        context.clear_cookies()
+        login(page, site, world.compliance.username, PASSWORD)
+        page.goto(f"{site}/flags/{world.flag.pk}/resolve/")
+        broken["resolve"] = page.evaluate(DATES_ON_TWO_LINES)
+        assert {path: dates for path, dates in broken.items() if dates} == {}
+    finally:
+        context.close()

@@ -134,6 +134,13 @@ def test_the_floor_refreshes_its_tiles_itself_marked_as_automatic(site, tablet_p
     assert page.url.endswith("/floor/") and page.locator("#tiles").count() == 1
 
 
+def reddish(locator, prop: str) -> bool:
+    """Whether the element's computed colour `prop` is more red than green."""
+    rgb = locator.evaluate(f"el => getComputedStyle(el)[{prop!r}]")
+    red, green, _blue = (int(part) for part in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
+    return red > green
+
+
 def test_a_failed_inspection_and_an_adjustment_in_play_are_answered_at_once(site, tablet_page, floor):
     """Issue 20, item 3: no green "Recorded" for a failed inspection; an adjustment at an open table says
     to stop play, with its citation, and its flag is on the next page, not a minute later."""
@@ -149,6 +156,8 @@ def test_a_failed_inspection_and_an_adjustment_in_play_are_answered_at_once(site
     failed = page.locator(".messages li.error")
     assert "Inspection FAILED" in failed.inner_text() and "58 Pa. Code § 617a.2(a)" in failed.inner_text()
     assert page.locator(".messages li.success").count() == 0
+    # Shown as a refusal is, not in the green of a success: a red ground, red words.
+    assert reddish(failed, "background-color") and reddish(failed, "color")
     assert page.locator(".actions >> text=Open").count() == 0  # not offered: explained instead
     assert "may not open until an inspection passes" in page.inner_text(".not-offered")
 

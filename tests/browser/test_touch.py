@@ -217,3 +217,17 @@ def test_tables_are_cards_on_a_phone_and_rows_on_a_desktop(site, browser, locked
         assert when.get_attribute("data-label") == "When (America/New_York)"
         assert when.evaluate("td => getComputedStyle(td).display") == display
         context.close()
+
+
+def test_after_a_wrong_password_the_cursor_is_in_the_password_field(site, phone, locked):
+    """The sign-in page keeps the name and says how many tries are left; the retry is typed at once,
+    with no tap to leave the name's field."""
+    page = phone
+    login(page, site, locked.security.username, "not-the-password")
+    assert "more wrong password" in page.inner_text("main")
+    assert page.input_value("#id_username") == locked.security.username
+    assert page.evaluate(FOCUSED) == "id_password"
+    page.keyboard.type(PASSWORD)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url.endswith("/floor/")

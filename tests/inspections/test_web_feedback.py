@@ -2,6 +2,9 @@
 what the table needs next, from the entry's own transaction; only the actions the person's role, the
 table's wheel and its state allow are offered, and the rest say why before any password is typed."""
 
+import html
+import re
+
 import pytest
 
 from compliance.casinos.models import GamingTable, TableState
@@ -67,6 +70,44 @@ def test_an_adjustment_at_an_open_table_says_stop_play_and_shows_its_flag_at_onc
     assert "Open flags" in page and citation in page
 
 
+def test_an_open_table_whose_inspection_is_void_says_next_stop_play_not_in_play(client, casino):
+    """The badge stays "Open for play" (the table's state), but what comes next is to stop play and
+    inspect, on the table's page and on its floor tile, not "In play"."""
+    inspect(casino)
+    event(casino, "open")
+    client.force_login(casino.maintenance)
+    page = client.post(f"/tables/{casino.table.pk}/adjust/", adjustment_form(casino), follow=True).content.decode()
+    assert "Next: Stop play and inspect again (§ 617a.2(a))" in page
+    assert "Next: In play" not in page
+    floor = client.get("/floor/").content.decode()
+    assert "Next: Stop play and inspect again (§ 617a.2(a))" in floor
+
+
+def test_the_tables_page_says_what_is_due_and_by_when(client, casino):
+    """Not "Next: In play · due 2026-11-25 10:53 EST" (is play due?), but the deadline's own words,
+    as the floor's tile says them."""
+    inspect(casino)
+    event(casino, "open")
+    client.force_login(casino.security)
+    page = client.get(f"/tables/{casino.table.pk}/").content.decode()
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert re.search(r"Next: In play · Due: Inspect again, by \d{4}-\d\d-\d\d \d\d:\d\d [A-Z]{3,4}", text), text[:600]
+
+
+def test_the_flags_page_says_an_entry_raises_a_flag_too_not_only_the_scan(client, casino):
+    """A flag raised by the entry just made is on the flags page at once; the page does not say that
+    only the minute's scan raises them."""
+    inspect(casino)
+    event(casino, "open")
+    client.force_login(casino.maintenance)
+    client.post(f"/tables/{casino.table.pk}/adjust/", adjustment_form(casino), follow=True)
+    client.force_login(casino.security)
+    page = client.get("/flags/").content.decode()
+    assert "Adjusted after the inspection, still open" in page
+    assert "Raised by the entry that causes them, or by the overdue scan once a deadline passes" in page
+    assert "Raised by the overdue scan every minute" not in page
+
+
 def test_an_adjustment_after_the_inspection_says_the_inspection_no_longer_counts(client, casino):
     inspect(casino)
     client.force_login(casino.maintenance)
@@ -107,6 +148,11 @@ def test_a_ball_replaced_without_a_ball_named_is_refused_on_the_form(client, cas
 # ---- What is offered, and why the rest is not ----
 
 
+def words(page: str) -> str:
+    """The page's text as read: its tags taken out (a table's number is kept whole by a <span>)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
 def buttons(client, table) -> str:
     page = client.get(f"/tables/{table.pk}/").content.decode()
     return page.split('<nav class="actions">', 1)[1].split("</nav>", 1)[0] if '<nav class="actions">' in page else ""
@@ -118,7 +164,7 @@ def test_no_adjust_or_replace_for_a_wheel_without_external_movable_parts(client,
     client.force_login(casino.floorperson)
     assert "Adjust or replace" not in buttons(client, casino.table)
     page = client.get(f"/tables/{casino.table.pk}/").content.decode()
-    assert "<strong>Adjust or replace</strong>: Table R-01&#x27;s wheel has no external movable parts" in page
+    assert "Adjust or replace: Table R-01's wheel has no external movable parts" in words(page)
     assert "58 Pa. Code § 617a.2(b)" in page
     # The form is not shown: the reason is, before any password is typed.
     response = client.get(f"/tables/{casino.table.pk}/adjust/")
@@ -160,4 +206,4 @@ def test_opening_without_an_approved_configuration_is_explained_not_offered(clie
     client.force_login(casino.security)
     assert ">Open<" not in buttons(client, bare)
     page = client.get(f"/tables/{bare.pk}/").content.decode()
-    assert "<strong>Open</strong>: Table R-09 has no approved layout" in page
+    assert "Open: Table R-09 has no approved layout" in words(page)

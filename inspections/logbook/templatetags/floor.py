@@ -58,3 +58,14 @@ def unbroken(text) -> str:
     """`text` with each paragraph reference ("617a.2(a)(3)") kept on one line, the rest wrapping as usual."""
     escaped = str(conditional_escape(text))
     return mark_safe(PARAGRAPH.sub(lambda match: f'<span class="nowrap">{match.group(0)}</span>', escaped))  # noqa: S308 — escaped above
+
+
+# A table's number, "R-01": a browser may break a line after its hyphen ("la mesa R-" / "01").
+TABLE_NUMBER = re.compile(r"\b[A-Z]{1,4}-\d{1,4}\b")
+
+
+@register.filter
+def numbers_whole(text) -> str:
+    """`text` with each table number ("R-01") kept on one line, the rest wrapping as usual."""
+    escaped = str(conditional_escape(text))
+    return mark_safe(TABLE_NUMBER.sub(lambda match: f'<span class="nowrap">{match.group(0)}</span>', escaped))  # noqa: S308 — escaped above
