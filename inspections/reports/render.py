@@ -585,7 +585,7 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
             # the verification first, the segment halfway through the pieces, so that pieces keep
             # finishing (and the progress moving) on the other process while each runs.
             verified = pool.submit(verify, report_id)
-            half = 1 + (len(pieces) - 1) // 2
+            half = 1 + len(pieces) // 2  # the cover, then the first half of the pieces (one piece: it)
             first = [pool.submit(piece_render, report_id, piece) for piece in pieces[1:half]]
             segment = pool.submit(segment_entries_write, report_id)
             second = [pool.submit(piece_render, report_id, piece) for piece in pieces[half:]]

@@ -148,6 +148,37 @@ def test_the_cover_is_not_rendered_before_every_pieces_csv_is_written(committed_
     assert pages >= 1 and Path(path).exists()
 
 
+@pytest.mark.parametrize(
+    ("chunk_rows", "order"),
+    [
+        # A week's register is one piece: it goes before the segment's entries, so that it does not
+        # wait behind both short steps (each of the worker's processes takes one task at a time).
+        (400, ["verify", "piece", "segment"]),
+        (3, ["verify", "piece", "piece", "segment", "piece"]),  # the segment after the first half
+    ],
+)
+def test_the_workers_take_the_pieces_before_the_segments_entries(
+    db, media, history, settings, monkeypatch, chunk_rows, order
+):
+    from inspections.reports import tasks
+
+    settings.REPORT_CHUNK_ROWS = chunk_rows
+    names = {
+        tasks.report_verify.name: "verify",
+        tasks.report_piece_render.name: "piece",
+        tasks.report_segment_entries.name: "segment",
+    }
+    headers = []
+
+    def chord(steps):  # the chord's header, as report_generate sends it
+        headers.append([names[step.name] for step in steps])
+        return lambda callback: None
+
+    monkeypatch.setattr(tasks, "chord", chord)
+    tasks.report_generate.run(requested(history).pk)
+    assert headers == [order]
+
+
 @pytest.mark.any_hour
 def test_the_csv_rows_are_the_apis_register_rows(committed_db, media, history):
     report = render.generate_locally(requested(history, fmt="csv").pk)
