@@ -149,6 +149,38 @@ def test_the_cover_is_not_rendered_before_every_pieces_csv_is_written(committed_
 
 
 @pytest.mark.parametrize(
+    ("rows", "least", "size"),
+    [
+        (315, 100, 158),  # a week: one piece a process, not one of 315 while the other process waits
+        (199, 100, 199),  # two pieces would hold fewer than REPORT_PIECE_MIN_ROWS each: one
+        (200, 100, 100),
+        (401, 100, 201),  # two even pieces, not 400 and 1
+        (10_000, 100, 400),  # a long register: pieces of REPORT_CHUNK_ROWS, as before
+        (315, 0, 315),  # 0: never cut below REPORT_CHUNK_ROWS
+        (0, 100, 1),
+    ],
+)
+def test_a_short_report_is_cut_into_one_piece_a_process(settings, rows, least, size):
+    settings.REPORT_CHUNK_ROWS, settings.REPORT_PROCESSES, settings.REPORT_PIECE_MIN_ROWS = 400, 2, least
+    assert render.piece_rows(rows) == size
+
+
+def test_a_week_is_laid_out_by_both_processes_and_numbered_across_them(committed_db, media, history, settings):
+    settings.REPORT_CHUNK_ROWS, settings.REPORT_PROCESSES, settings.REPORT_PIECE_MIN_ROWS = 400, 2, 3
+    report = requested(history)
+    _cover, *pieces = render.plan(report.pk)
+    keys = [key for piece in pieces for key in piece.keys]
+    assert len(pieces) == 2 and abs(len(pieces[0].keys) - len(pieces[1].keys)) <= 1
+    assert len(keys) == Report.objects.get(pk=report.pk).rows
+    done = render.generate_locally(report.pk, processes=2)
+    pages = pdf_pages(done)
+    assert [re.search(r"Page (\d+) of (\d+)", page).groups() for page in pages] == [
+        (str(number), str(len(pages))) for number in range(1, len(pages) + 1)
+    ]
+    assert set(pdf_rows(done)) == set(Entry.objects.values_list("seq", flat=True))
+
+
+@pytest.mark.parametrize(
     ("chunk_rows", "order"),
     [
         # A week's register is one piece: it goes before the segment's entries, so that it does not
