@@ -268,9 +268,13 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # Generated reports (never served as static files: downloads go through a view that checks and
 # logs them). With several machines, a shared directory.
 MEDIA_ROOT = Path(os.getenv("MEDIA_ROOT", str(BASE_DIR / "var" / "media")))
-# Reports are rendered in pieces of this many rows, by this many processes at once (render_report).
+# Reports are rendered in pieces of at most this many rows, by this many processes at once
+# (render_report's pool; a Celery worker's --concurrency, which should match it). A report shorter
+# than REPORT_PROCESSES full pieces is still cut into one piece a process, each of at least
+# REPORT_PIECE_MIN_ROWS rows (0: never), so that a week's register is laid out by both processes.
 REPORT_CHUNK_ROWS = envint("REPORT_CHUNK_ROWS", "400")
 REPORT_PROCESSES = envint("REPORT_PROCESSES", str(os.cpu_count() or 2))
+REPORT_PIECE_MIN_ROWS = envint("REPORT_PIECE_MIN_ROWS", "100")
 # Product policy: how many reports one person, and one property, may have queued or running at once
 # (beyond them HTTP 429), and the longest period one report covers, in days (beyond it HTTP 400).
 REPORT_MAX_PENDING_PER_PERSON = envint("REPORT_MAX_PENDING_PER_PERSON", "3")

@@ -2,8 +2,9 @@
 
 WeasyPrint lays out a long table in time that grows faster than its rows, and holds the whole
 layout in memory, so one pass over 100,000 rows would take most of an hour and many GB. Here the
-rows are cut into pieces of REPORT_CHUNK_ROWS, each laid out on its own, by as many processes as
-there are cores (a Celery group in the background, a local process pool for `render_report`):
+rows are cut into pieces of at most REPORT_CHUNK_ROWS (a short report into one a process:
+`piece_rows`), each laid out on its own, by as many processes as there are cores (a Celery group
+in the background, a local process pool for `render_report`):
 
 1. every piece is laid out and written once (the cover with its charts too), the corner where
    its page numbers go left blank, and its pages counted;
@@ -28,6 +29,7 @@ import base64
 import hashlib
 import io
 import json
+import math
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,7 +107,7 @@ def plan(report_id: int) -> list[Piece]:
     Report.objects.filter(pk=report_id).update(checkpoint=report.checkpoint)
     kind = kind_of(report)
     keys = kind.keys(report)
-    size = settings.REPORT_CHUNK_ROWS
+    size = piece_rows(len(keys))
     pieces = [Piece(COVER)] + [Piece(i, tuple(keys[at : at + size])) for i, at in enumerate(range(0, len(keys), size))]
     Report.objects.filter(pk=report_id).update(
         rows=len(keys),
@@ -120,6 +122,21 @@ def plan(report_id: int) -> list[Piece]:
     # by the cover (csv_join).
     progress_set(report_id, 10)
     return pieces
+
+
+def piece_rows(rows: int) -> int:
+    """How many rows each piece of a report of `rows` rows holds: the fewest pieces of at most
+    REPORT_CHUNK_ROWS, but at least one a process (REPORT_PROCESSES) as long as each keeps
+    REPORT_PIECE_MIN_ROWS, and the rows shared evenly. A week's register (about 315 rows) is two pieces
+    laid out at once, not one on one process while the other waits; 401 rows are two pieces of 201,
+    not 400 and a last one of 1."""
+    least = settings.REPORT_PIECE_MIN_ROWS
+    count = max(
+        math.ceil(rows / settings.REPORT_CHUNK_ROWS),
+        min(settings.REPORT_PROCESSES, rows // least) if least > 0 else 1,
+        1,
+    )
+    return max(math.ceil(rows / count), 1)
 
 
 def checkpoint_for(report: Report) -> Checkpoint | None:
@@ -585,7 +602,7 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
             # the verification first, the segment halfway through the pieces, so that pieces keep
             # finishing (and the progress moving) on the other process while each runs.
             verified = pool.submit(verify, report_id)
-            half = 1 + (len(pieces) - 1) // 2
+            half = 1 + len(pieces) // 2  # the cover, then the first half of the pieces (one piece: it)
             first = [pool.submit(piece_render, report_id, piece) for piece in pieces[1:half]]
             segment = pool.submit(segment_entries_write, report_id)
             second = [pool.submit(piece_render, report_id, piece) for piece in pieces[half:]]

@@ -61,11 +61,13 @@ def report_generate(report_id: int) -> None:
         raise
     data = [(piece.index, list(piece.keys)) for piece in pieces]
     # The rows' pieces, the chain's verification and its segment's entries in parallel (the
-    # verification first, the segment halfway through the pieces, so that pieces keep finishing on
-    # the other processes while each runs); the cover (which prints the verdict and carries the
-    # segment) after them.
+    # verification first, the segment after the first half of the pieces, so that pieces keep
+    # finishing on the other processes while each runs); the cover (which prints the verdict and
+    # carries the segment) after them. A report of one piece has it taken before the segment: the
+    # piece is the long step, and each process takes one task at a time (prefetch 1), so a piece
+    # queued behind both short steps started only once one of them had finished.
     rows = [report_piece_render.s(report_id, piece) for piece in data[1:]]
-    half = len(rows) // 2
+    half = (len(rows) + 1) // 2
     steps = [report_verify.s(report_id), *rows[:half], report_segment_entries.s(report_id), *rows[half:]]
     chord(steps)(report_pieces_stamp.s(report_id, data[0]).on_error(report_failed.s(report_id)))
 

@@ -148,6 +148,69 @@ def test_the_cover_is_not_rendered_before_every_pieces_csv_is_written(committed_
     assert pages >= 1 and Path(path).exists()
 
 
+@pytest.mark.parametrize(
+    ("rows", "least", "size"),
+    [
+        (315, 100, 158),  # a week: one piece a process, not one of 315 while the other process waits
+        (199, 100, 199),  # two pieces would hold fewer than REPORT_PIECE_MIN_ROWS each: one
+        (200, 100, 100),
+        (401, 100, 201),  # two even pieces, not 400 and 1
+        (10_000, 100, 400),  # a long register: pieces of REPORT_CHUNK_ROWS, as before
+        (315, 0, 315),  # 0: never cut below REPORT_CHUNK_ROWS
+        (0, 100, 1),
+    ],
+)
+def test_a_short_report_is_cut_into_one_piece_a_process(settings, rows, least, size):
+    settings.REPORT_CHUNK_ROWS, settings.REPORT_PROCESSES, settings.REPORT_PIECE_MIN_ROWS = 400, 2, least
+    assert render.piece_rows(rows) == size
+
+
+def test_a_week_is_laid_out_by_both_processes_and_numbered_across_them(committed_db, media, history, settings):
+    settings.REPORT_CHUNK_ROWS, settings.REPORT_PROCESSES, settings.REPORT_PIECE_MIN_ROWS = 400, 2, 3
+    report = requested(history)
+    _cover, *pieces = render.plan(report.pk)
+    keys = [key for piece in pieces for key in piece.keys]
+    assert len(pieces) == 2 and abs(len(pieces[0].keys) - len(pieces[1].keys)) <= 1
+    assert len(keys) == Report.objects.get(pk=report.pk).rows
+    done = render.generate_locally(report.pk, processes=2)
+    pages = pdf_pages(done)
+    assert [re.search(r"Page (\d+) of (\d+)", page).groups() for page in pages] == [
+        (str(number), str(len(pages))) for number in range(1, len(pages) + 1)
+    ]
+    assert set(pdf_rows(done)) == set(Entry.objects.values_list("seq", flat=True))
+
+
+@pytest.mark.parametrize(
+    ("chunk_rows", "order"),
+    [
+        # A week's register is one piece: it goes before the segment's entries, so that it does not
+        # wait behind both short steps (each of the worker's processes takes one task at a time).
+        (400, ["verify", "piece", "segment"]),
+        (3, ["verify", "piece", "piece", "segment", "piece"]),  # the segment after the first half
+    ],
+)
+def test_the_workers_take_the_pieces_before_the_segments_entries(
+    db, media, history, settings, monkeypatch, chunk_rows, order
+):
+    from inspections.reports import tasks
+
+    settings.REPORT_CHUNK_ROWS = chunk_rows
+    names = {
+        tasks.report_verify.name: "verify",
+        tasks.report_piece_render.name: "piece",
+        tasks.report_segment_entries.name: "segment",
+    }
+    headers = []
+
+    def chord(steps):  # the chord's header, as report_generate sends it
+        headers.append([names[step.name] for step in steps])
+        return lambda callback: None
+
+    monkeypatch.setattr(tasks, "chord", chord)
+    tasks.report_generate.run(requested(history).pk)
+    assert headers == [order]
+
+
 @pytest.mark.any_hour
 def test_the_csv_rows_are_the_apis_register_rows(committed_db, media, history):
     report = render.generate_locally(requested(history, fmt="csv").pk)
