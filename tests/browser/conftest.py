@@ -17,7 +17,9 @@ import pytest
 from django.db import connections
 from playwright.sync_api import sync_playwright
 
-from tests.conftest import SCREENSHOTS
+from compliance.casinos.models import GamingTable, TableState
+from tests.conftest import SCREENSHOTS, bare_casino_staff
+from tests.factories import configure_for_opening
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -138,6 +140,15 @@ def site(committed_db, live_server) -> str:
     after the test.
     """
     return live_server.url
+
+
+@pytest.fixture
+def locked(site):
+    """A table closed for the night, its wheel covered and locked, ready for the morning."""
+    staff = bare_casino_staff("Keystone Casino")
+    configure_for_opening(staff.table, created_by=staff.compliance)
+    GamingTable.objects.filter(pk=staff.table.pk).update(state=TableState.LOCKED)
+    return staff
 
 
 def screenshot(page, name: str, *, full_page: bool = True) -> Path:

@@ -11,8 +11,7 @@ from compliance.casinos.models import GamingTable, TableState
 from tests.browser.conftest import TIMEOUT_MS, login, screenshot
 from tests.browser.test_every_page import WIDTHS
 from tests.browser.test_touch import sign_by_typing
-from tests.conftest import bare_casino_staff
-from tests.factories import PASSWORD, configure_for_opening
+from tests.factories import PASSWORD
 from tests.test_i18n import set_language
 
 # What each language calls the floor, the first step of a locked table and "all items pass"; the
@@ -21,15 +20,6 @@ WORDS = {
     "es": {"floor": "Sala", "unlock": "Desbloquear", "all_pass": "Todo conforme", "browser": "en-US"},
     "en": {"floor": "Floor", "unlock": "Unlock", "all_pass": "All items pass", "browser": "es-ES"},
 }
-
-
-@pytest.fixture
-def locked(site):
-    """A table closed for the night, its wheel covered and locked."""
-    staff = bare_casino_staff("Keystone Casino")
-    configure_for_opening(staff.table, created_by=staff.compliance)
-    GamingTable.objects.filter(pk=staff.table.pk).update(state=TableState.LOCKED)
-    return staff
 
 
 @pytest.mark.parametrize("language", WORDS)

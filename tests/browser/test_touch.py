@@ -11,21 +11,11 @@ from compliance.casinos.models import GamingTable, TableState
 from inspections.logbook.models import Entry
 from tests.browser.conftest import TIMEOUT_MS, login, screenshot
 from tests.browser.test_every_page import WIDTHS
-from tests.conftest import bare_casino_staff
-from tests.factories import PASSWORD, RegulatorFactory, configure_for_opening
+from tests.factories import PASSWORD, RegulatorFactory
 from tests.inspections.test_services import event
 
 CHECKLIST = ("ball_non_magnetic", "no_magnet_or_contrivance", "wheel_level_and_rotating", "parts_secure")
 FOCUSED = "() => document.activeElement && document.activeElement.id"
-
-
-@pytest.fixture
-def locked(site):
-    """A table closed for the night, its wheel covered and locked, ready for the morning."""
-    staff = bare_casino_staff("Keystone Casino")
-    configure_for_opening(staff.table, created_by=staff.compliance)
-    GamingTable.objects.filter(pk=staff.table.pk).update(state=TableState.LOCKED)
-    return staff
 
 
 @pytest.fixture
