@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
+from compliance.rulebook.games.casino_war import in_words
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.roles import AMENDER_ROLES
 from compliance.rulebook.subjects import Entry, Person
@@ -101,12 +102,12 @@ def _correction_value_problem(
             return violation("correction_value/text", field=field, name=name, limit=limit)
     elif name == "kind":
         choices = (
-            [code for code, _ in (*pa.IRREGULARITY_KINDS, *CASINO_WAR_IRREGULARITY_KINDS)]
+            (*pa.IRREGULARITY_KINDS, *CASINO_WAR_IRREGULARITY_KINDS)
             if entry_kind == "irregularity"
-            else ["adjustment", "replacement"]
+            else (("adjustment", "adjustment"), ("replacement", "replacement"))
         )
-        if value not in choices:
-            return violation("correction_value/kind", field=field, choices=", ".join(choices))
+        if value not in dict(choices):
+            return violation("correction_value/kind", field=field, choices=in_words(choices))
     elif name == "ball_replaced":
         if not isinstance(value, bool):
             return violation("correction_value/ball_replaced", field=field)

@@ -266,7 +266,7 @@ CATALOGUE: dict[str, Entry] = {
     "correction_value/text": Entry(
         "The corrected {name} is text of at most {limit:,} characters.", pa.AMENDMENT_POLICY
     ),
-    "correction_value/kind": Entry("The corrected kind is one of {choices}.", pa.AMENDMENT_POLICY),
+    "correction_value/kind": Entry("The corrected kind is one of these: {choices}.", pa.AMENDMENT_POLICY),
     "correction_value/ball_replaced": Entry("Whether the ball was replaced is true or false.", pa.AMENDMENT_POLICY),
     "correction_value/new_ball": Entry(
         "The new ball is the id of a ball registered at this property, or null.", pa.AMENDMENT_POLICY
@@ -497,12 +497,12 @@ CATALOGUE: dict[str, Entry] = {
         "58 Pa. Code § 617c.3(a), (f)",
     ),
     # ---- Irregularities by game: § 617a.6 (Roulette), § 651a.11 (Casino War) (games/casino_war.py) ----
-    "irregularity_kind_for_game": Entry("Table {table} is a {game} table: its irregularities are {kinds}.", GIVEN),
+    "irregularity_kind_for_game": Entry("Table {table} is a {game} table: its irregularities are: {kinds}.", GIVEN),
     "table_not_open/casino_war_irregularity": Entry(
         "Table {table} is not open: a Casino War irregularity is recorded during play.", pa.proposed("651a.11")
     ),
     "cards_at_opening": Entry(
-        "Table {table} is a Casino War table: its opening states how its cards were inspected ({choices}).",
+        "Table {table} is a Casino War table: its opening states how its cards were inspected: {choices}.",
         pa.proposed("651a.4"),
     ),
     "cards_at_opening/not_casino_war": Entry(

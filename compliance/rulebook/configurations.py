@@ -24,7 +24,7 @@ from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.subjects import Submission, Table
 from compliance.rulebook.violations import Violation
-from compliance.rulebook.vocabulary import Game
+from compliance.rulebook.vocabulary import Game, WheelType
 from compliance.rulebook.words import option_label, option_value
 
 STANDARD = "standard"
@@ -182,14 +182,16 @@ def _odds(value: object) -> str:
     return str(value)
 
 
+def _wheel_types(codes: Iterable[str]) -> str:
+    """The wheel types in the words of the rules ("single zero, double zero used as single zero")."""
+    known = WheelType.values()
+    return ", ".join(WheelType.label_of(code).lower() if code in known else code for code in codes) or "none"
+
+
 def _differences(old: Configuration, new: Configuration, labels: Mapping[str, str]) -> list[str]:
     details = []
     if sorted(old.wheel_types) != sorted(new.wheel_types):
-        details.append(
-            f"wheel types: {', '.join(old.wheel_types) or 'none'} → {', '.join(new.wheel_types) or 'none'}".replace(
-                "_", " "
-            )
-        )
+        details.append(f"wheel types: {_wheel_types(old.wheel_types)} → {_wheel_types(new.wheel_types)}")
     for code in sorted(set(old.payout_odds) | set(new.payout_odds)):
         before, after = old.payout_odds.get(code), new.payout_odds.get(code)
         if before != after:
@@ -227,13 +229,3 @@ def compare(
             changes.append(Change(configuration.name, "changed", details))
     changes.extend(Change(c.name, "removed", []) for key, c in old.items() if key not in new)
     return changes
-
-
-def summary(configuration: Configuration) -> str:
-    """What a configuration offers, in a line a floor person reads: its wagers' count and options."""
-    chosen = [
-        name.replace("_", " ") for name, value in configuration.options.items() if value not in (None, False, [], "")
-    ]
-    wagers = len(configuration.payout_odds)
-    line = f"{wagers} wager{'s' if wagers != 1 else ''}"
-    return line + (f"; options: {', '.join(chosen)}" if chosen else "")

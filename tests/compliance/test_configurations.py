@@ -311,7 +311,7 @@ def test_the_warning_names_the_tables_left_at_drafting_filing_and_before_the_dec
     assert body["warnings"]["version_in_effect"] == 1
     assert {c["configuration"]: c["change"] for c in body["warnings"]["changes"]} == {"Standard": "changed"}
     standard_change = body["warnings"]["changes"][0]["details"]
-    assert "wheel types: single zero, double zero, double zero as single zero → double zero" in standard_change
+    assert "wheel types: single zero, double zero, double zero used as single zero → double zero" in standard_change
     assert "First Five Numbers: no longer offered (was 6 to 1)" not in standard_change  # version 1: the straight only
     assert "1 to 18: offered at 1 to 1" in standard_change  # the wager's words, not its code
     # At drafting: the draft's page; at filing: the same page with the filing form.
@@ -327,7 +327,7 @@ def test_the_warning_names_the_tables_left_at_drafting_filing_and_before_the_dec
     regulator = RegulatorFactory(jurisdiction=casino.property.jurisdiction)
     page = signed_in(regulator).get(f"/rules-submissions/{body['id']}/").content.decode()
     assert "Table R-02: it uses the configuration “lightning”" in page and "Decision" in page
-    assert "wheel types: single zero, double zero, double zero as single zero → double zero" in page
+    assert "wheel types: single zero, double zero, double zero used as single zero → double zero" in page
     seen = client_for(regulator).get(f"/api/rules-submissions/{body['id']}/").json()
     assert seen["warnings"]["tables_left_without_configuration"][0]["table"] == "R-02"
 

@@ -186,6 +186,23 @@ def test_any_field_of_an_entry_may_be_corrected(casino):
     refused(lambda: amend(casino, adjustment, who=casino.maintenance, correction={"part": ""}), "correction_value", LOG)
 
 
+def test_a_corrected_no_spin_reason_is_refused_in_words_not_codes(casino):
+    """The refusal lists the reasons a person chooses from, as § 617a.6 words them, not the API's codes."""
+    inspect(casino)
+    event(casino, "open")
+    no_spin = services.irregularity_record(
+        table_id=casino.table.pk,
+        kind="ball_left_wheel",
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+    )
+    (found,) = refused(
+        lambda: amend(casino, no_spin, who=casino.floorperson, correction={"kind": "wobble"}), "correction_value", LOG
+    )
+    assert "ball left the wheel during the spin (§ 617a.6(c))" in found.message
+    assert "ball_left_wheel" not in found.message and "same_direction" not in found.message
+
+
 def test_the_api_marks_an_entry_entered_in_error_and_the_register_says_so(casino):
     unlocked(casino)
     mistaken = inspect(casino)

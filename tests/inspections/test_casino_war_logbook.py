@@ -210,6 +210,8 @@ def test_a_roulette_reason_on_a_casino_war_table_is_refused(casino):
         "58 Pa. Code § 651a.11 (proposed, 41 Pa.B. 3000)",
     )
     assert found.field == "kind"
+    # The reasons in words, not the API's codes (its schema lists those).
+    assert "automated card shuffling device jammed" in found.message and "shuffler_failed" not in found.message
     refused(
         lambda: war_irregularity(casino, table, "shuffler_failed", ball_replaced=True),
         "irregularity_kind_for_game",
@@ -231,11 +233,13 @@ def test_a_shuffler_reason_on_a_roulette_table_is_refused(casino):
 
     inspect(casino)
     event(casino, "open")
-    refused(
+    found = refused(
         lambda: war_irregularity(casino, casino.table, "shuffler_failed"),
         "irregularity_kind_for_game",
         "58 Pa. Code § 617a.6",
     )
+    (found,) = [v for v in found if v.code == "irregularity_kind_for_game"]
+    assert "ball spun in the same direction as the wheel" in found.message and "same_direction" not in found.message
 
 
 # ---- § 651a.4: the cards at opening ----
@@ -260,6 +264,7 @@ def test_a_casino_war_opening_without_its_card_inspection_is_refused(casino, car
         "58 Pa. Code § 651a.4 (proposed, 41 Pa.B. 3000)",
     )
     assert found.field == "cards"
+    assert "received preinspected and preshuffled" in found.message and "(inspected" not in found.message
 
 
 def test_a_roulette_opening_states_no_cards(casino):

@@ -83,6 +83,22 @@ def test_an_open_table_whose_inspection_is_void_says_next_stop_play_not_in_play(
     assert "Next: Stop play and inspect again (§ 617a.2(a))" in floor
 
 
+@pytest.mark.parametrize(
+    ("kind", "due"), [("adjustment", "Inspect after the adjustment"), ("replacement", "Inspect after the replacement")]
+)
+def test_an_open_table_whose_inspection_is_void_is_due_an_inspection_now_not_tomorrow(client, casino, kind, due):
+    """The tile and the table's page say the inspection is overdue since the adjustment, not "Due:
+    Inspect again, by tomorrow" (the interval of the inspection the adjustment made void)."""
+    inspect(casino)
+    event(casino, "open")
+    client.force_login(casino.maintenance)
+    page = client.post(f"/tables/{casino.table.pk}/adjust/", adjustment_form(casino, kind), follow=True)
+    for text in (page.content.decode(), client.get("/floor/").content.decode()):
+        text = " ".join(re.sub(r"<[^>]+>", " ", text).split())
+        assert re.search(rf"Overdue: {due}, by \d{{4}}-\d\d-\d\d \d\d:\d\d [A-Z]{{3,4}}", text), text[:800]
+        assert "Inspect again" not in text
+
+
 def test_the_tables_page_says_what_is_due_and_by_when(client, casino):
     """Not "Next: In play · due 2026-11-25 10:53 EST" (is play due?), but the deadline's own words,
     as the floor's tile says them."""

@@ -32,6 +32,12 @@ IRREGULARITY_KINDS = (
 )
 
 
+def in_words(choices: tuple[tuple[str, str], ...]) -> str:
+    """A refusal's list of the choices a person may make, in their words (the codes are the API's,
+    in its schema): "ball spun in the same direction as the wheel (§ 617a.6(a)); …"."""
+    return "; ".join(label for _code, label in choices)
+
+
 def casino_war_decks_allowed(*, decks: int, automated_shuffler: bool) -> Violation | None:
     """§ 651a.3(a), (c): six or eight decks from a manual shoe; 12 to 16, in two equal batches, with a shuffler."""
     if automated_shuffler:
@@ -76,9 +82,7 @@ def cards_at_opening(*, table: Table, cards: str | None) -> Violation | None:
             return violation("cards_at_opening/not_casino_war", field="cards", table=table.number)
         return None
     if cards not in dict(CARD_CHECKS):
-        return violation(
-            "cards_at_opening", field="cards", table=table.number, choices=", ".join(c for c, _ in CARD_CHECKS)
-        )
+        return violation("cards_at_opening", field="cards", table=table.number, choices=in_words(CARD_CHECKS))
     return None
 
 
@@ -95,7 +99,7 @@ def irregularity_kind_for_game(
                 citation=IRREGULARITIES,
                 table=table.number,
                 game=table.get_game_display(),
-                kinds=", ".join(code for code, _ in IRREGULARITY_KINDS),
+                kinds=in_words(IRREGULARITY_KINDS),
             )
         if ball_replaced:
             return violation("irregularity_kind_for_game/ball", field="ball_replaced", table=table.number)
@@ -107,7 +111,7 @@ def irregularity_kind_for_game(
             citation=pa.IRREGULARITIES,
             table=table.number,
             game=table.get_game_display(),
-            kinds=", ".join(code for code, _ in roulette_kinds),
+            kinds=in_words(roulette_kinds),
         )
     return None
 

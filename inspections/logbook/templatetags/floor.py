@@ -12,7 +12,7 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from compliance.rulebook.flags import DUE_COLUMNS
+from compliance.rulebook.flags import DEADLINE_COLUMNS, DUE_COLUMNS
 
 register = template.Library()
 
@@ -23,6 +23,14 @@ DUE_WORDS = {
     "decks_due_at": _("Change the decks"),
     "approval_due_at": _("An approved layout and Rules Submission"),
 }
+# An open table whose inspection no longer counts (the kinds flagged at once, not watched ahead): the
+# inspection was due before play went on, from the moment it stopped counting (§ 617a.2(a), (c), (d)).
+VOID_WORDS = {
+    "uninspected_since": _("Inspect before play goes on"),
+    "adjusted_since": _("Inspect after the adjustment"),
+    "replaced_since": _("Inspect after the replacement"),
+}
+VOID_COLUMNS = tuple(column for column in DEADLINE_COLUMNS if column not in DUE_COLUMNS)
 
 
 @dataclass(frozen=True)
@@ -33,7 +41,13 @@ class Due:
 
 
 def due_of(table, *, now: datetime) -> Due | None:
-    """The table's next deadline (its precomputed `next_due`) and what it asks for, or None."""
+    """The table's next deadline (its precomputed `next_due`) and what it asks for, or None. An open
+    table whose inspection no longer counts is due an inspection since then, whatever else comes next
+    (not "Inspect again, by tomorrow", the interval of an inspection that is void)."""
+    void = [(getattr(table, column), column) for column in VOID_COLUMNS if getattr(table, column, None)]
+    if void:
+        at, column = min(void)
+        return Due(what=str(VOID_WORDS[column]), at=at, late=True)
     if not table.next_due:
         return None
     column = next((column for column in DUE_COLUMNS if getattr(table, column) == table.next_due), None)
