@@ -196,9 +196,10 @@ def test_the_live_check_takes_at_most_a_fifth_of_a_tablet(site, tablet_page, loc
     screenshot(page, "rules-editor-live-tablet", full_page=False)  # what the screen shows while one types
 
 
-def test_tables_are_cards_on_a_phone_and_rows_on_a_desktop(site, browser, locked):
+def test_tables_are_cards_on_a_phone_and_rows_on_a_tablet_and_a_desktop(site, browser, locked):
+    """An upright tablet has room for the logbook's rows: as cards its page was some 7,000 px tall."""
     event(locked, "unlock")
-    for width, display in (("phone", "grid"), ("desktop", "table-cell")):
+    for width, display in (("phone", "grid"), ("tablet", "table-cell"), ("desktop", "table-cell")):
         context = browser.new_context(viewport=WIDTHS[width])
         page = context.new_page()
         login(page, site, locked.security.username, PASSWORD)
