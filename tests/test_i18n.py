@@ -308,6 +308,34 @@ def test_the_locks_page_is_named_in_spanish_in_its_title_too(client, casino):
     assert "Roulette compliance logbook" not in title
 
 
+def test_a_lifted_lock_is_listed_in_spanish(client, casino):
+    from django.utils import timezone
+
+    from compliance.accounts.services import lock_lift
+
+    User.objects.filter(pk=casino.security2.pk).update(security_supervisor=True)
+    casino.security2.refresh_from_db()
+    lock_lift(actor=casino.security2, person_id=casino.floorperson.pk, reason="Tecleó mal", now=timezone.now())
+    set_language(casino.security2, "es")
+    client.force_login(casino.security2)
+    text = page_text(client.get("/floor/locks/").content.decode())
+    assert f"bloqueo de {casino.floorperson.display_name} levantado por {casino.security2.display_name}" in text
+    assert "lock lifted by" not in text
+
+
+def test_a_rules_submission_is_titled_in_spanish(client, casino):
+    """Its title, heading and meta line, as the compliance manager reads them."""
+    from compliance.approvals.models import RulesSubmission
+
+    submission = RulesSubmission.objects.filter(property=casino.property).first()
+    set_language(casino.compliance, "es")
+    client.force_login(casino.compliance)
+    text = page_text(client.get(f"/rules-submissions/{submission.pk}/").content.decode())
+    assert f"Presentación de Normas de Ruleta, versión {submission.version}" in text
+    assert "en vigor desde el" in text
+    assert "Rules Submission, version" not in text and "effective from" not in text
+
+
 def test_the_language_page_keeps_the_persons_choice(client, casino):
     client.force_login(casino.floorperson)
     page = client.get("/language/?next=/floor/").content.decode()

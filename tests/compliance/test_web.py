@@ -220,7 +220,7 @@ def test_the_approvals_queue_shows_when_things_were_filed_and_decided_in_the_pro
     page = client.get("/approvals/").content.decode()
     assert f"{timezone.localtime(filed, zone):%Y-%m-%d %H:%M} EST" in page
     assert f"{timezone.localtime(layout.created_at, zone):%Y-%m-%d %H:%M} EST" in page
-    assert "<td>2026-12-01</td>" in page  # the effective date, as filed
+    assert ">2026-12-01</span></td>" in page  # the effective date, as filed, kept on one line
     client.post(
         url,
         {"action": "decide", "decision": "approved", "reference": "PGCB-1", **signed_as(regulator)},

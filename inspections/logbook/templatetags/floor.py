@@ -74,12 +74,14 @@ def unbroken(text) -> str:
     return mark_safe(PARAGRAPH.sub(lambda match: f'<span class="nowrap">{match.group(0)}</span>', escaped))  # noqa: S308 — escaped above
 
 
-# A table's number, "R-01": a browser may break a line after its hyphen ("la mesa R-" / "01").
-TABLE_NUMBER = re.compile(r"\b[A-Z]{1,4}-\d{1,4}\b")
+# A table's number, "R-01", or a Board credential's, "BC-100034": a browser may break a line after its
+# hyphen ("la mesa R-" / "01", "Person 34 (BC-" / "100034)").
+TABLE_NUMBER = re.compile(r"\b[A-Z]{1,4}-\d{1,8}\b")
 
 
 @register.filter
 def numbers_whole(text) -> str:
-    """`text` with each table number ("R-01") kept on one line, the rest wrapping as usual."""
+    """`text` with each table or credential number ("R-01", "BC-100034") kept on one line, the rest
+    wrapping as usual."""
     escaped = str(conditional_escape(text))
     return mark_safe(TABLE_NUMBER.sub(lambda match: f'<span class="nowrap">{match.group(0)}</span>', escaped))  # noqa: S308 — escaped above
