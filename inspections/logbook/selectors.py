@@ -38,6 +38,7 @@ def floor_summary(user, *, now: datetime, page: int, size: int) -> tuple[list[Pr
     tables = GamingTable.objects.filter(property=OuterRef("pk"))
     properties = (
         properties_visible_to(user)
+        .only("pk", "name", "licence_number")  # what a tile shows: no policy, no mail list
         .order_by("name", "pk")
         .annotate(
             table_count=count_of(tables),

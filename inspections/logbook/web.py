@@ -113,7 +113,8 @@ def home(request):
         # A page at a time, by name: a jurisdiction may have hundreds (no COUNT of them).
         number = page_number(request)
         start = (number - 1) * SUMMARY_PAGE
-        properties = list(properties_visible_to(request.user).order_by("name", "pk")[start : start + SUMMARY_PAGE + 1])
+        visible = properties_visible_to(request.user).only("pk", "name", "licence_number", "time_zone")
+        properties = list(visible.order_by("name", "pk")[start : start + SUMMARY_PAGE + 1])
         return render(
             request,
             "floor/regulator_home.html",

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from compliance.accounts.models import Role
-from compliance.casinos.models import Ball, TableState
+from compliance.casinos.models import Ball, Property, TableState
 from compliance.rulebook.text import REQUEST_FORM
 from inspections.logbook.models import Entry, Signature
 from tests.factories import PASSWORD, UserFactory
@@ -335,6 +335,25 @@ def test_a_regulator_reads_the_properties_of_their_jurisdiction(casino, other_ca
         casino.property.pk,
         other_casino.property.pk,
     }
+
+
+@pytest.mark.parametrize("query", [{}, {"count": "true"}])
+def test_the_property_list_gives_each_property_as_its_own_page_does(casino, other_casino, regulator, query):
+    """The list builds its rows from plain values (bench/jurisdiction.py): each is what the property's
+    own page (the serializer) gives, a logbook's chain head and a property with no entry yet alike."""
+    inspect(casino)
+    client = client_for(regulator)
+    listed = client.get("/api/properties/", query).json()["results"]
+    assert [row["id"] for row in listed] == sorted(
+        [casino.property.pk, other_casino.property.pk], key=lambda pk: Property.objects.get(pk=pk).name
+    )
+    for row in listed:
+        assert row == client.get(f"/api/properties/{row['id']}/").json()
+    by_id = {row["id"]: row for row in listed}
+    assert by_id[casino.property.pk]["chain_length"] == 1
+    assert by_id[other_casino.property.pk]["chain_length"] == 0
+    assert by_id[other_casino.property.pk]["chain_head"] == "0" * 64
+    assert by_id[casino.property.pk]["notify_emails"] == casino.property.notify_emails
 
 
 def test_compliance_manages_tables_of_their_property_only(casino, other_casino):

@@ -21,9 +21,13 @@ class ChainHeadField(serializers.ReadOnlyField):
         return self.empty if value is None else value
 
 
+# The chain head's columns of a property with no entry yet (the empty chain's).
+EMPTY_CHAIN = {"chain_length": 0, "chain_head": "0" * 64}
+
+
 class PropertySerializer(serializers.ModelSerializer):
-    chain_length = ChainHeadField(source="chain.length", empty=0)
-    chain_head = ChainHeadField(source="chain.head", empty="0" * 64)
+    chain_length = ChainHeadField(source="chain.length", empty=EMPTY_CHAIN["chain_length"])
+    chain_head = ChainHeadField(source="chain.head", empty=EMPTY_CHAIN["chain_head"])
     notify_emails = serializers.ListField(
         child=serializers.EmailField(max_length=254, validators=[printable_line]),
         required=False,
