@@ -195,7 +195,9 @@ def main() -> int:
         sides = {"200": getter("PA"), "2": getter("NJ")}
         for get in sides.values():
             get()
-        queries = {name: len(counted(get)[1]) for name, get in sides.items()}
+        # The throttle deletes its expired counts on about one request in 500, at random (one statement
+        # more): the fewest of three counts is the list's own.
+        queries = {name: min(len(counted(get)[1]) for _ in range(3)) for name, get in sides.items()}
         times = alternated(sides, rounds=rounds, repeats=repeats)
         big, small = median(times["200"]), median(times["2"])
         ratio = big / small

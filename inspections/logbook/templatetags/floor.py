@@ -8,7 +8,7 @@ from datetime import datetime
 
 from django import template
 from django.utils import timezone
-from django.utils.html import conditional_escape
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
@@ -85,3 +85,13 @@ def numbers_whole(text) -> str:
     wrapping as usual."""
     escaped = str(conditional_escape(text))
     return mark_safe(TABLE_NUMBER.sub(lambda match: f'<span class="nowrap">{match.group(0)}</span>', escaped))  # noqa: S308 — escaped above
+
+
+@register.filter
+def date_cell(text) -> str:
+    """A date and time in a table's cell ("2026-11-24 14:15 EST"): the date whole and the time whole,
+    a line break allowed only between them (a narrow column on a tablet), never at a hyphen."""
+    day, _, time = str(text).partition(" ")
+    if not time:
+        return format_html('<span class="nowrap">{}</span>', day)
+    return format_html('<span class="nowrap">{}</span> <span class="nowrap">{}</span>', day, time)
