@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from django.db.models import Count, Expression, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
-from compliance.casinos.models import GamingTable, Property, TableState
+from compliance.casinos.models import GamingTable, TableState
 from compliance.casinos.selectors import properties_visible_to
 from config.keyring import KeyringError, signing_key
 from inspections.logbook import checkpoints
@@ -31,14 +31,14 @@ def count_of(rows: QuerySet, *, per: str = "property") -> Expression:
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
-def floor_summary(user, *, now: datetime, page: int, size: int) -> tuple[list[Property], bool]:
-    """A page of the properties `user` sees (a regulator's jurisdiction), by name, each with its tables,
-    open tables, overdue tables and what the apps above count (`PROPERTY_COUNTS`); and whether a next
-    page exists. No COUNT of the jurisdiction: the page's rows and one more."""
+def floor_summary(user, *, now: datetime, page: int, size: int) -> tuple[list[dict], bool]:
+    """A page of the properties `user` sees (a regulator's jurisdiction), by name, each as plain values
+    (`pk`, `name`, `licence_number`) with its tables, open tables, overdue tables and what the apps
+    above count (`PROPERTY_COUNTS`); and whether a next page exists. No COUNT of the jurisdiction:
+    the page's rows and one more."""
     tables = GamingTable.objects.filter(property=OuterRef("pk"))
     properties = (
         properties_visible_to(user)
-        .only("pk", "name", "licence_number")  # what a tile shows: no policy, no mail list
         .order_by("name", "pk")
         .annotate(
             table_count=count_of(tables),
@@ -46,6 +46,8 @@ def floor_summary(user, *, now: datetime, page: int, size: int) -> tuple[list[Pr
             overdue_count=count_of(tables.filter(next_due__lte=now)),
             **{name: make(now) for name, make in PROPERTY_COUNTS.items()},
         )
+        # What a tile shows, as values: no model instance a property, no policy, no mail list.
+        .values("pk", "name", "licence_number", "table_count", "open_count", "overdue_count", *PROPERTY_COUNTS)
     )
     start = (page - 1) * size
     rows = list(properties[start : start + size + 1])

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -169,24 +172,26 @@ def page_number(request) -> int:
     return int(text) if text.isdigit() and 0 < int(text) < 10**6 else 1
 
 
-def _property_tile(prop, floor_url: str) -> str:
-    """A property's tile on a regulator's floor: its name, licence, tables (open), overdue tables and
-    open flags, linking to its own floor. Each value escaped once, the markup written around them."""
-    flags = getattr(prop, "open_flag_count", 0)
-    tables = ngettext("%(tables)d table, %(open)d open", "%(tables)d tables, %(open)d open", prop.table_count)
+def _property_tile(prop: dict, floor_url: str, say: Callable[..., str], licence: str) -> str:
+    """A property's tile on a regulator's floor (floor_summary's values): its name, licence, tables
+    (open), overdue tables and open flags, linking to its own floor. Each value escaped once, the
+    markup written around them; `say` is ngettext, `licence` the translated "Licence %(licence)s"."""
+    tables, opened, overdue = prop["table_count"], prop["open_count"], prop["overdue_count"]
+    flags = prop.get("open_flag_count", 0)
     late = flagged = ""
-    if prop.overdue_count:
-        overdue = ngettext("%(overdue)d table overdue", "%(overdue)d tables overdue", prop.overdue_count)
-        late = f'\n      <span class="due late">{escape(overdue % {"overdue": prop.overdue_count})}</span>'
+    if overdue:
+        words = say("%(overdue)d table overdue", "%(overdue)d tables overdue", overdue) % {"overdue": overdue}
+        late = f'\n      <span class="due late">{escape(words)}</span>'
     if flags:
-        words = ngettext("%(flags)d open flag", "%(flags)d open flags", flags)
-        flagged = f'\n      <span class="flag">⚑ {escape(words % {"flags": flags})}</span>'
+        words = say("%(flags)d open flag", "%(flags)d open flags", flags) % {"flags": flags}
+        flagged = f'\n      <span class="flag">⚑ {escape(words)}</span>'
+    counts = say("%(tables)d table, %(open)d open", "%(tables)d tables, %(open)d open", tables)
     return mark_safe(  # noqa: S308 — every value escaped here
-        f'<a class="tile property{" flagged" if prop.overdue_count or flags else ""}" '
-        f'href="{escape(floor_url)}?property={prop.pk}">\n'
-        f'      <span class="number">{escape(prop.name)}</span>\n'
-        f'      <span class="meta">{escape(_("Licence %(licence)s") % {"licence": prop.licence_number})}</span>\n'
-        f'      <span class="state">{escape(tables % {"tables": prop.table_count, "open": prop.open_count})}</span>'
+        f'<a class="tile property{" flagged" if overdue or flags else ""}" '
+        f'href="{escape(floor_url)}?property={prop["pk"]}">\n'
+        f'      <span class="number">{escape(prop["name"])}</span>\n'
+        f'      <span class="meta">{escape(licence % {"licence": prop["licence_number"]})}</span>\n'
+        f'      <span class="state">{escape(counts % {"tables": tables, "open": opened})}</span>'
         f"{late}{flagged}\n    </a>"
     )
 
@@ -196,14 +201,15 @@ def floor_properties(request):
     properties, more = floor_summary(request.user, now=timezone.now(), page=number, size=SUMMARY_PAGE)
     # Each tile made here, words and markup, rather than in the template: a page of 25 tiles cost a
     # third more than a jurisdiction's two (bench/jurisdiction.py), most of it the template's lookups.
+    # The words of a count looked up once a page for each count (a jurisdiction's tiles share most).
+    say, licence = functools.cache(ngettext), _("Licence %(licence)s")
     floor_url = reverse("floor")
-    for prop in properties:
-        prop.tile = _property_tile(prop, floor_url)
+    tiles = [_property_tile(prop, floor_url, say, licence) for prop in properties]
     return render(
         request,
         "floor/properties.html",
         {
-            "properties": properties,
+            "tiles": tiles,
             "previous_page": number - 1 if number > 1 else None,
             "next_page": number + 1 if more else None,
         },
