@@ -8,12 +8,11 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
-from compliance.rulebook.games.casino_war import in_words
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.roles import AMENDER_ROLES
 from compliance.rulebook.subjects import Entry, Person
 from compliance.rulebook.violations import Violation
-from compliance.rulebook.words import moment_words
+from compliance.rulebook.words import in_words, moment_words
 
 # What an amendment says of the entry it amends (the entry itself is never changed, docs/architecture.md: People):
 # corrected values; entered in error (it should not be in the log); a duplicate of an earlier entry.

@@ -115,3 +115,9 @@ def time_words(moment: datetime) -> str:
 def date_words(day: date) -> str:
     """A calendar date ("2026-11-24"): a day of the property's calendar needs no zone."""
     return day.strftime(DATE_FORMAT)
+
+
+def in_words(choices: tuple[tuple[str, str], ...]) -> str:
+    """A refusal's list of the choices a person may make, in their words (the codes are the API's,
+    in its schema): "ball spun in the same direction as the wheel (§ 617a.6(a)); …"."""
+    return "; ".join(label for _code, label in choices)

@@ -12,6 +12,7 @@ from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.subjects import Submission, Table
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game
+from compliance.rulebook.words import in_words
 
 OPTIONS = frozenset({"casino_war_adjacent_boxes", "casino_war_decks", "automated_shuffler"})
 
@@ -30,12 +31,6 @@ IRREGULARITY_KINDS = (
         "method was used (§ 651a.11(e))",
     ),
 )
-
-
-def in_words(choices: tuple[tuple[str, str], ...]) -> str:
-    """A refusal's list of the choices a person may make, in their words (the codes are the API's,
-    in its schema): "ball spun in the same direction as the wheel (§ 617a.6(a)); …"."""
-    return "; ".join(label for _code, label in choices)
 
 
 def casino_war_decks_allowed(*, decks: int, automated_shuffler: bool) -> Violation | None:
