@@ -175,7 +175,8 @@ def page_number(request) -> int:
 def _property_tile(prop: dict, floor_url: str, say: Callable[..., str], licence: str) -> str:
     """A property's tile on a regulator's floor (floor_summary's values): its name, licence, tables
     (open), overdue tables and open flags, linking to its own floor. Each value escaped once, the
-    markup written around them; `say` is ngettext, `licence` the translated "Licence %(licence)s"."""
+    markup written around them; `floor_url` escaped already, `say` is ngettext, `licence` the translated
+    "Licence %(licence)s"."""
     tables, opened, overdue = prop["table_count"], prop["open_count"], prop["overdue_count"]
     flags = prop.get("open_flag_count", 0)
     late = flagged = ""
@@ -188,7 +189,7 @@ def _property_tile(prop: dict, floor_url: str, say: Callable[..., str], licence:
     counts = say("%(tables)d table, %(open)d open", "%(tables)d tables, %(open)d open", tables)
     return mark_safe(  # noqa: S308 — every value escaped here
         f'<a class="tile property{" flagged" if overdue or flags else ""}" '
-        f'href="{escape(floor_url)}?property={prop["pk"]}">\n'
+        f'href="{floor_url}?property={prop["pk"]}">\n'
         f'      <span class="number">{escape(prop["name"])}</span>\n'
         f'      <span class="meta">{escape(licence % {"licence": prop["licence_number"]})}</span>\n'
         f'      <span class="state">{escape(counts % {"tables": tables, "open": opened})}</span>'
@@ -203,7 +204,7 @@ def floor_properties(request):
     # third more than a jurisdiction's two (bench/jurisdiction.py), most of it the template's lookups.
     # The words of a count looked up once a page for each count (a jurisdiction's tiles share most).
     say, licence = functools.cache(ngettext), _("Licence %(licence)s")
-    floor_url = reverse("floor")
+    floor_url = escape(reverse("floor"))
     tiles = [_property_tile(prop, floor_url, say, licence) for prop in properties]
     return render(
         request,
