@@ -71,7 +71,7 @@ def rulebook_messages() -> list[str]:
         label = role.label.lower()
         found.append(f"{'an' if label[0] in 'aeiou' else 'a'} {label}")
     # The actions a covered wheel must be unlocked before (procedure.wheel_not_locked's `action`).
-    found += ["inspection", "adjustment", "replacement"]
+    found += ["inspection", "adjustment", "replacement", "ball change"]
     found += list(words.LAYOUT_FEATURE_LABELS.values()) + list(words.OPTION_LABELS.values())
     found += [value for value in words.VALUE_WORDS.values() if isinstance(value, str)]
     seen: set[int] = set()

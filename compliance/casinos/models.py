@@ -135,6 +135,7 @@ class InspectionVoid(models.TextChoices):
     NONE = "", _("-")
     ADJUSTMENT = "adjustment", _("Wheel adjusted after the inspection")
     REPLACEMENT = "replacement", _("A movable part replaced after the inspection")
+    BALL_CHANGE = "ball_change", _("The ball changed after the inspection")
     CONFIGURATION = "configuration", _("Configuration changed after the inspection")
     FAILED = "failed", _("The inspection failed an item")
     ENTERED_IN_ERROR = "entered_in_error", _("The inspection was marked entered in error")

@@ -230,6 +230,26 @@ CATALOGUE: dict[str, Entry] = {
         "A new ball is named only with a replacement of the ball: choose Replacement, or leave the new ball empty.",
         pa.REPLACED_BALL_POLICY,
     ),
+    # ---- A ball change: product policy, § 617a.2(b), (d) applied to the ball (procedure.py) ----
+    "ball_change_signer_role": Entry(
+        "A ball change is made by a {adjusters} in the presence of a {witnesses}; {person} is {role}, "
+        "so signs it as neither.",
+        pa.BALL_CHANGE_POLICY,
+    ),
+    "ball_change_while_open": Entry(
+        "Table {table} is open for play: a ball change now voids its inspection. Play stops until the table is "
+        "inspected again.",
+        pa.BALL_CHANGE_POLICY,
+    ),
+    "inspection_void_in_play/ball_change": Entry(
+        "Inspection void: stop play at table {table} and inspect it. Its ball was changed, and an inspection is "
+        "completed before the table reopens for play.",
+        pa.BALL_CHANGE_POLICY,
+    ),
+    "ball_changed_without_inspection": Entry(
+        "Table {table}'s ball was changed: an inspection must be completed before the table reopens.",
+        pa.BALL_CHANGE_POLICY,
+    ),
     "not_a_casino_war_table": Entry("Table {table} is not a Casino War table.", pa.CASINO_WAR_DECKS),
     # ---- § 617a.2(e): the log's times (procedure.py) ----
     "time_in_future": Entry(

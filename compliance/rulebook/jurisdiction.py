@@ -49,6 +49,7 @@ class Jurisdiction(GameRules, Protocol):
     # The paragraphs cited, and the facts the callers show.
     INSPECTION_LOG: str
     IRREGULARITIES: str
+    BALL_CHANGE: str
     LAYOUT_APPROVAL: str
     RULES_SUBMISSION: str
     CHECKLIST: tuple[ChecklistItem, ...]
@@ -116,7 +117,7 @@ class Jurisdiction(GameRules, Protocol):
     def inspection_passed(self, *, items: Mapping[str, object]) -> bool: ...
 
     def check_adjustment(
-        self, *, table: Table, kind: str, performer: Person, witness: Person
+        self, *, table: Table, kind: str, performer: Person, witness: Person, ball_change: bool = False
     ) -> list[Violation | None]: ...
 
     def signer_may_record(self, *, event: str, signer: Person, table: Table) -> list[Violation | None]: ...
@@ -126,6 +127,12 @@ class Jurisdiction(GameRules, Protocol):
     def adjustment_offered(self, *, table: Table, person: Person) -> Violation | None: ...
 
     def adjustment_in_play(self, *, table: Table) -> Violation | None: ...
+
+    def ball_change_offered(self, *, table: Table, person: Person) -> Violation | None: ...
+
+    def ball_change_in_play(self, *, table: Table) -> Violation | None: ...
+
+    def is_ball_change(self, *, kind: str, part: str, new_ball_named: bool) -> bool: ...
 
     def entry_outcome(
         self, *, table: Table, kind: str, state_before: str, passed: bool | None = None

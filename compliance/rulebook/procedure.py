@@ -8,6 +8,7 @@ are Pennsylvania's (jurisdictions/pennsylvania.py); the state each event leads t
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 
@@ -130,15 +131,31 @@ def inspection_passed(*, items: Mapping[str, object]) -> bool:
 # ---- § 617a.2(b)–(d): adjustments and replacements ----
 
 
-def check_adjustment(*, table: Table, kind: str, performer: Person, witness: Person) -> list[Violation | None]:
-    """§ 617a.2(b): by a floorperson or maintenance member, in the presence of another person from security."""
-    citation = pa.ADJUSTMENT if kind == "adjustment" else pa.REPLACEMENT
+def check_adjustment(
+    *, table: Table, kind: str, performer: Person, witness: Person, ball_change: bool = False
+) -> list[Violation | None]:
+    """§ 617a.2(b): by a floorperson or maintenance member, in the presence of another person from security.
+
+    A ball change (`ball_change`: a replacement of the ball) is held to the same people and witness
+    on every Roulette table, whatever its wheel: the ball is not a part of the wheel, so § 617a.2(b)
+    and (d) are applied to it by policy (BALL_CHANGE_POLICY), and their refusals cite that."""
+    citation = pa.BALL_CHANGE_POLICY if ball_change else pa.ADJUSTMENT if kind == "adjustment" else pa.REPLACEMENT
     violations = [
         table_is_roulette(table=table, citation=citation),
-        wheel_not_locked(table=table, action=kind),
+        wheel_not_locked(table=table, action="ball change" if ball_change else kind),
     ]
-    if not table.has_external_movable_parts:
+    if not table.has_external_movable_parts and not ball_change:
         violations.append(violation("no_external_movable_parts", field="table", table=table.number))
+    signers = performer_and_witness(table=table, performer=performer, witness=witness)
+    if ball_change:
+        signers = [_as_ball_change(found) for found in signers]
+    return [*violations, *signers]
+
+
+def performer_and_witness(*, table: Table, performer: Person, witness: Person) -> list[Violation | None]:
+    """§ 617a.2(b): the performer a floorperson or maintenance member of the property, the witness
+    another person, from its security department."""
+    violations: list[Violation | None] = []
     if performer.role not in pa.ADJUSTER_ROLES:
         violations.append(
             violation(
@@ -160,6 +177,46 @@ def check_adjustment(*, table: Table, kind: str, performer: Person, witness: Per
         )
     violations.append(signer_belongs_to_property(signer=witness, table=table, field="witness", citation=pa.ADJUSTMENT))
     return violations
+
+
+def _as_ball_change(found: Violation | None) -> Violation | None:
+    """A refusal of § 617a.2(b)'s people, for a ball change: the rule applied by policy, cited so."""
+    if found is not None and found.citation == pa.ADJUSTMENT:
+        return dataclasses.replace(found, citation=pa.BALL_CHANGE_POLICY)
+    return found
+
+
+def is_ball_change(*, kind: str, part: str, new_ball_named: bool) -> bool:
+    """A replacement of the ball: its part is the ball, or it names the ball put on."""
+    return kind == "replacement" and (new_ball_named or replaces_the_ball(kind=kind, part=part))
+
+
+def ball_change_offered(*, table: Table, person: Person) -> Violation | None:
+    """Asked before anyone signs: whether this person may record a ball change at this table now, as
+    its performer or its security witness. Every Roulette table, whatever its wheel (BALL_CHANGE_POLICY)."""
+    found = [
+        table_is_roulette(table=table, citation=pa.BALL_CHANGE_POLICY),
+        wheel_not_locked(table=table, action="ball change"),
+    ]
+    if person.role not in pa.ADJUSTER_ROLES | pa.WITNESS_ROLES:
+        found.append(
+            violation(
+                "ball_change_signer_role",
+                field="performer",
+                adjusters=role_names(pa.ADJUSTER_ROLES),
+                witnesses=role_names(pa.WITNESS_ROLES),
+                person=person.display_name,
+                role=role_phrase(person),
+            )
+        )
+    return next((v for v in found if v is not None), None)
+
+
+def ball_change_in_play(*, table: Table) -> Violation | None:
+    """What a ball change at an open table does, said before it is signed (BALL_CHANGE_POLICY)."""
+    if table.state == TableState.OPEN:
+        return violation("ball_change_while_open", field="table", table=table.number)
+    return None
 
 
 def adjustment_offered(*, table: Table, person: Person) -> Violation | None:
@@ -207,18 +264,20 @@ def inspection_offered(*, table: Table, person: Person) -> Violation | None:
 VOID_IN_PLAY = {
     "adjustment": "inspection_void_in_play/adjustment",
     "replacement": "inspection_void_in_play/replacement",
+    "ball_change": "inspection_void_in_play/ball_change",
 }
 
 
 def entry_outcome(*, table: Table, kind: str, state_before: str, passed: bool | None = None) -> Violation | None:
     """What an entry just recorded leaves the table needing, in the rule's words, or None: a failed
     inspection keeps it from opening (§ 617a.2(a)); an adjustment or replacement voids the inspection of
-    an inspected table (§ 617a.2(c), (d)) and, at an open table, play stops until it is inspected again."""
+    an inspected table (§ 617a.2(c), (d)) and, at an open table, play stops until it is inspected again;
+    a ball change (`kind` "ball_change", a replacement of the ball) likewise, by policy."""
     if kind == "inspection" and passed is False:
         if table.state == TableState.OPEN:
             return violation("inspection_failed/in_play", field="table", table=table.number)
         return violation("inspection_failed", field="table", table=table.number)
-    if kind in ("adjustment", "replacement"):
+    if kind in VOID_IN_PLAY:
         if table.state == TableState.OPEN:
             return violation(VOID_IN_PLAY[kind], field="table", table=table.number)
         if state_before == TableState.INSPECTED:
@@ -276,6 +335,7 @@ VOID_REASONS = {
     "configuration": "configuration_changed",
     "adjustment": "adjustment_after_inspection",
     "replacement": "replacement_without_inspection",
+    "ball_change": "ball_changed_without_inspection",
 }
 
 

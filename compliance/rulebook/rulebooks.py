@@ -49,6 +49,8 @@ class Pennsylvania:
     # Facts: the procedure's.
     INSPECTION_LOG = facts.INSPECTION_LOG
     IRREGULARITIES = facts.IRREGULARITIES
+    # A ball change: what the product applies to it, on every Roulette table (product policy).
+    BALL_CHANGE = facts.BALL_CHANGE_POLICY
     LAYOUT_APPROVAL = facts.LAYOUT_APPROVAL
     RULES_SUBMISSION = facts.RULES_SUBMISSION
     CHECKLIST: tuple[ChecklistItem, ...] = facts.CHECKLIST
@@ -95,6 +97,9 @@ class Pennsylvania:
     inspection_offered = staticmethod(procedure.inspection_offered)
     adjustment_offered = staticmethod(procedure.adjustment_offered)
     adjustment_in_play = staticmethod(procedure.adjustment_in_play)
+    ball_change_offered = staticmethod(procedure.ball_change_offered)
+    ball_change_in_play = staticmethod(procedure.ball_change_in_play)
+    is_ball_change = staticmethod(procedure.is_ball_change)
     entry_outcome = staticmethod(procedure.entry_outcome)
     ball_replacement_named = staticmethod(procedure.ball_replacement_named)
     adjustment_ball = staticmethod(procedure.adjustment_ball)
@@ -190,6 +195,8 @@ RULES = (
     "inspection_offered",
     "adjustment_offered",
     "adjustment_in_play",
+    "ball_change_offered",
+    "ball_change_in_play",
     "entry_outcome",
     "ball_replacement_named",
     "adjustment_ball",

@@ -103,9 +103,12 @@ def actions_from(state: str, game: str) -> tuple[str, ...]:
     )
 
 
+# A ball change: a replacement of the ball, which the floor names on its own (every Roulette table has
+# a ball, whatever its wheel); it moves the table as a replacement does (procedure.BALL_CHANGE_POLICY).
+BALL_CHANGE = "ball_change"
 # Every event the floor pages name for a table, in the order a floor person does them: each is offered
 # as a button, or listed with the reason it is not (actions_for).
-FLOOR_EVENTS = (UNLOCK, INSPECTION, ADJUSTMENT, OPEN, CLOSE, COVER, IRREGULARITY)
+FLOOR_EVENTS = (UNLOCK, INSPECTION, ADJUSTMENT, BALL_CHANGE, OPEN, CLOSE, COVER, IRREGULARITY)
 # A Big Six or Casino War table has no § 617a.2 procedure: it opens and closes; a Casino War table
 # also logs its irregularities (§ 651a.11, proposed).
 OTHER_GAMES_EVENTS = (OPEN, CLOSE)
@@ -125,6 +128,8 @@ def actions_for(
             reason = rules.inspection_offered(table=table, person=person)
         elif event == ADJUSTMENT:
             reason = rules.adjustment_offered(table=table, person=person)
+        elif event == BALL_CHANGE:
+            reason = rules.ball_change_offered(table=table, person=person)
         else:
             found = [may(rules, event, table=table), *rules.signer_may_record(event=event, signer=person, table=table)]
             if event == OPEN:

@@ -2,8 +2,11 @@
 
 from django.contrib import admin
 from django.utils import timezone
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 
 from compliance.casinos.admin_zones import PropertyZoneAdmin
+from compliance.casinos.models import Ball
 from config.admin import ReadOnlyAdmin, ReadOnlyInline
 from inspections.logbook.models import Checkpoint, Entry, Signature
 from inspections.logbook.selectors import checkpoint_key_list
@@ -29,6 +32,55 @@ class EntryAdmin(PropertyZoneAdmin, ReadOnlyAdmin):
     list_select_related = ["property"]
     inlines = [SignatureInline]
     actions = None
+    # The kind's own fields in words (a ball by its serial), never the raw JSON with ids.
+    exclude = ["details"]
+    readonly_fields = ["what_it_records"]
+
+    @admin.display(description="What the entry records")
+    def what_it_records(self, entry: Entry) -> str:
+        lines = details_in_words(entry.details or {}, property_id=entry.property_id)
+        return format_html_join(mark_safe("<br>"), "{}: {}", lines) or "-"
+
+
+# The names of an entry's details in words; the balls' serials are said with their ids (details_in_words).
+DETAIL_LABELS = {
+    "part": "Part",
+    "old_ball": "Ball taken off",
+    "new_ball": "Ball put on",
+    "items": "Checklist items (true: passed)",
+    "notes": "Notes",
+    "irregularity": "Reason",
+    "ball_replaced": "Ball replaced",
+    "decks": "Decks",
+    "cards": "Cards",
+    "reason": "Reason",
+    "amendment_kind": "Amendment",
+    "duplicate_of": "Duplicate of entry",
+    "correction": "Correction",
+}
+BALL_SERIALS = {"old_ball": "ball_off", "new_ball": "ball_on"}
+
+
+def details_in_words(details: dict, *, property_id: int) -> list[tuple[str, str]]:
+    """Each of an entry's details as (label, value) in words: a ball by its serial (the one the entry
+    signed, else the registered ball's), yes/no for a boolean, an object's pairs in a line."""
+    ids = [details[name] for name in BALL_SERIALS if isinstance(details.get(name), int)]
+    serials = dict(Ball.objects.filter(pk__in=ids, property_id=property_id).values_list("pk", "serial")) if ids else {}
+    lines = []
+    for name, value in details.items():
+        if name in BALL_SERIALS.values():
+            continue  # said with its ball
+        if name in BALL_SERIALS:
+            serial = details.get(BALL_SERIALS[name]) or serials.get(value)
+            value = serial or "none"
+        elif isinstance(value, bool):
+            value = "yes" if value else "no"
+        elif isinstance(value, dict):
+            value = "; ".join(f"{key}: {item}" for key, item in value.items())
+        elif value is None or value == "":
+            value = "-"
+        lines.append((DETAIL_LABELS.get(name, name.replace("_", " ").capitalize()), str(value)))
+    return lines
 
 
 @admin.register(Signature)

@@ -11,6 +11,7 @@ from compliance.accounts.forms import SignatureFields
 from compliance.accounts.signatures import SignatureInput
 from compliance.casinos.models import Ball
 from compliance.rulebook import RuleViolation
+from compliance.rulebook.procedure import replaces_the_ball
 from config.forms import note_field
 from config.validators import password_form_field, printable_line
 
@@ -83,6 +84,9 @@ class NewBallField(forms.ModelChoiceField):
 
 
 class AdjustmentForm(SignedForm):
+    """An adjustment or replacement of a part of the wheel. The ball is not a part of the wheel: a
+    ball change has its own form (BallChangeForm), which names the ball put on."""
+
     kind = forms.ChoiceField(
         label=_("What was done"), choices=[("adjustment", _("Adjustment")), ("replacement", _("Replacement"))]
     )
@@ -92,18 +96,12 @@ class AdjustmentForm(SignedForm):
         label=_("Security witness (username)"), max_length=150, validators=[printable_line]
     )
     witness_password = password_form_field(label=_("Witness's password"))
-    new_ball = NewBallField(
-        label=_("New ball (a replacement of the ball)"),
-        empty_label=_("None: no ball was replaced"),
-        help_text=_("The registered spare ball put in play; it becomes the table's ball."),
-    )
 
-    FIELD_FOR = {"performer": "password", "witness": "witness_password", "table": None, "ball": "new_ball"}
+    FIELD_FOR = {"performer": "password", "witness": "witness_password", "table": None, "ball": None, "new_ball": None}
     # What was done, then the performer's signature, then the witness's.
     field_order = [
         "kind",
         "part",
-        "new_ball",
         "description",
         "username",
         "password",
@@ -111,8 +109,38 @@ class AdjustmentForm(SignedForm):
         "witness_password",
     ]
 
+    def clean(self):
+        data = super().clean()
+        # The ball is changed on its own form, which names the ball put on (the rulebook's reading of a part).
+        if replaces_the_ball(kind=data.get("kind", ""), part=data.get("part", "")):
+            self.add_error("part", _("The ball is not a part of the wheel: log a ball change with “Change the ball”."))
+        return data
+
+    def witness(self) -> SignatureInput:
+        return self.signature_from("witness_username", "witness_password")
+
+
+class BallChangeForm(SignedForm):
+    """A ball change: the registered spare ball put on (the one taken off is the table's), why, and
+    the performer's and the security witness's signatures, as a replacement's."""
+
+    new_ball = NewBallField(
+        label=_("Ball put on"),
+        empty_label=_("Choose a spare ball"),
+        help_text=_("A registered spare ball of this property; it becomes the table's ball."),
+    )
+    description = note_field(_("Why the ball was changed"))
+    witness_username = forms.CharField(
+        label=_("Security witness (username)"), max_length=150, validators=[printable_line]
+    )
+    witness_password = password_form_field(label=_("Witness's password"))
+
+    FIELD_FOR = {"performer": "password", "witness": "witness_password", "table": None, "ball": "new_ball"}
+    field_order = ["new_ball", "description", "username", "password", "witness_username", "witness_password"]
+
     def __init__(self, *args, balls=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["new_ball"].required = True
         if balls is not None:
             self.fields["new_ball"].queryset = balls
 

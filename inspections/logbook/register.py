@@ -21,6 +21,7 @@ REGISTER_FIELDS = (
     "table_number",
     "kind",
     "part",
+    "ball",
     "description",
     "failed_items",
     "notes",
@@ -69,6 +70,15 @@ def failed_items(entry: Entry) -> list[dict]:
     ]
 
 
+def ball_change_text(entry: Entry) -> str:
+    """A ball change's balls, by serial, as the entry signed them ("BL-7 taken off, BL-9 put on"); empty
+    for any other entry."""
+    details = entry.details or {}
+    if entry.kind != EntryKind.REPLACEMENT or "ball_on" not in details:
+        return ""
+    return f"{details.get('ball_off') or 'no registered ball'} taken off, {details['ball_on']} put on"
+
+
 def register_row(entry: Entry) -> dict:
     """One § 617a.2(e) register row, as the API and the reports give it (entries from `for_register()`)."""
     local = entry.occurred_at.astimezone(zoneinfo.ZoneInfo(entry.time_zone))
@@ -88,6 +98,10 @@ def register_row(entry: Entry) -> dict:
         "kind": entry.kind,
         "adjustment_or_replacement": entry.kind if entry.kind in ADJUSTMENT_KINDS else None,
         "part": details.get("part", "") if entry.kind in ADJUSTMENT_KINDS else "",
+        # A ball change: the ball taken off and the ball put on (their ids: `old_ball`, `new_ball`).
+        "ball": ball_change_text(entry),
+        "old_ball": details.get("old_ball") if entry.kind == EntryKind.REPLACEMENT else None,
+        "new_ball": details.get("new_ball") if entry.kind == EntryKind.REPLACEMENT else None,
         "description": entry.description,
         "failed_items": failed_items(entry),
         "notes": details.get("notes", "") if entry.kind in NOTED_KINDS else "",

@@ -327,7 +327,10 @@ def adjustment_record(
     new_ball: Ball | None = None,
 ) -> Entry:
     """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness.
-    A replacement of the ball names the new one, a registered spare, which becomes the table's ball."""
+    A replacement of the ball (a ball change) names the new one, a registered spare, which becomes the
+    table's ball; the entry names the ball taken off and the ball put on, by serial. A ball change is
+    logged on every Roulette table, whatever its wheel (product policy: the ball is not a part of the
+    wheel; § 617a.2(b), (d) applied to it, so it is inspected before the table reopens)."""
 
     def jurisdiction() -> str:
         return _jurisdiction_of(table_id)
@@ -340,6 +343,8 @@ def adjustment_record(
         table, as_locked = _table_lock(table_id)
         rules = table.property.rulebook()
         at, out_of_order = _entry_time(table=table, at=performed_at, field="performed_at")
+        ball_change = rules.is_ball_change(kind=kind, part=part, new_ball_named=new_ball is not None)
+        ball_off = table.ball  # the table's ball as locked: the one taken off
         ball_checks: list[Violation | None] = [
             rules.adjustment_ball(table=table, kind=kind, part=part, new_ball_named=new_ball is not None)
         ]
@@ -354,14 +359,16 @@ def adjustment_record(
             ]
         raise_if_any(
             [
-                *rules.check_adjustment(table=table, kind=kind, performer=performer_user, witness=witness_user),
+                *rules.check_adjustment(
+                    table=table, kind=kind, performer=performer_user, witness=witness_user, ball_change=ball_change
+                ),
                 *ball_checks,
                 out_of_order,
             ]
         )
-        # § 617a.2(c), (d): whatever inspection came before no longer counts. An open table stays
-        # open (the logbook records what happened); the overdue scan flags it.
-        table.inspection_void_reason = kind
+        # § 617a.2(c), (d): whatever inspection came before no longer counts (a ball change's, by
+        # policy). An open table stays open (the logbook records what happened); the overdue scan flags it.
+        table.inspection_void_reason = "ball_change" if ball_change else kind
         if kind == EntryKind.ADJUSTMENT:
             table.last_adjustment_at = at
         else:
@@ -380,11 +387,51 @@ def adjustment_record(
                 Signer(witness_user, SignatureMeaning.WITNESSED),
             ],
             description=description,
-            details={"part": part, **({"new_ball": new_ball.pk} if new_ball is not None else {})},
+            details={"part": part, **(_ball_change_details(ball_off, new_ball) if new_ball is not None else {})},
             table_columns=changed,
         )
         _table_recorded(table, as_locked=as_locked, changed=changed, entry=entry)
     return entry
+
+
+def _ball_change_details(ball_off: Ball | None, ball_on: Ball) -> dict:
+    """The balls of a ball change, in the signed entry: each by its id (the API's) and its serial (the
+    register's words), the one taken off empty where the table had none registered."""
+    return {
+        "old_ball": ball_off.pk if ball_off is not None else None,
+        "ball_off": ball_off.serial if ball_off is not None else "",
+        "new_ball": ball_on.pk,
+        "ball_on": ball_on.serial,
+    }
+
+
+# The part a ball change names (the record's words, as the rulebook reads a part: procedure.replaces_the_ball).
+BALL_PART = "Roulette ball"
+
+
+def ball_change_record(
+    *,
+    table_id: int,
+    new_ball: Ball,
+    description: str,
+    performer: SignatureInput,
+    witness: SignatureInput,
+    recorded_by: User,
+    performed_at: datetime | None = None,
+) -> Entry:
+    """A ball change: the replacement of the table's ball by a registered spare (adjustment_record), on
+    any Roulette table, made and witnessed as a replacement is, then inspected before play."""
+    return adjustment_record(
+        table_id=table_id,
+        kind=EntryKind.REPLACEMENT,
+        part=BALL_PART,
+        description=description,
+        performer=performer,
+        witness=witness,
+        recorded_by=recorded_by,
+        performed_at=performed_at,
+        new_ball=new_ball,
+    )
 
 
 def _recorded_event(

@@ -34,6 +34,7 @@ from inspections.logbook import services
 from inspections.logbook.forms import (
     AdjustmentForm,
     AmendmentForm,
+    BallChangeForm,
     InspectionForm,
     IrregularityForm,
     TableEventForm,
@@ -79,6 +80,7 @@ ACTION_LABELS = {
     EntryKind.UNLOCK: gettext_lazy("Unlock"),
     EntryKind.INSPECTION: gettext_lazy("Inspect"),
     EntryKind.ADJUSTMENT: gettext_lazy("Adjust or replace"),
+    table_states.BALL_CHANGE: gettext_lazy("Change the ball"),
     EntryKind.OPEN: pgettext_lazy("action", "Open"),
     EntryKind.CLOSE: gettext_lazy("Close"),
     EntryKind.COVER: gettext_lazy("Cover and lock"),
@@ -235,7 +237,11 @@ def table_page(request, pk: int):
     rulebook = table.property.rulebook()
     checklist = rulebook.checklist_for(table)
     reasons = {**dict(rulebook.IRREGULARITY_KINDS), **dict(casino_war_rules.IRREGULARITY_KINDS)}
-    named = {(entry.details or {}).get("new_ball") for entry in page["entries"] if entry.kind == EntryKind.IRREGULARITY}
+    named = {
+        (entry.details or {}).get("new_ball")
+        for entry in page["entries"]
+        if entry.kind in (EntryKind.IRREGULARITY, EntryKind.REPLACEMENT)
+    }
     named.discard(None)
     serials = dict(balls_visible_to(request.user).filter(pk__in=named).values_list("pk", "serial")) if named else {}
     for entry in page["entries"]:
@@ -243,6 +249,8 @@ def table_page(request, pk: int):
             entry.said = inspection_said(entry, checklist)
         elif entry.kind == EntryKind.IRREGULARITY:
             entry.said = irregularity_said(entry, reasons, serials)
+        elif outcome_kind(entry) == table_states.BALL_CHANGE:
+            entry.said = ball_change_said(entry, serials)
     layout = layout_approved_for(table_id=table.pk)
     rules_in_effect = rules_submission_in_effect(
         property_id=table.property_id, game=table.game, on=property_today(table.property)
@@ -253,6 +261,12 @@ def table_page(request, pk: int):
     order = list(actions_from(table.state, table.game))
     if request.user.may("logbook.write"):
         answers = floor_actions(request.user, table, layout=layout, rules_submission=rules_in_effect)
+        # A ball change goes with the adjustments (it moves the table as a replacement does).
+        order = [
+            kind
+            for event in order
+            for kind in ((event, table_states.BALL_CHANGE) if event == "adjustment" else (event,))
+        ]
         answers.sort(key=lambda answer: order.index(answer[0]) if answer[0] in order else len(order))
         for kind, reason in answers:
             label = action_label(table, kind)
@@ -307,7 +321,7 @@ def _done(request, table, entry, *, state_before: str) -> object:
     (its outcome by the rulebook, the flags it raised and cured), never from a later scan."""
     table.refresh_from_db()
     rules = table.property.rulebook()
-    outcome = rules.entry_outcome(table=table, kind=entry.kind, state_before=state_before, passed=entry.passed)
+    outcome = rules.entry_outcome(table=table, kind=outcome_kind(entry), state_before=state_before, passed=entry.passed)
     recorded = _("Recorded: %(what)s (table %(table)s, entry #%(seq)s).") % {
         "what": entry.get_kind_display(),
         "table": table.number,
@@ -335,6 +349,25 @@ def _done(request, table, entry, *, state_before: str) -> object:
             _("Flag raised by this entry: %(flag)s (%(citation)s).") % {"flag": label, "citation": flag.citation},
         )
     return redirect("table", pk=table.pk)
+
+
+def outcome_kind(entry: Entry) -> str:
+    """The event an entry was, as the rulebook's outcome names it: a replacement that changed the ball is a ball change."""
+    if entry.kind == EntryKind.REPLACEMENT and (entry.details or {}).get("new_ball") is not None:
+        return table_states.BALL_CHANGE
+    return entry.kind
+
+
+def ball_change_said(entry: Entry, serials: dict[int, str]) -> str:
+    """A ball change in the reader's language: the ball taken off and the ball put on, by serial (an
+    entry signed before the serials were kept in it names the ball put on by its id: looked up), then
+    what was typed (as written)."""
+    details = entry.details or {}
+    said = _("Ball %(off)s taken off, ball %(on)s put on") % {
+        "off": details.get("ball_off") or (_("(none registered)") if "ball_off" in details else _("(not recorded)")),
+        "on": details.get("ball_on") or serials.get(details.get("new_ball"), "?"),
+    }
+    return f"{said}. {entry.description}" if entry.description else said
 
 
 def inspection_said(entry: Entry, checklist) -> str:
@@ -483,9 +516,7 @@ def adjustment(request, pk: int):
     refused = _not_offered(request, table, EntryKind.ADJUSTMENT)
     if refused:
         return refused
-    # The spares: a ball on another table is never offered (the rulebook refuses it anyway).
-    balls = balls_visible_to(request.user).filter(property_id=table.property_id, tables__isnull=True)
-    form = AdjustmentForm(request.POST or None, request=request, balls=balls.order_by("serial"))
+    form = AdjustmentForm(request.POST or None, request=request)
     form.fields["username"].label = _("Made by (username)")
     return _signed_action(
         request,
@@ -504,7 +535,39 @@ def adjustment(request, pk: int):
             performer=form.signature(),
             witness=form.witness(),
             recorded_by=request.user,
-            new_ball=form.cleaned_data.get("new_ball"),
+        ),
+    )
+
+
+@login_required
+def ball_change(request, pk: int):
+    """A ball change on any Roulette table (product policy: the ball is not a part of the wheel; it is
+    changed as a part is replaced, and inspected before play)."""
+    table = _table(request, pk)
+    _require_writer(request.user)
+    refused = _not_offered(request, table, table_states.BALL_CHANGE)
+    if refused:
+        return refused
+    # The spares: a ball on another table is never offered (the rulebook refuses it anyway).
+    balls = balls_visible_to(request.user).filter(property_id=table.property_id, tables__isnull=True)
+    form = BallChangeForm(request.POST or None, request=request, balls=balls.order_by("serial"))
+    form.fields["username"].label = _("Made by (username)")
+    rules = table.property.rulebook()
+    return _signed_action(
+        request,
+        table,
+        form,
+        title=_("Ball change"),
+        kind=table_states.BALL_CHANGE,
+        template="floor/ball_change.html",
+        extra={"warning": rules.ball_change_in_play(table=table), "ball_off": table.ball, "rule": rules.BALL_CHANGE},
+        record=lambda form: services.ball_change_record(
+            table_id=table.pk,
+            new_ball=form.cleaned_data["new_ball"],
+            description=form.cleaned_data["description"],
+            performer=form.signature(),
+            witness=form.witness(),
+            recorded_by=request.user,
         ),
     )
 
@@ -595,6 +658,8 @@ def action_url(table, kind: str) -> str:
         return reverse("inspect", args=[table.pk])
     if kind == EntryKind.ADJUSTMENT:
         return reverse("adjust", args=[table.pk])
+    if kind == table_states.BALL_CHANGE:
+        return reverse("ball-change", args=[table.pk])
     if kind == EntryKind.IRREGULARITY:
         return reverse("irregularity", args=[table.pk])
     return reverse("table-event", args=[table.pk, kind])

@@ -101,6 +101,7 @@ COLUMN_OF = {
     "table_number": ("Table", "5%"),
     "kind": ("Entry (adjustment or replacement)", "9%"),
     "part": ("Part adjusted or replaced", "8%"),
+    "ball": ("Ball change: ball taken off, ball put on", "8%"),
     "description": ("Description (and amendments)", "19%"),
     "failed_items": ("Checklist item(s) failed", "9%"),
     "notes": ("Notes (inspection, no spin)", "10%"),
@@ -111,7 +112,11 @@ REGISTER_COLUMNS = [Column(field, *COLUMN_OF[field]) for field in REGISTER_FIELD
 # The PDF's cells of the register: the same fields, in the same order, the short ones together.
 REGISTER_CELLS = [
     Cell(("#{seq} · {table_number}", "{date} {time}"), "#, table, date and time", "14%"),
-    Cell(("{kind}", "{part}"), "Entry (adjustment or replacement), part adjusted or replaced", "10%"),
+    Cell(
+        ("{kind}", "{part}", "{ball}"),
+        "Entry (adjustment or replacement), part adjusted or replaced, ball taken off and put on",
+        "10%",
+    ),
     Cell(("{description}",), COLUMN_OF["description"][0], "22%"),
     Cell(
         ("{inspection_certified}", "{failed_items}"),

@@ -267,7 +267,7 @@ def varied(casino) -> tuple[Entry, Entry, Entry, Entry]:
     return replaced, failing, passing, no_spin
 
 
-def test_the_register_gives_the_part_the_failed_items_and_the_notes_in_the_pdf_and_the_csv(
+def test_the_register_gives_the_part_the_balls_the_failed_items_and_the_notes_in_the_pdf_and_the_csv(
     committed_db, media, casino, settings
 ):
     from compliance.rulebook import pa
@@ -278,27 +278,31 @@ def test_the_register_gives_the_part_the_failed_items_and_the_notes_in_the_pdf_a
     failed = "; ".join(
         f"{items[code].label} ({items[code].citation})" for code in ("ball_non_magnetic", "wheel_level_and_rotating")
     )
-    # entry: (part, failed items, notes, certified)
+    # The ball change names the ball taken off (the table's) and the registered ball put on, by serial.
+    balls = f"{replaced.details['ball_off']} taken off, B-SPARE put on"
+    assert replaced.details["ball_off"]
+    # entry: (part, ball, failed items, notes, certified)
     expected = {
-        replaced.seq: ("ball", "", "", ""),
-        failing.seq: ("", failed, "", "no: an item failed"),
-        passing.seq: ("", "", "Level checked twice", "yes, every item passed"),
-        no_spin.seq: ("", "", "Ball hit the rail", ""),
+        replaced.seq: ("ball", balls, "", "", ""),
+        failing.seq: ("", "", failed, "", "no: an item failed"),
+        passing.seq: ("", "", "", "Level checked twice", "yes, every item passed"),
+        no_spin.seq: ("", "", "", "Ball hit the rail", ""),
     }
     rows = {int(row["#"]): row for row in csv_rows(render.generate_locally(requested(casino, fmt="csv").pk))}
     pdf = pdf_rows(render.generate_locally(requested(casino).pk))
-    for seq, (part, failed_items, notes, certified) in expected.items():
+    for seq, (part, ball, failed_items, notes, certified) in expected.items():
         row = rows[seq]
         assert (
             row["Part adjusted or replaced"],
+            row["Ball change: ball taken off, ball put on"],
             row["Checklist item(s) failed"],
             row["Notes (inspection, no spin)"],
             row["Inspection completed (certified)"],
-        ) == (part, failed_items, notes, certified)
-        # The PDF's cells wrap: compared without their spaces. The part shares the entry's cell (after
-        # its kind), the failed items the certification's (after it), each on a line of its own.
+        ) == (part, ball, failed_items, notes, certified)
+        # The PDF's cells wrap: compared without their spaces. The part and the balls share the entry's
+        # cell (after its kind), the failed items the certification's (after it), each on a line of its own.
         _seat, what_part, _description, certified_failed, printed_notes, _signed = pdf[seq]
-        assert squeezed(what_part).endswith(squeezed(part))
+        assert squeezed(what_part).endswith(squeezed(part + ball))
         assert squeezed(certified_failed) == squeezed(certified + failed_items)
         assert squeezed(printed_notes) == squeezed(notes)
         assert [squeezed(cell) for cell in pdf[seq]] == printed_cells(csv_fields(row))

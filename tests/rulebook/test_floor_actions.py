@@ -51,6 +51,7 @@ def test_a_security_officer_at_an_inspected_table_may_open_cover_inspect_and_wit
     assert [event for event, reason in answers.items() if reason is None] == [
         "inspection",
         "adjustment",
+        "ball_change",
         "open",
         "cover",
     ]
@@ -62,6 +63,19 @@ def test_a_security_officer_at_an_inspected_table_may_open_cover_inspect_and_wit
 def test_a_wheel_without_external_movable_parts_is_never_offered_an_adjustment():
     reason = offered(PA, TableState.UNLOCKED, Role.FLOORPERSON, movable=False)["adjustment"]
     assert (reason.code, reason.citation) == ("no_external_movable_parts", "58 Pa. Code § 617a.2(b)")
+
+
+@pytest.mark.parametrize("rules", [PA, NJ], ids=["PA", "NJ"])
+@pytest.mark.parametrize("movable", [False, True])
+def test_every_roulette_table_is_offered_a_ball_change_whatever_its_wheel(rules, movable):
+    for role in (Role.FLOORPERSON, Role.MAINTENANCE, Role.SECURITY):
+        assert offered(rules, TableState.UNLOCKED, role, movable=movable)["ball_change"] is None
+    # Product policy everywhere (the ball is not a part of the wheel), never a borrowed paragraph.
+    refused = offered(rules, TableState.UNLOCKED, Role.COMPLIANCE, movable=movable)["ball_change"]
+    assert (refused.code, refused.citation) == ("ball_change_signer_role", PA.BALL_CHANGE)
+    locked = offered(rules, TableState.LOCKED, Role.FLOORPERSON, movable=movable)["ball_change"]
+    assert locked.code == "wheel_covered_and_locked"
+    assert "ball_change" not in offered(rules, TableState.CLOSED, Role.FLOORPERSON, game=Game.BIG_SIX)
 
 
 @pytest.mark.parametrize(

@@ -78,6 +78,16 @@ REPLACED_BALL_POLICY = (
     "Product policy: a replaced ball is named from the property's registered balls "
     "(58 Pa. Code § 617a.6(b), (c) call for a new Roulette ball)"
 )
+# The ball (§ 617a.1(a)) is not a part of the wheel: § 617a.2(b)–(d) speak of a wheel's external movable
+# parts only, so a wheel without any has nothing they govern. A ball change is logged, made and witnessed,
+# and followed by an inspection before play as a replacement is, on every Roulette table: § 617a.2(b) and
+# (d) applied to the ball as product policy; § 617a.2(a)(1) inspects the ball before the table opens
+# (docs/readings.md).
+BALL_CHANGE_POLICY = (
+    "Product policy: a ball change is made, witnessed, logged and inspected before play as a replacement is "
+    "(58 Pa. Code § 617a.2(b), (d) govern a wheel's external movable parts; the ball, § 617a.1(a), is not one, "
+    "and § 617a.2(a)(1) inspects it before opening)"
+)
 # Equipment: registering it, and keeping it to one property, is how the product checks § 617a.1;
 # the paragraph sets the standard, not the register.
 OWN_EQUIPMENT_POLICY = "Product policy: a property uses its own registered wheels and balls"

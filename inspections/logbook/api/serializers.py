@@ -124,17 +124,36 @@ class AdjustmentSerializer(EntrySerializer):
     performer = SignatureInputSerializer(write_only=True, help_text="A floorperson or table game maintenance member.")
     witness = SignatureInputSerializer(write_only=True, help_text="Another person, from the security department.")
     new_ball = _new_ball_field(
-        "A replacement of the ball: the registered spare ball put in play; it becomes the table's ball. "
-        "Required when the part replaced is the ball."
+        "A ball change (a replacement of the ball, on any Roulette table, whatever its wheel): the registered "
+        "spare ball put on; it becomes the table's ball. Required when the part replaced is the ball."
     )
+    old_ball = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="A ball change: the id of the ball taken off (the table's)."
+    )
+    ball_off = serializers.CharField(read_only=True, help_text="A ball change: the serial of the ball taken off.")
+    ball_on = serializers.CharField(read_only=True, help_text="A ball change: the serial of the ball put on.")
 
     class Meta(EntrySerializer.Meta):
-        fields = [*EntrySerializer.Meta.base_fields, "part", "new_ball", "performed_at", "performer", "witness"]
+        fields = [
+            *EntrySerializer.Meta.base_fields,
+            "part",
+            "new_ball",
+            "old_ball",
+            "ball_off",
+            "ball_on",
+            "performed_at",
+            "performer",
+            "witness",
+        ]
         read_only_fields = [f for f in EntrySerializer.Meta.base_fields if f not in ("kind", "description")]
 
     def to_representation(self, instance):
         data = super().to_representation(instance)
-        data["new_ball"] = (instance.details or {}).get("new_ball")
+        details = instance.details or {}
+        data["new_ball"] = details.get("new_ball")
+        data["old_ball"] = details.get("old_ball")
+        data["ball_off"] = details.get("ball_off", "")
+        data["ball_on"] = details.get("ball_on", "")
         return data
 
 
@@ -287,6 +306,17 @@ class LogbookRowSerializer(serializers.ModelSerializer):
         read_only=True, allow_null=True, help_text="`adjustment` or `replacement` for those entries, else null."
     )
     part = serializers.CharField(read_only=True, help_text="Adjustments and replacements: the part; else empty.")
+    ball = serializers.CharField(
+        read_only=True,
+        help_text="A ball change (a replacement of the ball): the ball taken off and the ball put on, by serial "
+        '("BL-7 taken off, BL-9 put on"); else empty.',
+    )
+    old_ball = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="A ball change: the id of the ball taken off (null if none)."
+    )
+    new_ball = serializers.IntegerField(
+        read_only=True, allow_null=True, help_text="A ball change: the id of the ball put on; else null."
+    )
     failed_items = FailedItemSerializer(
         many=True,
         read_only=True,
@@ -321,6 +351,9 @@ class LogbookRowSerializer(serializers.ModelSerializer):
             "kind",
             "adjustment_or_replacement",
             "part",
+            "ball",
+            "old_ball",
+            "new_ball",
             "description",
             "failed_items",
             "notes",
