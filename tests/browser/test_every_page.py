@@ -146,7 +146,9 @@ def extra_paths(role: str, world) -> list[str]:
     table = world.table.pk
     paths = []
     if role in ("security", "floorperson", "maintenance", "compliance", "admin"):
-        paths += [f"/tables/{table}/{kind}/" for kind in ("unlock", "inspect", "adjust", "open", "close", "cover")]
+        paths += [
+            f"/tables/{table}/{kind}/" for kind in ("unlock", "inspect", "adjust", "ball", "open", "close", "cover")
+        ]
         paths += [f"/tables/{table}/irregularity/", f"/entries/{world.entry.pk}/amend/"]
     if role == "compliance":
         paths += [f"/flags/{world.flag.pk}/resolve/", "/manage/rules/new/", "/manage/layouts/new/"]

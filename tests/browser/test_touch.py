@@ -137,7 +137,10 @@ def test_every_form_is_usable_by_keyboard_alone(site, page, locked):
     entry = Entry.objects.get()
     people = {
         locked.compliance: [
-            *(f"/tables/{inspect_table}/{kind}/" for kind in ("unlock", "inspect", "adjust", "open", "close", "cover")),
+            *(
+                f"/tables/{inspect_table}/{kind}/"
+                for kind in ("unlock", "inspect", "adjust", "ball", "open", "close", "cover")
+            ),
             f"/tables/{inspect_table}/irregularity/",
             f"/entries/{entry.pk}/amend/",
             "/manage/rules/new/",

@@ -293,9 +293,7 @@ def test_the_api_logs_a_ball_change_on_any_wheel_and_names_both_balls(casino, mo
         off.pk,
         casino.spare.pk,
     )
-    opening = api.post(
-        "/api/tables/%d/open/" % casino.table.pk, {"signature": signature(casino.security)}, format="json"
-    )
+    opening = api.post(f"/api/tables/{casino.table.pk}/open/", {"signature": signature(casino.security)}, format="json")
     assert_refused(opening, "ball_changed_without_inspection", BALL_CHANGE, "table")
 
 

@@ -92,6 +92,16 @@ def _flag(casino) -> int:
     ).pk
 
 
+def _spare(casino) -> int:
+    from decimal import Decimal
+
+    from compliance.casinos.models import Ball
+
+    return Ball.objects.create(
+        property=casino.property, serial="B-SPARE", material="non_metallic", diameter_inches=Decimal("0.8125")
+    ).pk
+
+
 def _open(casino):
     event(casino, "cover")
     event(casino, "unlock")
@@ -117,6 +127,17 @@ def _cases(casino, regulator):
                 kind="adjustment",
                 part="rotor",
                 description="Levelled",
+                witness_username=c.security.username,
+                witness_password=PASSWORD,
+            ),
+        ),
+        "BallChangeForm": lambda: (
+            event(c, "cover") and event(c, "unlock") and c.maintenance,
+            f"/tables/{t}/ball/",
+            signed(
+                c.maintenance,
+                new_ball=_spare(c),
+                description="Chipped",
                 witness_username=c.security.username,
                 witness_password=PASSWORD,
             ),
