@@ -5,8 +5,10 @@ to the ball (58 Pa. Code § 617a.1(a), § 617a.2(a)(1)); docs/readings.md. Earli
 replacement of the ball names a registered ball (product policy, from § 617a.6(b), (c))."""
 
 from decimal import Decimal
+from io import StringIO
 
 import pytest
+from django.core.management import call_command
 from django.utils.html import escape
 
 from compliance.accounts.models import User
@@ -308,3 +310,65 @@ def test_the_admin_names_both_balls_by_serial(client, fixed_wheel):
     page = client.get(f"/admin/logbook/entry/{entry.pk}/change/").content.decode()
     assert f"Ball taken off: {off}" in page and "Ball put on: B-SPARE" in page
     assert '"new_ball"' not in page and "&quot;new_ball&quot;" not in page
+
+
+# ---- The demo: a ball change on each of its tables whose wheel has no external movable parts ----
+
+
+@pytest.fixture
+def seeded(db):
+    from compliance.casinos.models import Property
+    from inspections.logbook import demo
+
+    call_command("seed_demo", stdout=StringIO())
+    return Property.objects.get(licence_number=demo.PROPERTY_LICENCE)
+
+
+def test_the_demo_logs_a_ball_change_on_each_wheel_without_external_movable_parts(client, seeded):
+    from inspections.logbook import demo
+
+    people = {person.username: person for person in User.objects.filter(property=seeded)}
+    tables = GamingTable.objects.filter(property=seeded, has_external_movable_parts=False).order_by("number")
+    assert [table.number for table in tables] == ["R-02", "R-04", "R-06", "R-07"]
+    client.force_login(people["maintenance"])
+    for table in tables:
+        if table.state == TableState.OPEN:
+            services.table_event_record(
+                table_id=table.pk,
+                kind="close",
+                signature=sign(people["security"], demo.DEMO_PASSWORD),
+                recorded_by=people["security"],
+            )
+        spare = Ball.objects.filter(property=seeded, tables__isnull=True).order_by("serial").first()
+        off = GamingTable.objects.get(pk=table.pk).ball.serial
+        if GamingTable.objects.get(pk=table.pk).state == TableState.LOCKED:
+            services.table_event_record(
+                table_id=table.pk,
+                kind="unlock",
+                signature=sign(people["security"], demo.DEMO_PASSWORD),
+                recorded_by=people["security"],
+            )
+        response = client.post(
+            f"/tables/{table.pk}/ball/",
+            {
+                "new_ball": spare.pk,
+                "description": "Ball chipped",
+                "username": "maintenance",
+                "password": demo.DEMO_PASSWORD,
+                "witness_username": "security2",
+                "witness_password": demo.DEMO_PASSWORD,
+            },
+            follow=True,
+        )
+        assert f"Ball {off} taken off, ball {spare.serial} put on" in response.content.decode()
+        assert GamingTable.objects.get(pk=table.pk).ball_id == spare.pk
+        refused(
+            lambda table=table: services.table_event_record(
+                table_id=table.pk,
+                kind="open",
+                signature=sign(people["security"], demo.DEMO_PASSWORD),
+                recorded_by=people["security"],
+            ),
+            "ball_changed_without_inspection",
+            BALL_CHANGE,
+        )

@@ -434,6 +434,15 @@ class Command(BaseCommand):
                     ball=ball,
                 )
             )
+        # Two spare balls, so that a ball change can be tried on any table (the floor's "Change the ball").
+        for spare in (1, 2):
+            casinos.ball_register(
+                actor=manager,
+                property=prop,
+                serial=f"BL-SPARE-{spare}",
+                material=BallMaterial.NON_METALLIC,
+                diameter_inches=Decimal("0.8125"),
+            )
         return prop, people, tables
 
     def approve(self, prop: Property, people: dict[str, User], tables: list[GamingTable]) -> None:
