@@ -323,7 +323,7 @@ def _done(request, table, entry, *, state_before: str) -> object:
     rules = table.property.rulebook()
     outcome = rules.entry_outcome(table=table, kind=outcome_kind(entry), state_before=state_before, passed=entry.passed)
     recorded = _("Recorded: %(what)s (table %(table)s, entry #%(seq)s).") % {
-        "what": entry.get_kind_display(),
+        "what": _("Ball change") if outcome_kind(entry) == table_states.BALL_CHANGE else entry.get_kind_display(),
         "table": table.number,
         "seq": entry.seq,
     }

@@ -246,6 +246,7 @@ def test_a_ball_changed_on_the_floor_is_named_in_the_timeline_and_becomes_the_ta
     assert (entry.details["ball_off"], entry.details["ball_on"]) == (off, "B-SPARE")
     assert table_ball(fixed_wheel) == fixed_wheel.spare.pk
     assert f"Ball {off} taken off, ball B-SPARE put on. Ball chipped" in page
+    assert "Recorded: Ball change (table R-01" in page
 
 
 def test_a_ball_change_is_said_in_spanish(client, fixed_wheel):
