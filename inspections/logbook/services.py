@@ -713,7 +713,9 @@ def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: Juri
         if table.last_adjustment_at and table.last_adjustment_at > since:
             reason = EntryKind.ADJUSTMENT
         elif table.last_replacement_at and table.last_replacement_at > since:
-            reason = EntryKind.REPLACEMENT
+            replaced = Entry.objects.filter(table=table, kind=EntryKind.REPLACEMENT).order_by("-seq").first()
+            ball = replaced is not None and (replaced.details or {}).get("new_ball") is not None
+            reason = "ball_change" if ball else EntryKind.REPLACEMENT
         elif table.last_closed_at and table.last_closed_at > since:
             reason = "duplicate"
         else:

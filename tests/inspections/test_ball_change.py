@@ -125,6 +125,22 @@ def test_a_ball_change_during_play_stops_play_until_inspected(fixed_wheel):
     assert table.flags.filter(status="open").exists()
 
 
+def test_an_inspection_amended_into_a_duplicate_of_one_before_the_ball_change_does_not_count(fixed_wheel):
+    before = inspect(fixed_wheel)
+    change_ball(fixed_wheel)
+    after = inspect(fixed_wheel)
+    services.amendment_record(
+        entry_id=after.pk,
+        reason="Typed twice",
+        amendment_kind="duplicate",
+        duplicate_of=before.seq,
+        signature=sign(fixed_wheel.floorperson),
+        recorded_by=fixed_wheel.floorperson,
+    )
+    assert GamingTable.objects.get(pk=fixed_wheel.table.pk).inspection_void_reason == "ball_change"
+    refused(lambda: event(fixed_wheel, "open"), "ball_changed_without_inspection", BALL_CHANGE)
+
+
 def test_the_ball_change_policy_says_what_it_applies():
     assert BALL_CHANGE.startswith("Product policy: ")
     assert "(58 Pa. Code § 617a.2(b), (d) govern a wheel's external movable parts; the ball" in BALL_CHANGE
