@@ -51,6 +51,9 @@ CATALOGUE: dict[str, Entry] = {
     "wheel_type_mismatch": Entry(
         "Table {table} is a {table_wheel} table; wheel {serial} is a {wheel} wheel.", pa.WHEELS
     ),
+    "ball_already_on_table": Entry(
+        "Ball {serial} is already table {table}'s ball: put on a spare ball.", pa.REPLACED_BALL_POLICY
+    ),
     "ball_in_use": Entry("Ball {serial} is the ball of table {tables}: choose a spare ball.", pa.BALL_ONE_TABLE_POLICY),
     "wheel_type_required": Entry("A Roulette table has a single-zero or a double-zero wheel.", pa.WHEELS),
     "wheel_type_not_applicable": Entry(

@@ -320,8 +320,11 @@ def table_equipment(*, table: Table, wheel: Equipment, ball: Equipment) -> list[
     return violations
 
 
-def ball_free(*, ball: Equipment, in_use_on: list[str]) -> Violation | None:
-    """A replacement ball comes from the spares: one ball is never in play on two tables."""
+def ball_free(*, ball: Equipment, in_use_on: list[str], table: Table | None = None) -> Violation | None:
+    """A replacement ball comes from the spares: one ball is never in play on two tables, and the ball
+    put on a table (`table`) is not the one already on it."""
+    if ball is not None and table is not None and ball.pk == table.ball_id:
+        return violation("ball_already_on_table", field="new_ball", serial=ball.serial, table=table.number)
     if ball is not None and in_use_on:
         return violation("ball_in_use", field="new_ball", serial=ball.serial, tables=", ".join(in_use_on))
     return None

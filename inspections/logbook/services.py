@@ -355,7 +355,7 @@ def adjustment_record(
             in_use_on = GamingTable.objects.filter(ball=new_ball).exclude(pk=table.pk).values_list("number", flat=True)
             ball_checks += [
                 *rules.table_equipment(table=table, wheel=None, ball=new_ball),
-                rules.ball_free(ball=new_ball, in_use_on=list(in_use_on)),
+                rules.ball_free(ball=new_ball, in_use_on=list(in_use_on), table=table),
             ]
         raise_if_any(
             [
@@ -579,7 +579,7 @@ def irregularity_record(
         in_use_on = GamingTable.objects.filter(ball=new_ball).exclude(pk=table.pk).values_list("number", flat=True)
         return [
             *rules.table_equipment(table=table, wheel=None, ball=new_ball),
-            rules.ball_free(ball=new_ball, in_use_on=list(in_use_on)),
+            rules.ball_free(ball=new_ball, in_use_on=list(in_use_on), table=table),
         ]
 
     def use_new_ball(table: GamingTable, at: datetime) -> None:

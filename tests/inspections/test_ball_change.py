@@ -204,6 +204,25 @@ def test_a_ball_on_another_table_is_refused(fixed_wheel, casino):
     )
 
 
+def test_the_ball_put_on_is_not_the_one_already_on_the_table(fixed_wheel):
+    own = GamingTable.objects.get(pk=fixed_wheel.table.pk).ball
+    refused(lambda: change_ball(fixed_wheel, new_ball=own), "ball_already_on_table", POLICY)
+    inspect(fixed_wheel)
+    event(fixed_wheel, "open")
+    refused(
+        lambda: services.irregularity_record(
+            table_id=fixed_wheel.table.pk,
+            kind="ball_left_wheel",
+            ball_replaced=True,
+            new_ball=own,
+            signature=sign(fixed_wheel.floorperson),
+            recorded_by=fixed_wheel.floorperson,
+        ),
+        "ball_already_on_table",
+        POLICY,
+    )
+
+
 # ---- The floor: its own page, offered on every Roulette table ----
 
 
