@@ -36,6 +36,10 @@ class GameRules(Protocol):
     BIG_SIX_ODDS_WORDING: Choice | None
     # None: the jurisdiction's texts have no Casino War.
     CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None
+    # Why the game is refused where the texts have no Casino War (a product policy); None where they have it.
+    NO_CASINO_WAR: str | None
+    # An option another text has, refused here by a paragraph of this text's own (else WAGERS_CITATION).
+    OPTIONS_REFUSED: dict[str, str]
 
     def exclusivity(self, *, offered: set[str]) -> list[Violation]: ...
 
@@ -116,7 +120,7 @@ class Jurisdiction(GameRules, Protocol):
     def inspection_passed(self, *, items: Mapping[str, object]) -> bool: ...
 
     def check_adjustment(
-        self, *, table: Table, kind: str, performer: Person, witness: Person
+        self, *, table: Table, kind: str, performer: Person, witness: Person | None
     ) -> list[Violation | None]: ...
 
     def signer_may_record(self, *, event: str, signer: Person, table: Table) -> list[Violation | None]: ...

@@ -130,8 +130,9 @@ def inspection_passed(*, items: Mapping[str, object]) -> bool:
 # ---- § 617a.2(b)–(d): adjustments and replacements ----
 
 
-def check_adjustment(*, table: Table, kind: str, performer: Person, witness: Person) -> list[Violation | None]:
-    """§ 617a.2(b): by a floorperson or maintenance member, in the presence of another person from security."""
+def check_adjustment(*, table: Table, kind: str, performer: Person, witness: Person | None) -> list[Violation | None]:
+    """§ 617a.2(b): by a floorperson or maintenance member, in the presence of another person from security
+    (no witness named: none was present)."""
     citation = pa.ADJUSTMENT if kind == "adjustment" else pa.REPLACEMENT
     violations = [
         table_is_roulette(table=table, citation=citation),
@@ -152,6 +153,9 @@ def check_adjustment(*, table: Table, kind: str, performer: Person, witness: Per
     violations.append(
         signer_belongs_to_property(signer=performer, table=table, field="performer", citation=pa.ADJUSTMENT)
     )
+    if witness is None:
+        violations.append(violation("witness_required", field="witness"))
+        return violations
     if witness.pk == performer.pk:
         violations.append(violation("witness_is_performer", field="witness"))
     elif witness.role not in pa.WITNESS_ROLES:

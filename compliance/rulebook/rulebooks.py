@@ -43,6 +43,8 @@ class Pennsylvania:
     BIG_SIX_ORDER: tuple[str, ...] = facts.BIG_SIX_ORDER
     BIG_SIX_ODDS_WORDING = facts.BIG_SIX_ODDS_WORDING
     CASINO_WAR_PAYOUTS = facts.CASINO_WAR_PAYOUTS
+    NO_CASINO_WAR = facts.NO_CASINO_WAR
+    OPTIONS_REFUSED = facts.OPTIONS_REFUSED
     exclusivity = staticmethod(facts.exclusivity)
     required_options = staticmethod(facts.required_options)
 
@@ -213,9 +215,16 @@ RULES = (
     "may_decide_layout",
     "configuration_ready",
     "casino_war_decks_allowed",
+    "deck_change_allowed",
+    "cards_at_opening",
+    "irregularity_kind_for_game",
     "check_casino_war_submission",
     "may_resolve_flag",
 )
+
+# What a Casino War table may do, asked where the text has no Casino War: the game's refusal instead
+# (Borrowing._casino_war_gated). Each answers one Violation or None.
+CASINO_WAR_GATES = ("may_open", "may_record_irregularity", "may_change_decks")
 
 # What a silent text does not set, by the borrowed paragraph's beginning (the first that matches).
 SILENT_ON = (
@@ -249,6 +258,8 @@ class Borrowing(Pennsylvania):
         "BIG_SIX_CLAPPER",
         "BIG_SIX_ODDS_WORDING",
         "CASINO_WAR_PAYOUTS",
+        "NO_CASINO_WAR",
+        "OPTIONS_REFUSED",
         "IRREGULARITIES",
         "IRREGULARITY_KINDS",
         "OWN",
@@ -306,6 +317,11 @@ class Borrowing(Pennsylvania):
     def __init__(self) -> None:
         for name in RULES:
             setattr(self, name, self._translating(getattr(Pennsylvania, name)))
+        for name in CASINO_WAR_GATES:
+            setattr(self, name, self._casino_war_gated(getattr(self, name)))
+        # The decks and cards are not judged where the game is refused (the gates above say so once).
+        for name in ("deck_change_allowed", "cards_at_opening"):
+            setattr(self, name, self._casino_war_gated(getattr(self, name), refuse=False))
         self.INSPECTION_LOG = self.borrowed(facts.INSPECTION_LOG)
         self.LAYOUT_APPROVAL = self.borrowed(facts.LAYOUT_APPROVAL)
         self.RULES_SUBMISSION = self.borrowed(facts.RULES_SUBMISSION)
@@ -320,6 +336,24 @@ class Borrowing(Pennsylvania):
             return self.translate(rule(*args, **kwargs))
 
         return translated
+
+    def _casino_war_gated(self, rule: Callable[..., Any], *, refuse: bool = True) -> Callable[..., Any]:
+        """`rule`, except at a Casino War table where this text has no Casino War: there it answers that
+        the game is not kept here (`refuse`), or nothing; Chapter 651a's rules are not borrowed for a
+        game the text does not have."""
+
+        @functools.wraps(rule)
+        def gated(*, table: Table, **kwargs: Any) -> Any:
+            if table.game == Game.CASINO_WAR and self.CASINO_WAR_PAYOUTS is None:
+                assert self.NO_CASINO_WAR is not None
+                if not refuse:
+                    return None
+                return violation(
+                    "game_not_in_jurisdiction", field="table", citation=self.NO_CASINO_WAR, jurisdiction=self.NAME
+                )
+            return rule(table=table, **kwargs)
+
+        return gated
 
     def check_layout(
         self,
@@ -367,7 +401,7 @@ class WithoutProcedure(Borrowing):
 
     def __init__(self) -> None:
         super().__init__()
-        self.may_open = self._translating(procedure.may_open_without_procedure)
+        self.may_open = self._casino_war_gated(self._translating(procedure.may_open_without_procedure))
 
 
 class NewJersey(Borrowing, module=new_jersey, text="N.J.A.C. 19:47-5"):

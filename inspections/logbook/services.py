@@ -321,13 +321,14 @@ def adjustment_record(
     part: str,
     description: str,
     performer: SignatureInput,
-    witness: SignatureInput,
+    witness: SignatureInput | None,
     recorded_by: User,
     performed_at: datetime | None = None,
     new_ball: Ball | None = None,
 ) -> Entry:
-    """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness.
-    A replacement of the ball names the new one, a registered spare, which becomes the table's ball."""
+    """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness
+    (none named is the rulebook's refusal). A replacement of the ball names the new one, a registered
+    spare, which becomes the table's ball."""
 
     def jurisdiction() -> str:
         return _jurisdiction_of(table_id)
@@ -335,7 +336,11 @@ def adjustment_record(
     performer_user = signer_authenticate(
         signature=performer, field="performer", jurisdiction=jurisdiction, in_logbook=True
     )
-    witness_user = signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction, in_logbook=True)
+    witness_user = (
+        signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction, in_logbook=True)
+        if witness is not None
+        else None
+    )
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
         rules = table.property.rulebook()
@@ -359,6 +364,7 @@ def adjustment_record(
                 out_of_order,
             ]
         )
+        assert witness_user is not None  # check_adjustment refused a missing witness (§ 617a.2(b))
         # § 617a.2(c), (d): whatever inspection came before no longer counts. An open table stays
         # open (the logbook records what happened); the overdue scan flags it.
         table.inspection_void_reason = kind
