@@ -19,8 +19,8 @@ NAME = "Pennsylvania (58 Pa. Code)"
 
 
 def proposed(section: str) -> str:
-    """A paragraph of Chapter 619a or 651a: they exist only in the 2011 proposed rulemaking (41 Pa.B.
-    3000), never adopted, so every citation of them says so, in this one form."""
+    """A paragraph of Chapter 619a or 651a: the text this product holds of them is the 2011 proposed
+    rulemaking (41 Pa.B. 3000), so every citation of them says so, in this one form."""
     return f"58 Pa. Code § {section} (proposed, 41 Pa.B. 3000)"
 
 
