@@ -248,6 +248,17 @@ class Jurisdiction(GameRules, Protocol):
         self, *, payout_odds: dict[str, object], options: dict[str, object]
     ) -> list[Violation]: ...
 
+    # An amendment's correction, held to the rules its entry met when it was made.
+    def check_corrected_entry(
+        self,
+        *,
+        table: Table,
+        entry_kind: str,
+        details: dict[str, object],
+        correction: dict[str, object],
+        rules_submission: Submission | None,
+    ) -> list[Violation | None]: ...
+
     # § 617a.6 (N.J.A.C. 19:47-5.4, Section 4(d)): the kinds of "no spin" listed.
     def check_irregularity_kind(self, *, kind: str) -> Violation | None: ...
 

@@ -22,7 +22,7 @@ from compliance.rulebook.facts import ChecklistItem, FlagKind
 from compliance.rulebook.games import casino_war
 from compliance.rulebook.jurisdictions import new_jersey, section_4
 from compliance.rulebook.jurisdictions import pennsylvania as facts
-from compliance.rulebook.subjects import Table
+from compliance.rulebook.subjects import Submission, Table
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game, WheelType
 from compliance.rulebook.words import feature_label
@@ -163,6 +163,42 @@ class Pennsylvania:
             )
         return None
 
+    def check_corrected_entry(
+        self,
+        *,
+        table: Table,
+        entry_kind: str,
+        details: dict[str, object],
+        correction: dict[str, object],
+        rules_submission: Submission | None,
+    ) -> list[Violation | None]:
+        """A correction passes every rule its entry passed when it was made, at this table, for its
+        jurisdiction, game and configuration (docs/readings.md): a "no spin" of a kind this text lists
+        (§ 617a.6; N.J.A.C. 19:47-5.4; Section 4(d)) and of the table's game (§ 651a.11, proposed); a
+        deck change of the decks the table may use (§ 651a.3(a), (c), proposed, with `rules_submission`,
+        the one in effect on the entry's day). `details` are the entry's values as amended so far."""
+        found: list[Violation | None] = []
+        if entry_kind == "irregularity" and {"kind", "ball_replaced"} & set(correction):
+            kind = str(correction.get("kind", details.get("irregularity")))
+            ball_replaced = correction.get("ball_replaced", details.get("ball_replaced")) is True
+            # As irregularity_record asks them: the text's list of kinds for Roulette, the game's kinds.
+            found += [
+                self.check_irregularity_kind(kind=kind) if table.game == Game.ROULETTE else None,
+                self.irregularity_kind_for_game(
+                    table=table, kind=kind, roulette_kinds=self.IRREGULARITY_KINDS, ball_replaced=ball_replaced
+                ),
+            ]
+        if entry_kind == "deck_change" and "decks" in correction and isinstance(correction["decks"], int):
+            found.append(
+                self.deck_change_allowed(table=table, decks=correction["decks"], rules_submission=rules_submission)
+            )
+        return [
+            dataclasses.replace(v, field=f"correction.{CORRECTED_FIELD.get(v.field or '', v.field)}")
+            if v is not None
+            else None
+            for v in found
+        ]
+
     def borrowed(self, citation: str) -> str:
         """Pennsylvania's own paragraphs are its law: cited as they are."""
         return citation
@@ -170,6 +206,9 @@ class Pennsylvania:
     def __repr__(self) -> str:
         return f"<rulebook of {self.NAME}>"
 
+
+# A rule's field, as the corrected field of an amendment names it (check_corrected_entry).
+CORRECTED_FIELD = {"irregularity": "kind", "kind": "kind", "ball_replaced": "ball_replaced", "decks": "decks"}
 
 # The rules a borrowing rulebook takes from Pennsylvania's, their answers' citations translated.
 RULES = (

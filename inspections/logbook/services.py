@@ -23,7 +23,7 @@ from django.utils import timezone
 from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
-from compliance.casinos.clock import property_today
+from compliance.casinos.clock import local_date, property_today
 from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property
 from compliance.casinos.services import equipment_lock
 from compliance.rulebook import Jurisdiction, Violation, raise_if_any, table_states
@@ -648,6 +648,16 @@ def _inspection_as_amended(entry: Entry, rules: Jurisdiction) -> tuple[list[Entr
     return chain, False, rules.inspection_passed(items=items)
 
 
+def _details_as_amended(entry: Entry) -> dict[str, object]:
+    """The entry's details as its corrections so far leave them (a correction names the API's fields:
+    an irregularity's `kind` is its details' `irregularity`)."""
+    details = dict(entry.details or {})
+    for amendment in entry.amendments.values_list("details", flat=True).order_by("seq"):
+        for name, value in (amendment.get("correction") or {}).items():
+            details["irregularity" if entry.kind == EntryKind.IRREGULARITY and name == "kind" else name] = value
+    return details
+
+
 def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: Jurisdiction) -> None:
     """§ 617a.2(a): an inspection entered in error is no inspection; a duplicate counts only as the one
     it repeats, at that one's time (so it is void when that one is); one corrected to a failed item did
@@ -711,6 +721,19 @@ def amendment_record(
         )
         new_ball = correction.get("new_ball")
         now = timezone.now()
+        malformed = rules.check_correction(
+            kind=original.kind,
+            allowed=CORRECTABLE[original.kind],
+            correction=correction,
+            now=now,
+            skew=timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS),
+            checklist=tuple(item.code for item in rules.checklist_for(table)),
+            ball_known=isinstance(new_ball, int)
+            and Ball.objects.filter(pk=new_ball, property_id=table.property_id).exists(),
+            required=amendment_kind not in rules.VOIDING_AMENDMENTS,
+            recorded_at=_in_zone(original.recorded_at, table.property.zone),
+            max_backdate=timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS),
+        )
         raise_if_any(
             [
                 rules.may_amend(entry=original, signer=signer, original_signer_ids=signer_ids),
@@ -722,18 +745,23 @@ def amendment_record(
                     duplicate=duplicate,
                     voided_by=_voided_by(original, rules.VOIDING_AMENDMENTS),
                 ),
-                *rules.check_correction(
-                    kind=original.kind,
-                    allowed=CORRECTABLE[original.kind],
-                    correction=correction,
-                    now=now,
-                    skew=timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS),
-                    checklist=tuple(item.code for item in rules.checklist_for(table)),
-                    ball_known=isinstance(new_ball, int)
-                    and Ball.objects.filter(pk=new_ball, property_id=table.property_id).exists(),
-                    required=amendment_kind not in rules.VOIDING_AMENDMENTS,
-                    recorded_at=_in_zone(original.recorded_at, table.property.zone),
-                    max_backdate=timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS),
+                *malformed,
+                # What creation refuses, a correction refuses too (the table's jurisdiction, game and
+                # the configuration approved on the entry's day), once its values are well formed.
+                *(
+                    rules.check_corrected_entry(
+                        table=table,
+                        entry_kind=original.kind,
+                        details=_details_as_amended(original),
+                        correction=correction,
+                        rules_submission=rules_submission_in_effect(
+                            property_id=table.property_id,
+                            game=table.game,
+                            on=local_date(original.occurred_at, table.property.zone),
+                        ),
+                    )
+                    if amendment_kind == "correction" and not malformed
+                    else []
                 ),
             ]
         )
