@@ -24,9 +24,10 @@ from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import local_date, property_today
-from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property
+from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property, TableState
 from compliance.casinos.services import equipment_lock
 from compliance.rulebook import Jurisdiction, Violation, raise_if_any, table_states
+from compliance.rulebook.amendments import parse_time
 from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from config.keyring import signing_key
@@ -618,6 +619,10 @@ CORRECTABLE: dict[str, frozenset[str]] = {
 }
 
 
+# The entries whose times § 617a.2(c), (d) put in order: a correction of one re-judges the table.
+ORDERED_KINDS = frozenset({EntryKind.INSPECTION, EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT})
+
+
 def _voided_by(entry: Entry, voiding: frozenset[str]) -> int | None:
     """The number of the amendment that marked this entry entered in error or a duplicate, if any."""
     for details, seq in entry.amendments.values_list("details", "seq").order_by("seq"):
@@ -656,6 +661,38 @@ def _details_as_amended(entry: Entry) -> dict[str, object]:
         for name, value in (amendment.get("correction") or {}).items():
             details["irregularity" if entry.kind == EntryKind.IRREGULARITY and name == "kind" else name] = value
     return details
+
+
+def _time_as_amended(entry: Entry) -> datetime:
+    """When the entry says it happened, as its corrections so far leave it."""
+    corrected = _details_as_amended(entry).get("performed_at")
+    return (parse_time(corrected) if isinstance(corrected, str) else None) or entry.occurred_at
+
+
+def _order_rejudged(*, table: GamingTable, rules: Jurisdiction) -> None:
+    """§ 617a.2(c), (d) on the log as amended: when a corrected time puts an adjustment or replacement
+    after the inspection the table's opening rests on, that inspection no longer counts, as if the log
+    had always read so; an open table is then flagged by the overdue scan. Only ever taken away: a
+    correction never makes an inspection count that did not (a new inspection does; docs/readings.md)."""
+    last = Entry.objects.filter(table=table, kind=EntryKind.INSPECTION).order_by("-seq").first()
+    if last is None or table.inspection_void_reason or table.state not in (TableState.INSPECTED, TableState.OPEN):
+        return
+    inspected_at = _time_as_amended(last)
+    latest: dict[str, datetime] = {}
+    for work in Entry.objects.filter(table=table, kind__in=(EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT)):
+        if _voided_by(work, rules.VOIDING_AMENDMENTS) is None:
+            at = _time_as_amended(work)
+            latest[work.kind] = max(at, latest.get(work.kind, at))
+    table.last_inspection_at = inspected_at
+    if EntryKind.ADJUSTMENT in latest:
+        table.last_adjustment_at = latest[EntryKind.ADJUSTMENT]
+    if EntryKind.REPLACEMENT in latest:
+        table.last_replacement_at = latest[EntryKind.REPLACEMENT]
+    for kind in (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT):
+        if kind in latest and latest[kind] > inspected_at:
+            table.inspection_void_reason = kind
+            table.state = table_states.next_state(table.state, table_states.VOID)
+            return
 
 
 def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: Jurisdiction) -> None:
@@ -783,8 +820,15 @@ def amendment_record(
             details=details,
             amends=original,
         )
-        if original.kind == EntryKind.INSPECTION and (amendment_kind != "correction" or "items" in correction):
+        amended_away = original.kind == EntryKind.INSPECTION and (
+            amendment_kind != "correction" or "items" in correction
+        )
+        reordered = original.kind in ORDERED_KINDS and "performed_at" in correction and rules.KEEPS_PROCEDURE
+        if amended_away:
             _inspection_amended_away(table=table, original=original, rules=rules)
+        if reordered:
+            _order_rejudged(table=table, rules=rules)
+        if amended_away or reordered:
             _table_save(table, as_locked=as_locked, at=None, entry=entry)
     return entry
 

@@ -3,14 +3,20 @@ writes nothing creation refuses, at the table's jurisdiction, game and configura
 
 from __future__ import annotations
 
-import pytest
+from datetime import timedelta
 
+import pytest
+from django.utils import timezone
+
+from compliance.casinos.models import TableState
+from inspections.flags import overdue
+from inspections.flags.models import ComplianceException
 from inspections.logbook import services
-from tests.compliance.test_jurisdiction_citations import JURISDICTIONS, own
+from tests.compliance.test_jurisdiction_citations import JURISDICTIONS, borrowed, own
 from tests.conftest import sign, staff_of
 from tests.factories import GamingTableFactory, PropertyFactory, configure_for_opening
 from tests.inspections.test_casino_war_logbook import change_decks, war_event, war_irregularity, war_table
-from tests.inspections.test_services import event, inspect, refused
+from tests.inspections.test_services import adjust, event, inspect, refused
 
 BALL_ROULETTE_ONLY = (
     "Product policy: only a Roulette table has a ball (58 Pa. Code § 617a.1(a) describes the Roulette ball; "
@@ -109,3 +115,73 @@ def test_a_deck_change_at_a_shuffler_table_is_corrected_to_its_batches(db):
         "casino_war_decks",
         "58 Pa. Code § 651a.3(c) (proposed, 41 Pa.B. 3000)",
     )
+
+
+# ---- § 617a.2(c): all adjustments before the inspection, on the log as amended ----
+
+
+@pytest.fixture(params=JURISDICTIONS)
+def ready(request, db):
+    """A table of each jurisdiction adjusted an hour ago and inspected after it: ready to open."""
+    people = staff_of(PropertyFactory(name=f"House {request.param}", jurisdiction=request.param))
+    people.table = configure_for_opening(
+        GamingTableFactory(property=people.property, number="R-01"), created_by=people.compliance
+    )
+    people.code = request.param
+    now = timezone.now().replace(microsecond=0)
+    people.adjustment = adjust(people, at=now - timedelta(minutes=60))
+    people.inspection = inspect(people, at=now - timedelta(minutes=50))
+    people.now = now
+    return people
+
+
+def later(people, minutes):
+    return (people.now - timedelta(minutes=minutes)).isoformat()
+
+
+def adjustments_before_inspection(code):
+    return borrowed(code, "58 Pa. Code § 617a.2(c)", "sets no procedure")
+
+
+def test_an_adjustment_corrected_to_after_the_inspection_voids_it(ready):
+    amend(ready, ready.adjustment, {"performed_at": later(ready, 40)})
+    ready.table.refresh_from_db()
+    assert (ready.table.state, ready.table.inspection_void_reason) == (TableState.UNLOCKED, "adjustment")
+    refused(lambda: event(ready, "open"), "adjustment_after_inspection", adjustments_before_inspection(ready.code))
+    inspect(ready)
+    assert event(ready, "open").kind == "open"
+
+
+def test_an_inspection_corrected_to_before_the_adjustment_no_longer_counts(ready):
+    amend(ready, ready.inspection, {"performed_at": later(ready, 70)})
+    refused(lambda: event(ready, "open"), "adjustment_after_inspection", adjustments_before_inspection(ready.code))
+
+
+def test_a_correction_that_keeps_the_order_keeps_the_table_ready(ready):
+    amend(ready, ready.adjustment, {"performed_at": later(ready, 55)})
+    ready.table.refresh_from_db()
+    assert ready.table.state == TableState.INSPECTED
+    assert event(ready, "open").kind == "open"
+
+
+def test_an_open_table_whose_adjustment_is_corrected_to_after_its_inspection_is_flagged(ready):
+    event(ready, "open")
+    amend(ready, ready.adjustment, {"performed_at": later(ready, 40)})
+    ready.table.refresh_from_db()
+    assert ready.table.state == TableState.OPEN  # the logbook records what happened; the scan flags it
+    assert ready.table.adjusted_since == ready.now - timedelta(minutes=40)
+    overdue.scan(now=timezone.now())
+    flag = ComplianceException.objects.get(table=ready.table, kind="adjusted_after_inspection")
+    assert flag.citation == adjustments_before_inspection(ready.code)
+
+
+def test_a_replacement_corrected_to_after_the_inspection_voids_it(db):
+    people = staff_of(PropertyFactory(name="House PA", jurisdiction="PA"))
+    people.table = configure_for_opening(
+        GamingTableFactory(property=people.property, number="R-01"), created_by=people.compliance
+    )
+    now = timezone.now().replace(microsecond=0)
+    replacement = adjust(people, "replacement", at=now - timedelta(minutes=60), part="rotor", description="New rotor")
+    inspect(people, at=now - timedelta(minutes=50))
+    amend(people, replacement, {"performed_at": (now - timedelta(minutes=40)).isoformat()})
+    refused(lambda: event(people, "open"), "replacement_without_inspection", "58 Pa. Code § 617a.2(d)")
