@@ -330,11 +330,12 @@ CATALOGUE: dict[str, Entry] = {
     "max_length/password": Entry("A password is at most {limit:,} characters.", GIVEN),
     # ---- § 601a.2: Rules Submissions (approvals.py) ----
     "game_not_in_jurisdiction": Entry("The rules of {jurisdiction} in this product have no Casino War.", GIVEN),
-    "wheel_types_required": Entry("Name the wheel types the rules are for.", pa.WHEELS),
+    "wheel_types_required": Entry("Name the wheel types the rules are for.", pa.WHEEL_TYPES_NAMED_POLICY),
     "payout_odds_required": Entry("List the wagers offered and their payout odds.", pa.PAYOUT_ODDS),
     "wheel_type_unknown": Entry("“{wheel_type}” is not a wheel type.", pa.WHEELS),
     "submission_not_draft": Entry(
-        "Version {version} was {status}; it is never rewritten: make a new version instead.", pa.RULES_SUBMISSION
+        "Version {version} was {status}; it is never rewritten: make a new version instead.",
+        pa.SUBMISSION_VERSIONS_POLICY,
     ),
     "filer_role": Entry("The Rules Submission is filed by a compliance manager of {property}.", pa.FILER_POLICY),
     "submission_has_violations": Entry(

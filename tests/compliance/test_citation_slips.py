@@ -263,3 +263,28 @@ def test_a_credential_number_kept_after_signing_is_product_policy(db):
         "credential_number_signed",
         "Product policy, derived from 58 Pa. Code § 617a.2(e)",
     )
+
+
+# ---- The catalogue read again: what a paragraph does not say is product policy ----
+
+
+@pytest.mark.parametrize("code", JURISDICTIONS)
+def test_a_submission_without_wheel_types_and_a_filed_version_are_product_policy(code):
+    """§ 617a.1(c)–(e) describe the wheels, not what a Rules Submission names; § 601a.2 is not among the
+    texts held, so that a filed version is never rewritten is the product's own rule."""
+    rules = rulebook_for(code)
+    found = rules.check_rules_submission(
+        game_rules=game_rules_for(code), game="roulette", wheel_types=[], payout_odds={"straight": [35, 1]}, options={}
+    )
+    assert [(v.code, v.citation) for v in found] == [
+        (
+            "wheel_types_required",
+            "Product policy: a Roulette Rules Submission names the wheel types it is for "
+            "(58 Pa. Code § 617a.1(c)–(e) describe the wheels)",
+        )
+    ]
+    filed = SimpleNamespace(status="filed", version=2, get_status_display=lambda: "Filed")
+    assert rules.may_edit_submission(submission=filed).citation == (
+        "Product policy: a filed Rules Submission is never rewritten; a change is a new version "
+        "(58 Pa. Code § 601a.2, relating to table games Rules Submissions)"
+    )

@@ -115,6 +115,17 @@ UNLOCK_FIRST_POLICY = (
 ENTRY_ORDER_POLICY = (
     "Product policy: a table's entries follow each other in time (58 Pa. Code § 617a.2(e) requires their date and time)"
 )
+# § 601a.2 (not among the texts held, "relating to table games Rules Submissions") is where the rules are
+# submitted; that a filed version never changes, a change being a new version, is the product's.
+SUBMISSION_VERSIONS_POLICY = (
+    "Product policy: a filed Rules Submission is never rewritten; a change is a new version "
+    "(58 Pa. Code § 601a.2, relating to table games Rules Submissions)"
+)
+# § 617a.1(c)–(e) describe the wheels; that a Roulette Rules Submission names those it is for is the product's.
+WHEEL_TYPES_NAMED_POLICY = (
+    "Product policy: a Roulette Rules Submission names the wheel types it is for "
+    "(58 Pa. Code § 617a.1(c)–(e) describe the wheels)"
+)
 # § 601a.2 (not among the texts held) has the certificate holder file: who files is the property's.
 FILER_POLICY = "Product policy: a compliance manager files the property's Rules Submission"
 # How far back a time an entry may carry (ENTRY_MAX_BACKDATE_HOURS): the log holds the true date and time.
