@@ -81,11 +81,12 @@ def check_configuration(
         return check_big_six_submission(game_rules, payout_odds=payout_odds, options=options)
     if game == Game.CASINO_WAR:
         if game_rules.CASINO_WAR_PAYOUTS is None:
+            assert game_rules.NO_CASINO_WAR is not None  # a text without the game says why it is refused
             return [
                 violation(
                     "game_not_in_jurisdiction",
                     field="game",
-                    citation=game_rules.WAGERS_CITATION,
+                    citation=game_rules.NO_CASINO_WAR,
                     jurisdiction=game_rules.NAME,
                 )
             ]
@@ -153,7 +154,14 @@ def check_layout(
     violations = []
     for index, feature in enumerate(features):
         if feature not in pa.LAYOUT_FEATURES:
-            violations.append(violation("layout_feature_unknown", field=f"features.{index}", feature=feature))
+            violations.append(
+                violation(
+                    "layout_feature_unknown",
+                    field=f"features.{index}",
+                    citation=pa.LAYOUT_APPROVAL_BY_GAME[game],
+                    feature=feature,
+                )
+            )
     needed = list(pa.LAYOUT_ALWAYS_BY_GAME[game])
     if game != Game.ROULETTE:
         options = None  # the Roulette options add Roulette areas only
@@ -174,12 +182,16 @@ def check_layout(
 
 
 def may_decide_layout(layout: Submission, *, signer: Person) -> list[Violation | None]:
-    """The Bureau approves a layout (§ 617a.1(f)): a regulator of the jurisdiction, on a pending one."""
+    """The Bureau approves a layout (§ 617a.1(f); § 619a.1(g), § 651a.2(b) for Big Six and Casino War,
+    proposed): a regulator of the jurisdiction, on a pending one."""
+    citation = pa.LAYOUT_APPROVAL_BY_GAME[layout.game]
     violations: list[Violation | None] = []
     if layout.status != "pending":
-        violations.append(violation("layout_not_pending", field=None, status=layout.get_status_display().lower()))
+        violations.append(
+            violation("layout_not_pending", field=None, citation=citation, status=layout.get_status_display().lower())
+        )
     if signer.role not in APPROVER_ROLES or signer.jurisdiction != layout.property.jurisdiction:
-        violations.append(violation("approver_role/layout", field="signature"))
+        violations.append(violation("approver_role/layout", field="signature", citation=citation))
     return violations
 
 

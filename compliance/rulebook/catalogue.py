@@ -118,7 +118,7 @@ CATALOGUE: dict[str, Entry] = {
     "credential_number_signed": Entry(
         "{name} has signed the log with credential number {credential_number}: it stays as it is. "
         "A person with a new Board credential is added as a new person.",
-        pa.INSPECTION_LOG,
+        pa.CREDENTIAL_NUMBER_KEPT,
     ),
     "person_has_signed": Entry(
         "{name} has signed or recorded entries where they work now: they stay there. "
@@ -137,7 +137,7 @@ CATALOGUE: dict[str, Entry] = {
     "checklist_item_not_applicable": Entry(
         "{item} (item (5): the 00 cover and signage) applies only to a double-zero wheel used as a single-zero "
         "wheel; table {table} has a {wheel} wheel.",
-        pa.DOUBLE_ZERO_AS_SINGLE_ZERO,
+        pa.INSPECTION_ITEM_5,
     ),
     "checklist_item_unknown": Entry("“{item}” is not an item of the § 617a.2(a) checklist.", pa.INSPECTION),
     "no_external_movable_parts": Entry(
@@ -165,6 +165,11 @@ CATALOGUE: dict[str, Entry] = {
     ),
     "performer_role": Entry(
         "Adjustments and replacements are made by a {roles}; {performer} is {role}.", pa.ADJUSTMENT
+    ),
+    "witness_required": Entry(
+        "An adjustment or replacement is made in the presence of a security department member: name the "
+        "witness, who signs it too.",
+        pa.ADJUSTMENT,
     ),
     "witness_is_performer": Entry(
         "The witness must be a different person from the one making the adjustment.", pa.ADJUSTMENT
@@ -348,11 +353,12 @@ CATALOGUE: dict[str, Entry] = {
     "max_length/password": Entry("A password is at most {limit:,} characters.", GIVEN),
     # ---- § 601a.2: Rules Submissions (approvals.py) ----
     "game_not_in_jurisdiction": Entry("The rules of {jurisdiction} in this product have no Casino War.", GIVEN),
-    "wheel_types_required": Entry("Name the wheel types the rules are for.", pa.WHEELS),
+    "wheel_types_required": Entry("Name the wheel types the rules are for.", pa.WHEEL_TYPES_NAMED_POLICY),
     "payout_odds_required": Entry("List the wagers offered and their payout odds.", pa.PAYOUT_ODDS),
     "wheel_type_unknown": Entry("“{wheel_type}” is not a wheel type.", pa.WHEELS),
     "submission_not_draft": Entry(
-        "Version {version} was {status}; it is never rewritten: make a new version instead.", pa.RULES_SUBMISSION
+        "Version {version} was {status}; it is never rewritten: make a new version instead.",
+        pa.SUBMISSION_VERSIONS_POLICY,
     ),
     "filer_role": Entry("The Rules Submission is filed by a compliance manager of {property}.", pa.FILER_POLICY),
     "submission_has_violations": Entry(
@@ -398,7 +404,8 @@ CATALOGUE: dict[str, Entry] = {
         pa.RULES_SUBMISSION,
     ),
     # ---- § 617a.1(f), § 617c, § 619a.1(g), § 651a.2(b): layouts (approvals.py) ----
-    "layout_feature_unknown": Entry("“{feature}” is not a layout feature.", pa.LAYOUT_APPROVAL),
+    # The layout paragraph of the layout's game (§ 617a.1(f), § 619a.1(g), § 651a.2(b)): given.
+    "layout_feature_unknown": Entry("“{feature}” is not a layout feature.", GIVEN),
     "layout_feature_missing": Entry("The layout must have “{feature}” for what is offered on its tables.", GIVEN),
     "touchdown_not_electronic": Entry(
         "Touchdown Roulette is offered on a fully automated electronic table; {tables} is not.", pa.TOUCHDOWN_TABLE
@@ -408,10 +415,8 @@ CATALOGUE: dict[str, Entry] = {
     "layout_artwork_type": Entry(
         "The artwork is not a PDF, PNG or JPEG file (judged by its content, not its name).", GIVEN
     ),
-    "layout_not_pending": Entry("This layout was already {status}.", pa.LAYOUT_APPROVAL),
-    "approver_role/layout": Entry(
-        "A regulator of the property's jurisdiction decides on a layout.", pa.LAYOUT_APPROVAL
-    ),
+    "layout_not_pending": Entry("This layout was already {status}.", GIVEN),
+    "approver_role/layout": Entry("A regulator of the property's jurisdiction decides on a layout.", GIVEN),
     "layout_not_approved": Entry("Table {table} has no approved layout: a layout is approved before use.", GIVEN),
     "touchdown_table": Entry(
         "Table {table}'s configuration “{configuration}” offers Touchdown Roulette, which is played on a fully "
@@ -531,8 +536,9 @@ CATALOGUE: dict[str, Entry] = {
     "cards_at_opening/not_casino_war": Entry(
         "Table {table} is not a Casino War table: it has no cards to inspect at opening.", pa.proposed("651a.4")
     ),
+    # § 651a.11 lists no ball: a Casino War table has none (§ 651a.2, proposed, describes its table).
     "irregularity_kind_for_game/ball": Entry(
-        "Table {table} is a Casino War table: there is no ball to replace.", pa.proposed("651a.11")
+        "Table {table} is a Casino War table: there is no ball to replace.", pa.BALL_ROULETTE_ONLY_POLICY
     ),
 }
 

@@ -36,6 +36,10 @@ class GameRules(Protocol):
     BIG_SIX_ODDS_WORDING: Choice | None
     # None: the jurisdiction's texts have no Casino War.
     CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None
+    # Why the game is refused where the texts have no Casino War (a product policy); None where they have it.
+    NO_CASINO_WAR: str | None
+    # An option another text has, refused here by a paragraph of this text's own (else WAGERS_CITATION).
+    OPTIONS_REFUSED: dict[str, str]
 
     def exclusivity(self, *, offered: set[str]) -> list[Violation]: ...
 
@@ -117,7 +121,7 @@ class Jurisdiction(GameRules, Protocol):
     def inspection_passed(self, *, items: Mapping[str, object]) -> bool: ...
 
     def check_adjustment(
-        self, *, table: Table, kind: str, performer: Person, witness: Person, ball_change: bool = False
+        self, *, table: Table, kind: str, performer: Person, witness: Person | None, ball_change: bool = False
     ) -> list[Violation | None]: ...
 
     def signer_may_record(self, *, event: str, signer: Person, table: Table) -> list[Violation | None]: ...
@@ -250,6 +254,17 @@ class Jurisdiction(GameRules, Protocol):
     def check_casino_war_submission(
         self, *, payout_odds: dict[str, object], options: dict[str, object]
     ) -> list[Violation]: ...
+
+    # An amendment's correction, held to the rules its entry met when it was made.
+    def check_corrected_entry(
+        self,
+        *,
+        table: Table,
+        entry_kind: str,
+        details: dict[str, object],
+        correction: dict[str, object],
+        rules_submission: Submission | None,
+    ) -> list[Violation | None]: ...
 
     # § 617a.6 (N.J.A.C. 19:47-5.4, Section 4(d)): the kinds of "no spin" listed.
     def check_irregularity_kind(self, *, kind: str) -> Violation | None: ...

@@ -132,9 +132,10 @@ def inspection_passed(*, items: Mapping[str, object]) -> bool:
 
 
 def check_adjustment(
-    *, table: Table, kind: str, performer: Person, witness: Person, ball_change: bool = False
+    *, table: Table, kind: str, performer: Person, witness: Person | None, ball_change: bool = False
 ) -> list[Violation | None]:
-    """§ 617a.2(b): by a floorperson or maintenance member, in the presence of another person from security.
+    """§ 617a.2(b): by a floorperson or maintenance member, in the presence of another person from security
+    (no witness named: none was present).
 
     A ball change (`ball_change`: a replacement of the ball) is held to the same people and witness
     on every Roulette table, whatever its wheel: the ball is not a part of the wheel, so § 617a.2(b)
@@ -152,7 +153,7 @@ def check_adjustment(
     return [*violations, *signers]
 
 
-def performer_and_witness(*, table: Table, performer: Person, witness: Person) -> list[Violation | None]:
+def performer_and_witness(*, table: Table, performer: Person, witness: Person | None) -> list[Violation | None]:
     """§ 617a.2(b): the performer a floorperson or maintenance member of the property, the witness
     another person, from its security department."""
     violations: list[Violation | None] = []
@@ -169,6 +170,9 @@ def performer_and_witness(*, table: Table, performer: Person, witness: Person) -
     violations.append(
         signer_belongs_to_property(signer=performer, table=table, field="performer", citation=pa.ADJUSTMENT)
     )
+    if witness is None:
+        violations.append(violation("witness_required", field="witness"))
+        return violations
     if witness.pk == performer.pk:
         violations.append(violation("witness_is_performer", field="witness"))
     elif witness.role not in pa.WITNESS_ROLES:

@@ -36,9 +36,9 @@ def property_may_change_jurisdiction(*, prop: Property, has_records: bool) -> Vi
 
 
 def person_may_change(*, person: Person, changed: set[str], has_signed: bool) -> list[Violation]:
-    """Once a person has signed or recorded an entry: their Board-issued credential number, printed
-    with every signature of the log (§ 617a.2(e)), never changes; and (product policy from
-    § 617a.2(e)) they stay at the property, or for a regulator the jurisdiction, whose records
+    """Once a person has signed or recorded an entry (product policy from § 617a.2(e), which asks the log
+    for the credential number of who signs): their Board-issued credential number never changes; and
+    they stay at the property, or for a regulator the jurisdiction, whose records
     they signed. A new role at the same property is allowed: each signature keeps what it meant."""
     if not has_signed:
         return []

@@ -22,7 +22,7 @@ from compliance.rulebook.facts import ChecklistItem, FlagKind
 from compliance.rulebook.games import casino_war
 from compliance.rulebook.jurisdictions import new_jersey, section_4
 from compliance.rulebook.jurisdictions import pennsylvania as facts
-from compliance.rulebook.subjects import Table
+from compliance.rulebook.subjects import Submission, Table
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game, WheelType
 from compliance.rulebook.words import feature_label
@@ -43,6 +43,8 @@ class Pennsylvania:
     BIG_SIX_ORDER: tuple[str, ...] = facts.BIG_SIX_ORDER
     BIG_SIX_ODDS_WORDING = facts.BIG_SIX_ODDS_WORDING
     CASINO_WAR_PAYOUTS = facts.CASINO_WAR_PAYOUTS
+    NO_CASINO_WAR = facts.NO_CASINO_WAR
+    OPTIONS_REFUSED = facts.OPTIONS_REFUSED
     exclusivity = staticmethod(facts.exclusivity)
     required_options = staticmethod(facts.required_options)
 
@@ -166,6 +168,42 @@ class Pennsylvania:
             )
         return None
 
+    def check_corrected_entry(
+        self,
+        *,
+        table: Table,
+        entry_kind: str,
+        details: dict[str, object],
+        correction: dict[str, object],
+        rules_submission: Submission | None,
+    ) -> list[Violation | None]:
+        """A correction passes every rule its entry passed when it was made, at this table, for its
+        jurisdiction, game and configuration (docs/readings.md): a "no spin" of a kind this text lists
+        (§ 617a.6; N.J.A.C. 19:47-5.4; Section 4(d)) and of the table's game (§ 651a.11, proposed); a
+        deck change of the decks the table may use (§ 651a.3(a), (c), proposed, with `rules_submission`,
+        the one in effect on the entry's day). `details` are the entry's values as amended so far."""
+        found: list[Violation | None] = []
+        if entry_kind == "irregularity" and {"kind", "ball_replaced"} & set(correction):
+            kind = str(correction.get("kind", details.get("irregularity")))
+            ball_replaced = correction.get("ball_replaced", details.get("ball_replaced")) is True
+            # As irregularity_record asks them: the text's list of kinds for Roulette, the game's kinds.
+            found += [
+                self.check_irregularity_kind(kind=kind) if table.game == Game.ROULETTE else None,
+                self.irregularity_kind_for_game(
+                    table=table, kind=kind, roulette_kinds=self.IRREGULARITY_KINDS, ball_replaced=ball_replaced
+                ),
+            ]
+        if entry_kind == "deck_change" and "decks" in correction and isinstance(correction["decks"], int):
+            found.append(
+                self.deck_change_allowed(table=table, decks=correction["decks"], rules_submission=rules_submission)
+            )
+        return [
+            dataclasses.replace(v, field=f"correction.{CORRECTED_FIELD.get(v.field or '', v.field)}")
+            if v is not None
+            else None
+            for v in found
+        ]
+
     def borrowed(self, citation: str) -> str:
         """Pennsylvania's own paragraphs are its law: cited as they are."""
         return citation
@@ -173,6 +211,9 @@ class Pennsylvania:
     def __repr__(self) -> str:
         return f"<rulebook of {self.NAME}>"
 
+
+# A rule's field, as the corrected field of an amendment names it (check_corrected_entry).
+CORRECTED_FIELD = {"irregularity": "kind", "kind": "kind", "ball_replaced": "ball_replaced", "decks": "decks"}
 
 # The rules a borrowing rulebook takes from Pennsylvania's, their answers' citations translated.
 RULES = (
@@ -220,9 +261,16 @@ RULES = (
     "may_decide_layout",
     "configuration_ready",
     "casino_war_decks_allowed",
+    "deck_change_allowed",
+    "cards_at_opening",
+    "irregularity_kind_for_game",
     "check_casino_war_submission",
     "may_resolve_flag",
 )
+
+# What a Casino War table may do, asked where the text has no Casino War: the game's refusal instead
+# (Borrowing._casino_war_gated). Each answers one Violation or None.
+CASINO_WAR_GATES = ("may_open", "may_record_irregularity", "may_change_decks")
 
 # What a silent text does not set, by the borrowed paragraph's beginning (the first that matches).
 SILENT_ON = (
@@ -256,6 +304,8 @@ class Borrowing(Pennsylvania):
         "BIG_SIX_CLAPPER",
         "BIG_SIX_ODDS_WORDING",
         "CASINO_WAR_PAYOUTS",
+        "NO_CASINO_WAR",
+        "OPTIONS_REFUSED",
         "IRREGULARITIES",
         "IRREGULARITY_KINDS",
         "OWN",
@@ -313,6 +363,11 @@ class Borrowing(Pennsylvania):
     def __init__(self) -> None:
         for name in RULES:
             setattr(self, name, self._translating(getattr(Pennsylvania, name)))
+        for name in CASINO_WAR_GATES:
+            setattr(self, name, self._casino_war_gated(getattr(self, name)))
+        # The decks and cards are not judged where the game is refused (the gates above say so once).
+        for name in ("deck_change_allowed", "cards_at_opening"):
+            setattr(self, name, self._casino_war_gated(getattr(self, name), refuse=False))
         self.INSPECTION_LOG = self.borrowed(facts.INSPECTION_LOG)
         self.LAYOUT_APPROVAL = self.borrowed(facts.LAYOUT_APPROVAL)
         self.RULES_SUBMISSION = self.borrowed(facts.RULES_SUBMISSION)
@@ -327,6 +382,24 @@ class Borrowing(Pennsylvania):
             return self.translate(rule(*args, **kwargs))
 
         return translated
+
+    def _casino_war_gated(self, rule: Callable[..., Any], *, refuse: bool = True) -> Callable[..., Any]:
+        """`rule`, except at a Casino War table where this text has no Casino War: there it answers that
+        the game is not kept here (`refuse`), or nothing; Chapter 651a's rules are not borrowed for a
+        game the text does not have."""
+
+        @functools.wraps(rule)
+        def gated(*, table: Table, **kwargs: Any) -> Any:
+            if table.game == Game.CASINO_WAR and self.CASINO_WAR_PAYOUTS is None:
+                assert self.NO_CASINO_WAR is not None
+                if not refuse:
+                    return None
+                return violation(
+                    "game_not_in_jurisdiction", field="table", citation=self.NO_CASINO_WAR, jurisdiction=self.NAME
+                )
+            return rule(table=table, **kwargs)
+
+        return gated
 
     def check_layout(
         self,
@@ -374,7 +447,7 @@ class WithoutProcedure(Borrowing):
 
     def __init__(self) -> None:
         super().__init__()
-        self.may_open = self._translating(procedure.may_open_without_procedure)
+        self.may_open = self._casino_war_gated(self._translating(procedure.may_open_without_procedure))
 
 
 class NewJersey(Borrowing, module=new_jersey, text="N.J.A.C. 19:47-5"):

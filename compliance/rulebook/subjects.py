@@ -20,7 +20,7 @@ Property: TypeAlias = Any
 # A logbook entry: seq, kind, table_id, table_number, property_id, get_kind_display().
 Entry: TypeAlias = Any
 # A Rules Submission (version, status, property, property_id, violations, options, wheel_types,
-# get_status_display()) or a layout (status, property, features, get_status_display()).
+# get_status_display()) or a layout (status, game, property, features, get_status_display()).
 Submission: TypeAlias = Any
 # A flag of the overdue scan: status, citation, property_id.
 Flag: TypeAlias = Any

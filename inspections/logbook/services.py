@@ -23,10 +23,11 @@ from django.utils import timezone
 from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
-from compliance.casinos.clock import property_today
-from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property
+from compliance.casinos.clock import local_date, property_today
+from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property, TableState
 from compliance.casinos.services import equipment_lock
 from compliance.rulebook import Jurisdiction, Violation, raise_if_any, table_states
+from compliance.rulebook.amendments import parse_time
 from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from config.keyring import signing_key
@@ -321,16 +322,17 @@ def adjustment_record(
     part: str,
     description: str,
     performer: SignatureInput,
-    witness: SignatureInput,
+    witness: SignatureInput | None,
     recorded_by: User,
     performed_at: datetime | None = None,
     new_ball: Ball | None = None,
 ) -> Entry:
-    """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness.
-    A replacement of the ball (a ball change) names the new one, a registered spare, which becomes the
-    table's ball; the entry names the ball taken off and the ball put on, by serial. A ball change is
-    logged on every Roulette table, whatever its wheel (product policy: the ball is not a part of the
-    wheel; § 617a.2(b), (d) applied to it, so it is inspected before the table reopens)."""
+    """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness
+    (none named is the rulebook's refusal). A replacement of the ball (a ball change) names the new one,
+    a registered spare, which becomes the table's ball; the entry names the ball taken off and the ball
+    put on, by serial. A ball change is logged on every Roulette table, whatever its wheel (product
+    policy: the ball is not a part of the wheel; § 617a.2(b), (d) applied to it, so it is inspected
+    before the table reopens)."""
 
     def jurisdiction() -> str:
         return _jurisdiction_of(table_id)
@@ -338,7 +340,11 @@ def adjustment_record(
     performer_user = signer_authenticate(
         signature=performer, field="performer", jurisdiction=jurisdiction, in_logbook=True
     )
-    witness_user = signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction, in_logbook=True)
+    witness_user = (
+        signer_authenticate(signature=witness, field="witness", jurisdiction=jurisdiction, in_logbook=True)
+        if witness is not None
+        else None
+    )
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
         rules = table.property.rulebook()
@@ -366,6 +372,7 @@ def adjustment_record(
                 out_of_order,
             ]
         )
+        assert witness_user is not None  # check_adjustment refused a missing witness (§ 617a.2(b))
         # § 617a.2(c), (d): whatever inspection came before no longer counts (a ball change's, by
         # policy). An open table stays open (the logbook records what happened); the overdue scan flags it.
         table.inspection_void_reason = "ball_change" if ball_change else kind
@@ -659,6 +666,10 @@ CORRECTABLE: dict[str, frozenset[str]] = {
 }
 
 
+# The entries whose times § 617a.2(c), (d) put in order: a correction of one re-judges the table.
+ORDERED_KINDS = frozenset({EntryKind.INSPECTION, EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT})
+
+
 def _voided_by(entry: Entry, voiding: frozenset[str]) -> int | None:
     """The number of the amendment that marked this entry entered in error or a duplicate, if any."""
     for details, seq in entry.amendments.values_list("details", "seq").order_by("seq"):
@@ -687,6 +698,48 @@ def _inspection_as_amended(entry: Entry, rules: Jurisdiction) -> tuple[list[Entr
     for details in marks:
         items |= (details.get("correction") or {}).get("items", {})
     return chain, False, rules.inspection_passed(items=items)
+
+
+def _details_as_amended(entry: Entry) -> dict[str, object]:
+    """The entry's details as its corrections so far leave them (a correction names the API's fields:
+    an irregularity's `kind` is its details' `irregularity`)."""
+    details = dict(entry.details or {})
+    for amendment in entry.amendments.values_list("details", flat=True).order_by("seq"):
+        for name, value in (amendment.get("correction") or {}).items():
+            details["irregularity" if entry.kind == EntryKind.IRREGULARITY and name == "kind" else name] = value
+    return details
+
+
+def _time_as_amended(entry: Entry) -> datetime:
+    """When the entry says it happened, as its corrections so far leave it."""
+    corrected = _details_as_amended(entry).get("performed_at")
+    return (parse_time(corrected) if isinstance(corrected, str) else None) or entry.occurred_at
+
+
+def _order_rejudged(*, table: GamingTable, rules: Jurisdiction) -> None:
+    """§ 617a.2(c), (d) on the log as amended: when a corrected time puts an adjustment or replacement
+    after the inspection the table's opening rests on, that inspection no longer counts, as if the log
+    had always read so; an open table is then flagged by the overdue scan. Only ever taken away: a
+    correction never makes an inspection count that did not (a new inspection does; docs/readings.md)."""
+    last = Entry.objects.filter(table=table, kind=EntryKind.INSPECTION).order_by("-seq").first()
+    if last is None or table.inspection_void_reason or table.state not in (TableState.INSPECTED, TableState.OPEN):
+        return
+    inspected_at = _time_as_amended(last)
+    latest: dict[str, datetime] = {}
+    for work in Entry.objects.filter(table=table, kind__in=(EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT)):
+        if _voided_by(work, rules.VOIDING_AMENDMENTS) is None:
+            at = _time_as_amended(work)
+            latest[work.kind] = max(at, latest.get(work.kind, at))
+    table.last_inspection_at = inspected_at
+    if EntryKind.ADJUSTMENT in latest:
+        table.last_adjustment_at = latest[EntryKind.ADJUSTMENT]
+    if EntryKind.REPLACEMENT in latest:
+        table.last_replacement_at = latest[EntryKind.REPLACEMENT]
+    for kind in (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT):
+        if kind in latest and latest[kind] > inspected_at:
+            table.inspection_void_reason = kind
+            table.state = table_states.next_state(table.state, table_states.VOID)
+            return
 
 
 def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: Jurisdiction) -> None:
@@ -754,6 +807,19 @@ def amendment_record(
         )
         new_ball = correction.get("new_ball")
         now = timezone.now()
+        malformed = rules.check_correction(
+            kind=original.kind,
+            allowed=CORRECTABLE[original.kind],
+            correction=correction,
+            now=now,
+            skew=timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS),
+            checklist=tuple(item.code for item in rules.checklist_for(table)),
+            ball_known=isinstance(new_ball, int)
+            and Ball.objects.filter(pk=new_ball, property_id=table.property_id).exists(),
+            required=amendment_kind not in rules.VOIDING_AMENDMENTS,
+            recorded_at=_in_zone(original.recorded_at, table.property.zone),
+            max_backdate=timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS),
+        )
         raise_if_any(
             [
                 rules.may_amend(entry=original, signer=signer, original_signer_ids=signer_ids),
@@ -765,18 +831,23 @@ def amendment_record(
                     duplicate=duplicate,
                     voided_by=_voided_by(original, rules.VOIDING_AMENDMENTS),
                 ),
-                *rules.check_correction(
-                    kind=original.kind,
-                    allowed=CORRECTABLE[original.kind],
-                    correction=correction,
-                    now=now,
-                    skew=timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS),
-                    checklist=tuple(item.code for item in rules.checklist_for(table)),
-                    ball_known=isinstance(new_ball, int)
-                    and Ball.objects.filter(pk=new_ball, property_id=table.property_id).exists(),
-                    required=amendment_kind not in rules.VOIDING_AMENDMENTS,
-                    recorded_at=_in_zone(original.recorded_at, table.property.zone),
-                    max_backdate=timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS),
+                *malformed,
+                # What creation refuses, a correction refuses too (the table's jurisdiction, game and
+                # the configuration approved on the entry's day), once its values are well formed.
+                *(
+                    rules.check_corrected_entry(
+                        table=table,
+                        entry_kind=original.kind,
+                        details=_details_as_amended(original),
+                        correction=correction,
+                        rules_submission=rules_submission_in_effect(
+                            property_id=table.property_id,
+                            game=table.game,
+                            on=local_date(original.occurred_at, table.property.zone),
+                        ),
+                    )
+                    if amendment_kind == "correction" and not malformed
+                    else []
                 ),
             ]
         )
@@ -798,8 +869,15 @@ def amendment_record(
             details=details,
             amends=original,
         )
-        if original.kind == EntryKind.INSPECTION and (amendment_kind != "correction" or "items" in correction):
+        amended_away = original.kind == EntryKind.INSPECTION and (
+            amendment_kind != "correction" or "items" in correction
+        )
+        reordered = original.kind in ORDERED_KINDS and "performed_at" in correction and rules.KEEPS_PROCEDURE
+        if amended_away:
             _inspection_amended_away(table=table, original=original, rules=rules)
+        if reordered:
+            _order_rejudged(table=table, rules=rules)
+        if amended_away or reordered:
             _table_save(table, as_locked=as_locked, at=None, entry=entry)
     return entry
 

@@ -62,7 +62,13 @@ def test_new_jersey_has_no_casino_war_in_its_texts(casino):
     found = pa.check_rules_submission(
         game_rules=nj, game="casino_war", wheel_types=[], payout_odds=PAYOUTS, options=OPTIONS
     )
-    assert [(v.code, v.citation) for v in found] == [("game_not_in_jurisdiction", "N.J.A.C. 19:47-5.1(e)")]
+    assert [(v.code, v.citation) for v in found] == [
+        (
+            "game_not_in_jurisdiction",
+            "Product policy: the text held for this jurisdiction, N.J.A.C. 19:47-5 (Roulette and Big Six wheels), "
+            "has no Casino War",
+        )
+    ]
 
 
 def test_a_casino_war_submission_through_the_api(casino):

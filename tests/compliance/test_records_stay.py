@@ -17,7 +17,6 @@ from tests.inspections.test_api import assert_refused, client_for
 from tests.inspections.test_services import inspect
 
 POLICY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
-LOG = "58 Pa. Code § 617a.2(e)"
 NEW_PASSWORD = "a-long-new-person-passphrase"
 
 
@@ -93,7 +92,7 @@ def test_the_admin_refuses_a_new_jurisdiction_for_a_property_with_entries(admin_
 @pytest.mark.parametrize(
     "change, code, citation, field",
     [
-        ({"credential_number": "BC-NEW"}, "credential_number_signed", LOG, "credential_number"),
+        ({"credential_number": "BC-NEW"}, "credential_number_signed", POLICY, "credential_number"),
         ("other_property", "person_has_signed", POLICY, "property"),
         ({"role": Role.REGULATOR, "property": None, "jurisdiction": "PA"}, "person_has_signed", POLICY, "property"),
     ],
@@ -191,7 +190,7 @@ def person_form(person, **overrides) -> dict:
 
 @pytest.mark.parametrize(
     "change, citation",
-    [({"credential_number": "BC-NEW"}, LOG), ("other_property", POLICY)],
+    [({"credential_number": "BC-NEW"}, POLICY), ("other_property", POLICY)],
 )
 def test_the_admin_refuses_to_change_a_signed_persons_credential_or_property(
     admin_client, casino, other_casino, change, citation

@@ -96,7 +96,8 @@ def test_file_approve_and_supersede(casino, regulator):
     assert_refused(
         client.patch(f"/api/rules-submissions/{first['id']}/", {"options": {}}, format="json"),
         "submission_not_draft",
-        "58 Pa. Code § 601a.2",
+        "Product policy: a filed Rules Submission is never rewritten; a change is a new version "
+        "(58 Pa. Code § 601a.2, relating to table games Rules Submissions)",
     )
     decision = {"decision": "approved", "reference": "BGO-2026-114", "signature": signature(regulator)}
     assert (

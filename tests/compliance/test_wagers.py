@@ -178,7 +178,7 @@ def test_first_five_needs_a_double_zero_layout():
 
 def test_pennsylvania_has_no_seven_numbers_and_no_half_loss():
     assert ("wager_not_in_jurisdiction", "58 Pa. Code § 617a.3(e)") in codes(pa, payout_odds={"seven_numbers": [4, 1]})
-    assert ("option_not_in_jurisdiction", "58 Pa. Code § 617a.3(e)") in codes(pa, double_zero_loss="half")
+    assert ("option_not_in_jurisdiction", "58 Pa. Code § 617a.4(b)") in codes(pa, double_zero_loss="half")
 
 
 @pytest.mark.parametrize("rules, citation", [(nj, "N.J.A.C. 19:47-5.2(b)"), (s4, "Section 4(b)(2)")])

@@ -215,7 +215,8 @@ def test_a_roulette_reason_on_a_casino_war_table_is_refused(casino):
     refused(
         lambda: war_irregularity(casino, table, "shuffler_failed", ball_replaced=True),
         "irregularity_kind_for_game",
-        "58 Pa. Code § 651a.11 (proposed, 41 Pa.B. 3000)",
+        "Product policy: only a Roulette table has a ball (58 Pa. Code § 617a.1(a) describes the Roulette ball; "
+        "neither § 619a.1 (proposed, 41 Pa.B. 3000) nor § 651a.2 (proposed, 41 Pa.B. 3000) has one)",
     )
 
 

@@ -172,7 +172,7 @@ def test_item_5_is_refused_for_other_wheels(casino):
     refused(
         lambda: inspect(casino, items={**ALL_PASS, "layout_and_signage_00": True}),
         "checklist_item_not_applicable",
-        "58 Pa. Code § 617a.1(e)",
+        "58 Pa. Code § 617a.2(a)(5)",
     )
 
 

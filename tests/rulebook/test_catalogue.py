@@ -132,7 +132,7 @@ def test_the_citation_scan_sees_every_kind():
 
 @pytest.mark.parametrize("citation", CITATIONS)
 def test_chapters_619a_and_651a_are_cited_as_proposed(citation):
-    """They exist only in the 2011 proposed rulemaking (41 Pa.B. 3000): one form, everywhere (a policy
+    """The text held of them is the 2011 proposed rulemaking (41 Pa.B. 3000): one form, everywhere (a policy
     derived from one names it in that form too)."""
     if citation.startswith("Product policy") and re.search(r"§ 6(19|51)a", citation):
         assert re.search(r"§ 6(19|51)a\.[0-9]+(\([a-z0-9]+\))* \(proposed, 41 Pa\.B\. 3000\)", citation), citation

@@ -17,18 +17,19 @@ from compliance.rulebook.words import in_words
 OPTIONS = frozenset({"casino_war_adjacent_boxes", "casino_war_decks", "automated_shuffler"})
 
 # § 651a.11: the irregularities of a Casino War table the logbook records (through the irregularity
-# entry, its reason one of these): the automated card shuffling device's, (d) and (e).
+# entry, its reason one of these): the automated card shuffling device's, (d) and (e). The signed log
+# writes each label, so each cites its paragraph as proposed, as every citation of Chapter 651a does.
 IRREGULARITIES = pa.proposed("651a.11")
 IRREGULARITY_KINDS = (
     (
         "shuffler_failed",
         "automated card shuffling device jammed, stopped or did not complete its cycle: cards reshuffled "
-        "(§ 651a.11(d))",
+        f"({pa.proposed('651a.11(d)')})",
     ),
     (
         "shuffler_out_of_order",
         "automated card shuffling device or dealing shoe out of order: covered or signed before another "
-        "method was used (§ 651a.11(e))",
+        f"method was used ({pa.proposed('651a.11(e)')})",
     ),
 )
 
@@ -64,8 +65,8 @@ def deck_change_allowed(*, table: Table, decks: int, rules_submission: Submissio
 # Casino War table says which (its details' `cards`).
 CARD_INSPECTION = pa.proposed("651a.4")
 CARD_CHECKS = (
-    ("inspected", "cards inspected by the dealer and spread for the first player (§ 651a.4(a)–(d))"),
-    ("preinspected", "decks received preinspected and preshuffled (§ 651a.4(e))"),
+    ("inspected", f"cards inspected by the dealer and spread for the first player ({pa.proposed('651a.4(a)–(d)')})"),
+    ("preinspected", f"decks received preinspected and preshuffled ({pa.proposed('651a.4(e)')})"),
 )
 
 

@@ -111,7 +111,8 @@ def check_options(rules: GameRules, *, wheel_types: list[str], options: dict[str
                 violation(
                     "option_not_in_jurisdiction",
                     field=field,
-                    citation=rules.WAGERS_CITATION,
+                    # The paragraph that says there is no such option, where the text has one (§ 617a.4(b)).
+                    citation=rules.OPTIONS_REFUSED.get(name, rules.WAGERS_CITATION),
                     option=name,
                     jurisdiction=rules.NAME,
                 )

@@ -69,6 +69,10 @@ def exclusivity(*, offered: set[str]) -> list[Violation]:
     return violations
 
 
+# No option of another text is refused here by a paragraph of its own: WAGERS_CITATION says what is allowed.
+OPTIONS_REFUSED: dict[str, str] = {}
+
+
 def required_options(*, wheel_types: list[str], options: dict[str, object]) -> list[Violation]:
     return double_zero_loss_chosen(wheel_types=wheel_types, options=options, citation="N.J.A.C. 19:47-5.2(b)")
 
@@ -117,3 +121,9 @@ BIG_SIX_ODDS_WORDING: Choice | None = (("to", "win"), "N.J.A.C. 19:47-5.5(b)")
 # ---- Casino War: not in this text ----
 
 CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None = None
+# Subchapter 5 is "Roulette and Big Six Wheels": it says nothing of Casino War, neither allowing nor
+# forbidding it. Refusing the game is the product's policy: it holds no rules to keep one by.
+NO_CASINO_WAR: str | None = (
+    "Product policy: the text held for this jurisdiction, N.J.A.C. 19:47-5 (Roulette and Big Six wheels), "
+    "has no Casino War"
+)

@@ -19,8 +19,8 @@ NAME = "Pennsylvania (58 Pa. Code)"
 
 
 def proposed(section: str) -> str:
-    """A paragraph of Chapter 619a or 651a: they exist only in the 2011 proposed rulemaking (41 Pa.B.
-    3000), never adopted, so every citation of them says so, in this one form."""
+    """A paragraph of Chapter 619a or 651a: the text this product holds of them is the 2011 proposed
+    rulemaking (41 Pa.B. 3000), so every citation of them says so, in this one form."""
     return f"58 Pa. Code § {section} (proposed, 41 Pa.B. 3000)"
 
 
@@ -38,7 +38,9 @@ ADJUSTMENT_OR_REPLACEMENT = "58 Pa. Code § 617a.2(c), (d)"
 INSPECTION_LOG = "58 Pa. Code § 617a.2(e)"
 PROCEDURE = "58 Pa. Code § 617a.2"
 COVER_AND_LOCK = "58 Pa. Code § 617a.2(f)"
-DOUBLE_ZERO_AS_SINGLE_ZERO = "58 Pa. Code § 617a.1(e)"
+# § 617a.2(a)(5): the checklist's item (5) and its condition ("if a double zero Roulette wheel is being
+# used as a single zero Roulette wheel"); § 617a.1(e) is what the item confirms, not the item.
+INSPECTION_ITEM_5 = "58 Pa. Code § 617a.2(a)(5)"
 WHEELS = "58 Pa. Code § 617a.1(c), (d)"
 IRREGULARITIES = "58 Pa. Code § 617a.6"
 CASINO_WAR_DECKS = proposed("651a.3(d)")
@@ -51,6 +53,8 @@ TABLE_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)
 TABLE_KEEPS_NUMBER = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PROPERTY_KEEPS_JURISDICTION = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PERSON_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+# § 617a.2(e) asks the log for the credential number of who signed; that it never changes afterwards is ours.
+CREDENTIAL_NUMBER_KEPT = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 # § 617a.2(e) asks for a log with its contents; it says nothing of correcting one. The product never
 # changes a signed entry: a signed amendment corrects it, or marks it entered in error or a duplicate.
 AMENDMENT_POLICY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
@@ -120,6 +124,17 @@ UNLOCK_FIRST_POLICY = (
 # § 617a.2(e) asks for the date and time of each entry, not that a table's entries be in order.
 ENTRY_ORDER_POLICY = (
     "Product policy: a table's entries follow each other in time (58 Pa. Code § 617a.2(e) requires their date and time)"
+)
+# § 601a.2 (not among the texts held, "relating to table games Rules Submissions") is where the rules are
+# submitted; that a filed version never changes, a change being a new version, is the product's.
+SUBMISSION_VERSIONS_POLICY = (
+    "Product policy: a filed Rules Submission is never rewritten; a change is a new version "
+    "(58 Pa. Code § 601a.2, relating to table games Rules Submissions)"
+)
+# § 617a.1(c)–(e) describe the wheels; that a Roulette Rules Submission names those it is for is the product's.
+WHEEL_TYPES_NAMED_POLICY = (
+    "Product policy: a Roulette Rules Submission names the wheel types it is for "
+    "(58 Pa. Code § 617a.1(c)–(e) describe the wheels)"
 )
 # § 601a.2 (not among the texts held) has the certificate holder file: who files is the property's.
 FILER_POLICY = "Product policy: a compliance manager files the property's Rules Submission"
@@ -246,6 +261,11 @@ def required_options(*, wheel_types: list[str], options: dict[str, object]) -> l
     return []
 
 
+# The options another text has that this one refuses by a paragraph of its own (else WAGERS_CITATION):
+# § 617a.4(b), on 0 or 00 the even-money wagers "will be lost", so no half-loss option.
+OPTIONS_REFUSED: dict[str, str] = {"double_zero_loss": "58 Pa. Code § 617a.4(b)"}
+
+
 # ---- Layouts (§ 617a.1(e)–(g), § 617c.1(b), § 617c.2(b), § 617c.3(b); § 619a.1; § 651a.2) ----
 
 LAYOUT_APPROVAL_BY_GAME: dict[str, str] = {
@@ -337,6 +357,9 @@ BIG_SIX_CLAPPER: Choice = (("void_and_respin",), proposed("619a.2(d)"))
 BIG_SIX_ODDS_WORDING: Choice | None = None
 
 # ---- Casino War (Chapter 651a, from the 2011 text) ----
+
+# None: Pennsylvania's texts have Casino War (a jurisdiction without it says why it refuses the game).
+NO_CASINO_WAR: str | None = None
 
 CASINO_WAR_WAGERS = proposed("651a.7")
 # § 651a.10: the odds at which each wager "shall be paid" — exactly these, not minimums.

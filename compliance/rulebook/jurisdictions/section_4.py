@@ -32,6 +32,10 @@ def exclusivity(*, offered: set[str]) -> list[Violation]:
     return []
 
 
+# No option of another text is refused here by a paragraph of its own: WAGERS_CITATION says what is allowed.
+OPTIONS_REFUSED: dict[str, str] = {}
+
+
 def required_options(*, wheel_types: list[str], options: dict[str, object]) -> list[Violation]:
     return double_zero_loss_chosen(wheel_types=wheel_types, options=options, citation="Section 4(b)(2)")
 
@@ -77,3 +81,9 @@ BIG_SIX_ODDS_WORDING: Choice | None = (("to", "win"), "Section 4(e)(2)")
 # ---- Casino War: not in this text ----
 
 CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None = None
+# The text is "Roulette and Big Six Wheels Rules": it says nothing of Casino War, neither allowing nor
+# forbidding it. Refusing the game is the product's policy: it holds no rules to keep one by.
+NO_CASINO_WAR: str | None = (
+    "Product policy: the text held for this jurisdiction, Section 4 (Roulette and Big Six Wheels Rules), "
+    "has no Casino War"
+)

@@ -122,7 +122,13 @@ class AdjustmentSerializer(EntrySerializer):
     description = serializers.CharField(max_length=NOTE_MAX_LENGTH, validators=[printable_text])
     performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     performer = SignatureInputSerializer(write_only=True, help_text="A floorperson or table game maintenance member.")
-    witness = SignatureInputSerializer(write_only=True, help_text="Another person, from the security department.")
+    # Missing, it is the rulebook's to refuse (witness_required, § 617a.2(b)), not a field's form.
+    witness = SignatureInputSerializer(
+        write_only=True,
+        required=False,
+        allow_null=True,
+        help_text="Another person, from the security department, in whose presence the work was done.",
+    )
     new_ball = _new_ball_field(
         "A ball change (a replacement of the ball, on any Roulette table, whatever its wheel): the registered "
         "spare ball put on; it becomes the table's ball. Required when the part replaced is the ball."

@@ -117,7 +117,7 @@ class AdjustmentViewSet(EntryViewSet):
             description=data["description"],
             performed_at=data.get("occurred_at"),
             performer=data["performer"],
-            witness=data["witness"],
+            witness=data.get("witness"),
             recorded_by=user,
             new_ball=data["details"].get("new_ball"),
         )
