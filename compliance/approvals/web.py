@@ -308,7 +308,8 @@ def _other_configurations(submission, labels) -> list[dict]:
             {
                 "key": configuration.key,
                 "name": configuration.name,
-                "wheels": ", ".join(wheels.get(w, w) for w in configuration.wheel_types),
+                # Each label is lazy (the language in use): said as text before it is joined.
+                "wheels": ", ".join(str(wheels.get(w, w)) for w in configuration.wheel_types),
                 "odds": [
                     (labels.fields[f"odds_{code}"].label if f"odds_{code}" in labels.fields else code, value)
                     for code, value in odds
