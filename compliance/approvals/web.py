@@ -501,13 +501,24 @@ def configuration_new(request, pk: int):
     form = _configuration_form(submission, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            submission = services.rules_submission_configuration_save(
-                submission_id=submission.pk, configuration=form.configuration()
+            # A double tap adds it once (the second would be refused: its key is taken).
+            saved = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: services.rules_submission_configuration_save(
+                    submission_id=submission.pk, configuration=form.configuration()
+                ),
+                recorded=lambda saved: (
+                    f"table configuration “{form.cleaned_data['name']}”",
+                    reverse("rules-submission", args=[saved.pk]) + "#configurations-heading",
+                ),
             )
         except RuleViolation as refusal:
             _show(form, refusal.violations)
         else:
-            return _configuration_saved(request, submission, form.cleaned_data["name"])
+            if isinstance(saved, AlreadyRecorded):
+                return already_recorded_redirect(request, saved)
+            return _configuration_saved(request, saved, form.cleaned_data["name"])
     return _configuration_page(request, submission, form)
 
 

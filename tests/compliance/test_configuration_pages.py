@@ -82,7 +82,18 @@ def pages_of(world, role: str) -> list[str]:
         f"/layouts/{pk}/"
         for pk in LayoutSubmission.objects.filter(property=world.property).values_list("pk", flat=True)
     ]
-    manager = ["/manage/", "/manage/rules/new/", *submissions, *layouts]
+    # A configuration's pages: a draft's form, a filed or decided version's refusal in words.
+    configurations = [
+        f"/rules-submissions/{s.pk}/configurations/{c.key}/edit/"
+        for s in RulesSubmission.objects.filter(property=world.property, game="roulette")
+        for c in s.all_configurations()[1:]
+    ]
+    configurations += [
+        f"/rules-submissions/{pk}/configurations/new/"
+        for pk in RulesSubmission.objects.filter(property=world.property, game="roulette").values_list("pk", flat=True)
+    ]
+    tables = [f"/manage/tables/{pk}/configuration/" for pk in world.property.tables.values_list("pk", flat=True)]
+    manager = ["/manage/", "/manage/rules/new/", *submissions, *layouts, *configurations, *tables]
     return {
         "compliance": manager,
         "regulator": ["/approvals/", *submissions, *layouts],
@@ -352,3 +363,17 @@ def test_the_service_refuses_a_configuration_the_draft_no_longer_has_and_writes_
             call()
         assert [(v.code, v.field) for v in refused.value.violations] == [("configuration_missing", "configurations")]
     assert RulesSubmission.objects.get(pk=several.draft.pk).configurations == SEVERAL
+
+
+def test_a_configuration_sent_twice_is_added_once(client, several):
+    import re
+
+    client.force_login(several.compliance)
+    new = f"/rules-submissions/{several.draft.pk}/configurations/new/"
+    token = re.search(r'name="form_token" value="([^"]+)"', client.get(new).content.decode())[1]
+    typed = {"form_token": token, "name": "Single", "key": "single", "wheel_types": ["single_zero"]}
+    first, second = client.post(new, typed), client.post(new, typed)
+    assert first.status_code == 302 and second.status_code in (302, 303)
+    assert "The key “single” names another configuration" not in client.get(second["Location"]).content.decode()
+    several.draft.refresh_from_db()
+    assert [c["key"] for c in several.draft.configurations] == ["lightning", "first-five", "single"]
