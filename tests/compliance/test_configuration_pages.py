@@ -110,6 +110,11 @@ def test_every_approvals_page_renders_a_submission_of_several_configurations(sev
         assert response.status_code == 200, url
     page = client.get(f"/rules-submissions/{several.draft.pk}/").content.decode()
     assert "Lightning Roulette" in page and "Double zero with First Five" in page
+    if language == "es" and role != "regulator":
+        new = client.get(f"/rules-submissions/{several.draft.pk}/configurations/new/").content.decode()
+        for words in ("Nueva configuración de mesa", "Nombre de la configuración", "Guardar la configuración"):
+            assert words in new
+        assert "Añadir una configuración de mesa" in page and "Modificar o eliminar" in page
     if role != "regulator":
         # The live check of the manager's form (htmx) answers too.
         check = client.post(
