@@ -382,3 +382,39 @@ def test_a_configuration_sent_twice_is_added_once(client, several):
     assert "The key “single” names another configuration" not in client.get(second["Location"]).content.decode()
     several.draft.refresh_from_db()
     assert [c["key"] for c in several.draft.configurations] == ["lightning", "first-five", "single"]
+
+
+def _typed(configuration: dict) -> dict:
+    """A configuration as the page's form takes it, typed."""
+    typed = {"name": configuration["name"], "key": configuration["key"], "wheel_types": configuration["wheel_types"]}
+    typed |= {f"odds_{code}": f"{odds[0]} to {odds[1]}" for code, odds in configuration["payout_odds"].items()}
+    for name, value in configuration["options"].items():
+        typed[f"option_{name}"] = (
+            ", ".join(map(str, value)) if isinstance(value, list) else {True: "yes", False: "no"}.get(value, value)
+        )
+    return typed
+
+
+def test_the_demos_manager_gives_a_new_draft_the_configurations_its_tables_need_on_the_page(client, db):
+    """What the first user met: a new draft warned that R-02, R-07 and R-08 would be left without a
+    configuration and offered no way to add one."""
+    from inspections.logbook.management.commands.seed_demo import DEMO_CONFIGURATIONS, DEMO_PAYOUT_ODDS
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        call_command("seed_demo", stdout=StringIO())
+    client.force_login(User.objects.get(username="compliance"))
+    standard = {
+        "effective_from": "2030-01-01",
+        "wheel_types": ["single_zero", "double_zero", "double_zero_as_single_zero"],
+    }
+    standard |= {f"odds_{code}": f"{odds[0]} to {odds[1]}" for code, odds in DEMO_PAYOUT_ODDS.items()}
+    draft = client.post("/manage/rules/new/", {**standard, "option_five_adjacent": "yes"})["Location"]
+    page = client.get(draft).content.decode()
+    for number in ("R-02", "R-07", "R-08"):
+        assert f"Table {number}: it uses the configuration" in page
+    for configuration in DEMO_CONFIGURATIONS:
+        made = client.post(f"{draft}configurations/new/", _typed(configuration))
+        assert made.status_code == 302, made.content.decode()
+    page = client.get(draft).content.decode()
+    assert "Every Roulette table of the property has a configuration in this version." in page
+    assert RulesSubmission.objects.get(pk=int(draft.strip("/").split("/")[-1])).violations == []
