@@ -205,7 +205,7 @@ class ConfigurationForm(RulesSubmissionForm):
         return super().field_for(violation_field)
 
 
-class TableConfigurationForm(forms.Form):
+class TableConfigurationForm(OneTimeTokenForm):
     """Which of its game's table configurations a table uses (the casinos' table_update writes it)."""
 
     configuration = forms.ChoiceField(label=_("Configuration"), widget=forms.RadioSelect)

@@ -20,6 +20,7 @@ from compliance.accounts.idempotency import (
     AlreadyRecorded,
     already_recorded_redirect,
     form_already_recorded,
+    form_token_new,
     form_write_once,
 )
 from compliance.accounts.models import Role
@@ -475,6 +476,8 @@ def _configuration_page(request, submission, form, *, configuration=None, live=N
             "refusal": rulebook_for(prop.jurisdiction).may_edit_submission(submission=submission),
             "check_url": reverse("configuration-check", args=[submission.pk]),
             "save_label": _("Save the configuration"),
+            # The removal's own one-time token: a double tap removes once.
+            "remove_token": form_token_new(),
             "live": live if live is not None else _live(form, prop),
         },
     )
@@ -525,6 +528,9 @@ def configuration_new(request, pk: int):
 @login_required
 def configuration_edit(request, pk: int, key: str):
     """A table configuration of a draft, changed (its key stays) or removed."""
+    # Sent twice: the first one removed it, so it is no longer there; say it was recorded.
+    if repeat := form_already_recorded(request):
+        return already_recorded_redirect(request, repeat)
     submission = _kept_submission(request, pk)
     configuration = configuration_of(submission, key)
     if configuration is None or key == STANDARD:
@@ -534,25 +540,46 @@ def configuration_edit(request, pk: int, key: str):
     live = None
     if action == "remove":
         try:
-            submission = services.rules_submission_configuration_remove(submission_id=submission.pk, key=key)
+            # A double tap removes it once (the second would find no such configuration).
+            removed = form_write_once(
+                request=request,
+                token=request.POST.get("form_token", ""),
+                write=lambda: services.rules_submission_configuration_remove(submission_id=submission.pk, key=key),
+                recorded=lambda removed: (
+                    f"the removal of table configuration “{configuration.name}”",
+                    reverse("rules-submission", args=[removed.pk]) + "#configurations-heading",
+                ),
+            )
         except RuleViolation as refusal:
             for violation in refusal.violations:
                 citation = f" ({violation.citation})" if violation.citation else ""
                 messages.error(request, f"{violation.message}{citation}")
         else:
+            if isinstance(removed, AlreadyRecorded):
+                return already_recorded_redirect(request, removed)
             messages.success(
                 request, _("Configuration “%(name)s” removed from the draft.") % {"name": configuration.name}
             )
             return redirect(reverse("rules-submission", args=[submission.pk]) + "#configurations-heading")
     elif action == "save" and form.is_valid():
         try:
-            submission = services.rules_submission_configuration_save(
-                submission_id=submission.pk, configuration=form.configuration(), key=key
+            saved = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: services.rules_submission_configuration_save(
+                    submission_id=submission.pk, configuration=form.configuration(), key=key
+                ),
+                recorded=lambda saved: (
+                    f"table configuration “{form.cleaned_data['name']}”",
+                    reverse("rules-submission", args=[saved.pk]) + "#configurations-heading",
+                ),
             )
         except RuleViolation as refusal:
             _show(form, refusal.violations)
         else:
-            return _configuration_saved(request, submission, form.cleaned_data["name"])
+            if isinstance(saved, AlreadyRecorded):
+                return already_recorded_redirect(request, saved)
+            return _configuration_saved(request, saved, form.cleaned_data["name"])
     elif action is None:
         # As saved: its violations checked now, and its house edges.
         live = _checked(
@@ -622,12 +649,22 @@ def table_configuration(request, pk: int):
     )
     if request.method == "POST" and form.is_valid():
         try:
-            casinos.table_update(
-                table_id=table.pk, actor=request.user, changes={"configuration": form.cleaned_data["configuration"]}
+            changed = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: casinos.table_update(
+                    table_id=table.pk, actor=request.user, changes={"configuration": form.cleaned_data["configuration"]}
+                ),
+                recorded=lambda changed: (
+                    f"the configuration of table {changed.number}",
+                    reverse("manage") + f"?property={changed.property_id}",
+                ),
             )
         except RuleViolation as refusal:
             form.show(refusal)
         else:
+            if isinstance(changed, AlreadyRecorded):
+                return already_recorded_redirect(request, changed)
             messages.success(
                 request,
                 _("Table %(table)s now uses the configuration “%(key)s”.")
