@@ -12,7 +12,7 @@ from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable
 from tests.browser.conftest import TIMEOUT_MS, login, screenshot
 from tests.conftest import bare_casino_staff
-from tests.factories import PASSWORD, configure_for_opening
+from tests.factories import PASSWORD, RegulatorFactory, configure_for_opening
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 768, "height": 1024}
@@ -105,14 +105,18 @@ def test_the_configuration_pages_fit_a_phone_and_a_tablet_in_both_languages(site
         f"/manage/tables/{staff.table.pk}/configuration/",
         "/manage/",
     ]
+    # The regulator reads the same version, its configurations and what changed, before deciding.
+    regulator = RegulatorFactory()
+    readers = {staff.compliance: pages, regulator: pages[:1]}
     for language in ("en-US", "es-ES"):
         for viewport in (PHONE, TABLET):
-            context = browser.new_context(viewport=viewport, locale=language)
-            context.set_default_timeout(TIMEOUT_MS)
-            page = context.new_page()
-            login(page, site, staff.compliance.username, PASSWORD)
-            for path in pages:
-                page.goto(site + path)
-                assert page.get_attribute("html", "lang") == language[:2]
-                assert _fits(page), (language, viewport["width"], path)
-            context.close()
+            for person, paths in readers.items():
+                context = browser.new_context(viewport=viewport, locale=language)
+                context.set_default_timeout(TIMEOUT_MS)
+                page = context.new_page()
+                login(page, site, person.username, PASSWORD)
+                for path in paths:
+                    page.goto(site + path)
+                    assert page.get_attribute("html", "lang") == language[:2]
+                    assert _fits(page), (person.username, language, viewport["width"], path)
+                context.close()
