@@ -124,6 +124,12 @@ class RulesSubmissionForm(OneTimeTokenForm):
         }
         return initial
 
+    def head_fields(self):
+        """The fields above the wagers: the date, or a configuration's name and key; the wheel types."""
+        return [
+            self[name] for name in self.fields if not name.startswith(("odds_", "option_")) and not self[name].is_hidden
+        ]
+
     def wager_fields(self):
         return [self[name] for name in self.fields if name.startswith("odds_")]
 
@@ -151,6 +157,67 @@ class RulesSubmissionForm(OneTimeTokenForm):
         head, _, rest = (violation_field or "").partition(".")
         name = {"payout_odds": f"odds_{rest}", "options": f"option_{rest}"}.get(head, head)
         return name if name in self.fields else None
+
+
+class ConfigurationForm(RulesSubmissionForm):
+    """A table configuration besides the standard one: its name, its key (given once: tables name
+    it), and the standard one's fields (wheel types, each wager's odds, each option)."""
+
+    name = forms.CharField(label=_("Name of the configuration"))
+    key = forms.CharField(
+        label=_("Key"),
+        help_text=_(
+            "What a table names to use this configuration: lower-case letters, digits, “-” and “_”, "
+            "starting with a letter. It stays as made."
+        ),
+    )
+
+    def __init__(self, *args, new: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        del self.fields["effective_from"]
+        if not new:
+            del self.fields["key"]
+        self.order_fields(["name", "key", "wheel_types"])
+
+    @classmethod
+    def initial_from(cls, configuration) -> dict:  # type: ignore[override]
+        initial = {"name": configuration.name, "key": configuration.key, "wheel_types": configuration.wheel_types}
+        initial |= {f"odds_{code}": odds for code, odds in configuration.payout_odds.items()}
+        initial |= {
+            f"option_{name}": value if isinstance(value, list) else _choice_key(value)
+            for name, value in configuration.options.items()
+        }
+        return initial
+
+    def configuration(self) -> dict:
+        """What the service takes: the configuration as the API's `configurations` holds it."""
+        found = {"name": self.cleaned_data["name"], **self.content()}
+        if "key" in self.fields:
+            found["key"] = self.cleaned_data["key"]
+        return found
+
+    def field_for(self, violation_field: str | None) -> str | None:
+        """A violation of the submission's n-th configuration ("configurations.2.payout_odds.straight")
+        is shown at this form's own field."""
+        head, _, rest = (violation_field or "").partition(".")
+        if head == "configurations":
+            violation_field = rest.partition(".")[2]
+        return super().field_for(violation_field)
+
+
+class TableConfigurationForm(OneTimeTokenForm):
+    """Which of its game's table configurations a table uses (the casinos' table_update writes it)."""
+
+    configuration = forms.ChoiceField(label=_("Configuration"), widget=forms.RadioSelect)
+
+    def __init__(self, *args, choices, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["configuration"].choices = choices
+
+    def show(self, refusal: RuleViolation) -> None:
+        for violation in refusal.violations:
+            citation = f" ({violation.citation})" if violation.citation else ""
+            self.add_error("configuration", f"{violation.message}{citation}")
 
 
 def _choice_key(choice) -> str:

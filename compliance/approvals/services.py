@@ -33,7 +33,9 @@ from compliance.rulebook.configurations import (
     Change,
     LeftWithout,
     compare,
+    configuration_missing,
     configuration_of,
+    index_of,
     tables_left_without,
 )
 from compliance.rulebook.games.big_six import big_six_house_edges
@@ -145,6 +147,38 @@ def rules_submission_update(*, submission_id: int, **changes) -> RulesSubmission
     )
     submission.save(update_fields=[*changed, "violations"])
     return submission
+
+
+@transaction.atomic
+def rules_submission_configuration_save(
+    *, submission_id: int, configuration: dict, key: str | None = None
+) -> RulesSubmission:
+    """Add a table configuration to a draft (`key` None), or change the one whose key is `key` (the
+    key stays: tables name it). The draft is changed and checked whole by rules_submission_update,
+    as the API's PATCH of its configurations is; only the list is read here, under the same lock."""
+    submission = (
+        RulesSubmission.objects.select_for_update(of=("self",)).select_related("property").get(pk=submission_id)
+    )
+    raise_if_any([rulebook_for(submission.property.jurisdiction).may_edit_submission(submission=submission)])
+    configurations = list(submission.configurations)
+    if key is None:
+        configurations.append(configuration)
+    else:
+        raise_if_any([configuration_missing(configurations=configurations, key=key)])
+        configurations[index_of(configurations, key)] = {**configuration, "key": key}  # type: ignore[index]
+    return rules_submission_update(submission_id=submission_id, configurations=configurations)
+
+
+@transaction.atomic
+def rules_submission_configuration_remove(*, submission_id: int, key: str) -> RulesSubmission:
+    """Remove a table configuration from a draft (its tables are then named in the draft's warnings)."""
+    submission = (
+        RulesSubmission.objects.select_for_update(of=("self",)).select_related("property").get(pk=submission_id)
+    )
+    raise_if_any([rulebook_for(submission.property.jurisdiction).may_edit_submission(submission=submission)])
+    raise_if_any([configuration_missing(configurations=submission.configurations, key=key)])
+    configurations = [raw for raw in submission.configurations if not (isinstance(raw, dict) and raw.get("key") == key)]
+    return rules_submission_update(submission_id=submission_id, configurations=configurations)
 
 
 def submission_content(submission: RulesSubmission) -> dict:

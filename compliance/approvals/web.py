@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Max, Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -19,18 +20,33 @@ from compliance.accounts.idempotency import (
     AlreadyRecorded,
     already_recorded_redirect,
     form_already_recorded,
+    form_token_new,
     form_write_once,
 )
 from compliance.accounts.models import Role
 from compliance.approvals import services
 from compliance.approvals.artwork import artwork_response
-from compliance.approvals.forms import DecisionForm, FileForm, LayoutForm, RulesSubmissionForm
+from compliance.approvals.forms import (
+    ConfigurationForm,
+    DecisionForm,
+    FileForm,
+    LayoutForm,
+    RulesSubmissionForm,
+    TableConfigurationForm,
+)
 from compliance.approvals.models import LayoutStatus, SubmissionStatus
-from compliance.approvals.selectors import layouts_visible_to, rules_submissions_visible_to
+from compliance.approvals.selectors import (
+    layouts_visible_to,
+    rules_submission_in_effect,
+    rules_submissions_visible_to,
+)
+from compliance.casinos import services as casinos
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import Game, WheelType
 from compliance.casinos.selectors import properties_managed_by, tables_visible_to
 from compliance.rulebook import RuleViolation, game_rules_for, malformed, rulebook_for, words
+from compliance.rulebook.configurations import STANDARD, STANDARD_NAME, configuration_of
+from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.roles import MAY
 
 
@@ -63,7 +79,19 @@ def manage(request):
     prop = _managed_property(
         request, int(request.GET["property"]) if request.GET.get("property", "").isdigit() else None
     )
-    tables = tables_visible_to(request.user).filter(property=prop).select_related("wheel", "ball").order_by("number")
+    tables = list(
+        tables_visible_to(request.user).filter(property=prop).select_related("wheel", "ball").order_by("number")
+    )
+    # Each table's configuration by its name in the version in effect for its game, where it has one.
+    today = property_today(prop)
+    in_effect = {
+        game: rules_submission_in_effect(property_id=prop.pk, game=game, on=today) for game in {t.game for t in tables}
+    }
+    for table in tables:
+        configuration = configuration_of(in_effect[table.game], table.configuration)
+        table.configuration_name = (
+            (_("Standard") if configuration.key == STANDARD else configuration.name) if configuration else ""
+        )
     return render(
         request,
         "manage/home.html",
@@ -136,11 +164,17 @@ def _live(form, prop) -> dict:
         return {}
     if not form.is_valid():
         return {"errors": form.errors}
-    content = form.content()
-    violations = services.rules_submission_check(prop=prop, game=Game.ROULETTE, **content)
+    return _checked(form, prop, form.content())
+
+
+def _checked(form, prop, content: dict, *, violations=None) -> dict:
+    """The violations (as given, or checked now) and house edges of one configuration's content."""
+    saved = violations is not None  # as saved with the draft: never malformed (a draft is not saved so)
+    if violations is None:
+        violations = services.rules_submission_check(prop=prop, game=Game.ROULETTE, **content)
     edges: dict = {}
     notes: dict[str, str] = {}
-    if not malformed(violations):
+    if saved or not malformed(violations):
         edges = services.submission_house_edges(jurisdiction=prop.jurisdiction, game=Game.ROULETTE, **content)
         notes = services.submission_house_edge_notes(
             jurisdiction=prop.jurisdiction,
@@ -251,6 +285,11 @@ def rules_submission(request, pk: int):
         options=submission.options,
     )
     labels = RulesSubmissionForm(game_rules=game_rules_for(prop.jurisdiction))
+    warnings = (
+        services.submission_warnings(submission)
+        if submission.status in (SubmissionStatus.DRAFT, SubmissionStatus.FILED)
+        else None
+    )
     return render(
         request,
         "manage/rules_submission.html",
@@ -286,29 +325,37 @@ def rules_submission(request, pk: int):
             "wheel_types": [dict(WheelType.choices).get(w, w) for w in submission.wheel_types],
             "other_configurations": _other_configurations(submission, labels),
             # Before a decision: the tables this version leaves without a configuration, and the changes.
-            "warnings": services.submission_warnings(submission)
-            if submission.status in (SubmissionStatus.DRAFT, SubmissionStatus.FILED)
-            else None,
+            "warnings": warnings,
+            "changes": _changes_said(warnings.changes) if warnings else [],
+            "configurations_editable": editable,
             "rules_submission_citation": rulebook_for(prop.jurisdiction).RULES_SUBMISSION,
         },
     )
 
 
 def _other_configurations(submission, labels) -> list[dict]:
-    """The configurations besides the standard one, in words and in the form's order of the wagers."""
+    """The configurations besides the standard one, in words and in the form's order of the wagers,
+    each with its own violations (as saved) and house edges."""
     wheels = dict(WheelType.choices)
     order = list(labels.fields)
+    prop = submission.property
     rows = []
-    for configuration in submission.all_configurations()[1:]:
+    for index, configuration in enumerate(submission.all_configurations()[1:]):
         odds = sorted(
             configuration.payout_odds.items(),
             key=lambda item: (order.index(f"odds_{item[0]}") if f"odds_{item[0]}" in order else len(order), item[0]),
         )
+        own = f"configurations.{index}"
+        violations = [
+            v for v in submission.violations if v.get("field") == own or v.get("field", "").startswith(own + ".")
+        ]
+        form = ConfigurationForm(game_rules=game_rules_for(prop.jurisdiction), new=False)
         rows.append(
             {
                 "key": configuration.key,
                 "name": configuration.name,
-                "wheels": ", ".join(wheels.get(w, w) for w in configuration.wheel_types),
+                # Each label is lazy (the language in use): said as text before it is joined.
+                "wheels": ", ".join(str(wheels.get(w, w)) for w in configuration.wheel_types),
                 "odds": [
                     (labels.fields[f"odds_{code}"].label if f"odds_{code}" in labels.fields else code, value)
                     for code, value in odds
@@ -317,9 +364,316 @@ def _other_configurations(submission, labels) -> list[dict]:
                     (words.option_label(name), words.option_value(value))
                     for name, value in configuration.options.items()
                 ],
+                "live": _checked(
+                    form,
+                    prop,
+                    {
+                        "wheel_types": configuration.wheel_types,
+                        "payout_odds": configuration.payout_odds,
+                        "options": configuration.options,
+                    },
+                    violations=violations,
+                )
+                if submission.game == Game.ROULETTE
+                else {},
             }
         )
     return rows
+
+
+def _changes_said(changes) -> list[dict]:
+    """How a version differs from the one in effect, each difference in the reader's language."""
+    return [
+        {
+            "configuration": _("Standard") if change.configuration == STANDARD_NAME else change.configuration,
+            "change": change.change,
+            "details": [_difference_said(d) for d in change.differences],
+        }
+        for change in changes
+    ]
+
+
+def _odds_said(value) -> str:
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return _("%(pays)s to %(per)s") % {"pays": value[0], "per": value[1]}
+    return str(value)
+
+
+def _wheel_types_said(codes) -> str:
+    wheels = dict(WheelType.choices)
+    return ", ".join(str(wheels.get(code, code)).lower() for code in codes) or _("none")
+
+
+def _option_said(value) -> str:
+    return _("not chosen") if value in NOT_CHOSEN else _(words.option_value(value))
+
+
+def _difference_said(difference) -> str:
+    """One difference (compliance.rulebook.configurations.Difference) in the language in use."""
+    label = _(difference.label)
+    if difference.subject == "wheel_types":
+        return _("Wheel types: %(before)s → %(after)s") % {
+            "before": _wheel_types_said(difference.before),
+            "after": _wheel_types_said(difference.after),
+        }
+    if difference.subject == "payout_odds":
+        if difference.before is None:
+            return _("%(wager)s: offered at %(odds)s") % {"wager": label, "odds": _odds_said(difference.after)}
+        if difference.after is None:
+            return _("%(wager)s: no longer offered (was %(odds)s)") % {
+                "wager": label,
+                "odds": _odds_said(difference.before),
+            }
+        return _("%(wager)s: %(before)s → %(after)s") % {
+            "wager": label,
+            "before": _odds_said(difference.before),
+            "after": _odds_said(difference.after),
+        }
+    if difference.subject == "options":
+        return _("%(option)s: %(before)s → %(after)s") % {
+            "option": label,
+            "before": _option_said(difference.before),
+            "after": _option_said(difference.after),
+        }
+    return _("Name: %(before)s → %(after)s") % {"before": difference.before, "after": difference.after}
+
+
+# ---- A draft's table configurations, one page each ----
+
+
+def _kept_submission(request, pk: int):
+    """A Rules Submission of a property this person manages (a compliance manager: their own)."""
+    submission = get_object_or_404(rules_submissions_visible_to(request.user).select_related("property"), pk=pk)
+    if not properties_managed_by(request.user).filter(pk=submission.property_id).exists():
+        raise PermissionDenied(
+            _("A Rules Submission's table configurations are kept by its property's compliance manager.")
+        )
+    if submission.game != Game.ROULETTE:
+        raise PermissionDenied(_("Big Six and Casino War submissions are made through the API."))
+    return submission
+
+
+def _configuration_form(submission, data=None, *, configuration=None):
+    return ConfigurationForm(
+        data,
+        game_rules=game_rules_for(submission.property.jurisdiction),
+        new=configuration is None,
+        initial=ConfigurationForm.initial_from(configuration) if configuration is not None else None,
+    )
+
+
+def _configuration_page(request, submission, form, *, configuration=None, live=None):
+    prop = submission.property
+    return render(
+        request,
+        "manage/configuration_form.html",
+        {
+            "submission": submission,
+            "property": prop,
+            "configuration": configuration,
+            "form": form,
+            # A filed or decided version is never rewritten: its refusal, before anything is typed.
+            "refusal": rulebook_for(prop.jurisdiction).may_edit_submission(submission=submission),
+            "check_url": reverse("configuration-check", args=[submission.pk]),
+            "save_label": _("Save the configuration"),
+            # The removal's own one-time token: a double tap removes once.
+            "remove_token": form_token_new(),
+            "live": live if live is not None else _live(form, prop),
+        },
+    )
+
+
+def _configuration_saved(request, submission, name: str):
+    count = len(submission.violations)
+    messages.success(
+        request,
+        (
+            _("Configuration “%(name)s” saved; the draft still breaks %(count)s rule(s), listed below.")
+            if count
+            else _("Configuration “%(name)s” saved; the draft breaks no rule and may be filed.")
+        )
+        % {"name": name, "count": count},
+    )
+    return redirect(reverse("rules-submission", args=[submission.pk]) + "#configurations-heading")
+
+
+@login_required
+def configuration_new(request, pk: int):
+    """A new table configuration of a draft: its name and key, wheel types, odds and options."""
+    submission = _kept_submission(request, pk)
+    form = _configuration_form(submission, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            # A double tap adds it once (the second would be refused: its key is taken).
+            saved = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: services.rules_submission_configuration_save(
+                    submission_id=submission.pk, configuration=form.configuration()
+                ),
+                recorded=lambda saved: (
+                    f"table configuration “{form.cleaned_data['name']}”",
+                    reverse("rules-submission", args=[saved.pk]) + "#configurations-heading",
+                ),
+            )
+        except RuleViolation as refusal:
+            _show(form, refusal.violations)
+        else:
+            if isinstance(saved, AlreadyRecorded):
+                return already_recorded_redirect(request, saved)
+            return _configuration_saved(request, saved, form.cleaned_data["name"])
+    return _configuration_page(request, submission, form)
+
+
+@login_required
+def configuration_edit(request, pk: int, key: str):
+    """A table configuration of a draft, changed (its key stays) or removed."""
+    # Sent twice: the first one removed it, so it is no longer there; say it was recorded.
+    if repeat := form_already_recorded(request):
+        return already_recorded_redirect(request, repeat)
+    submission = _kept_submission(request, pk)
+    configuration = configuration_of(submission, key)
+    if configuration is None or key == STANDARD:
+        raise Http404(_("This Rules Submission has no such table configuration."))
+    action = request.POST.get("action") if request.method == "POST" else None
+    form = _configuration_form(submission, request.POST if action == "save" else None, configuration=configuration)
+    live = None
+    if action == "remove":
+        try:
+            # A double tap removes it once (the second would find no such configuration).
+            removed = form_write_once(
+                request=request,
+                token=request.POST.get("form_token", ""),
+                write=lambda: services.rules_submission_configuration_remove(submission_id=submission.pk, key=key),
+                recorded=lambda removed: (
+                    f"the removal of table configuration “{configuration.name}”",
+                    reverse("rules-submission", args=[removed.pk]) + "#configurations-heading",
+                ),
+            )
+        except RuleViolation as refusal:
+            for violation in refusal.violations:
+                citation = f" ({violation.citation})" if violation.citation else ""
+                messages.error(request, f"{violation.message}{citation}")
+        else:
+            if isinstance(removed, AlreadyRecorded):
+                return already_recorded_redirect(request, removed)
+            messages.success(
+                request, _("Configuration “%(name)s” removed from the draft.") % {"name": configuration.name}
+            )
+            return redirect(reverse("rules-submission", args=[submission.pk]) + "#configurations-heading")
+    elif action == "save" and form.is_valid():
+        try:
+            saved = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: services.rules_submission_configuration_save(
+                    submission_id=submission.pk, configuration=form.configuration(), key=key
+                ),
+                recorded=lambda saved: (
+                    f"table configuration “{form.cleaned_data['name']}”",
+                    reverse("rules-submission", args=[saved.pk]) + "#configurations-heading",
+                ),
+            )
+        except RuleViolation as refusal:
+            _show(form, refusal.violations)
+        else:
+            if isinstance(saved, AlreadyRecorded):
+                return already_recorded_redirect(request, saved)
+            return _configuration_saved(request, saved, form.cleaned_data["name"])
+    elif action is None:
+        # As saved: its violations checked now, and its house edges.
+        live = _checked(
+            form,
+            submission.property,
+            {
+                "wheel_types": configuration.wheel_types,
+                "payout_odds": configuration.payout_odds,
+                "options": configuration.options,
+            },
+        )
+    return _configuration_page(request, submission, form, configuration=configuration, live=live)
+
+
+@require_POST
+@login_required
+def configuration_check(request, pk: int):
+    """htmx: the live check of a configuration's form, as the standard one's; nothing is saved."""
+    submission = _kept_submission(request, pk)
+    form = _configuration_form(submission, request.POST)
+    return render(request, "manage/_live_check.html", {"live": _live(form, submission.property)})
+
+
+# ---- A table's configuration, chosen where the tables are managed ----
+
+
+def _configuration_choices(user, table) -> list[tuple[str, str]]:
+    """The configurations of the table's game in the Rules Submission in effect and in each later
+    version not rejected, each once, with where it is found; the table's own key even if none has it."""
+    prop = table.property
+    in_effect = rules_submission_in_effect(property_id=prop.pk, game=table.game, on=property_today(prop))
+    versions = (
+        rules_submissions_visible_to(user)
+        .filter(property=prop, game=table.game)
+        .exclude(status=SubmissionStatus.REJECTED)
+    )
+    if in_effect is not None:
+        versions = versions.filter(version__gt=in_effect.version)
+    found: dict[str, tuple[str, list[str]]] = {}
+    for submission in [*([in_effect] if in_effect else []), *versions.order_by("version")]:
+        where = (
+            _("in effect (version %(version)s)") % {"version": submission.version}
+            if submission == in_effect
+            else _("version %(version)s, %(status)s")
+            % {"version": submission.version, "status": str(submission.get_status_display()).lower()}
+        )
+        for configuration in submission.all_configurations():
+            name = _("Standard") if configuration.key == STANDARD else configuration.name
+            found.setdefault(configuration.key, (name, []))[1].append(where)
+    choices = [(key, f"{name} · {'; '.join(where)}") for key, (name, where) in found.items()]
+    if table.configuration not in found:
+        choices.append((table.configuration, _("“%(key)s” · in no version") % {"key": table.configuration}))
+    return choices
+
+
+@login_required
+def table_configuration(request, pk: int):
+    """The compliance manager chooses which configuration a table uses (casinos' table_update)."""
+    prop_ids = properties_managed_by(request.user).values("pk")
+    table = get_object_or_404(
+        tables_visible_to(request.user).filter(property__in=prop_ids).select_related("property"), pk=pk
+    )
+    form = TableConfigurationForm(
+        request.POST or None,
+        choices=_configuration_choices(request.user, table),
+        initial={"configuration": table.configuration},
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            changed = form_write_once(
+                request=request,
+                token=form.token(),
+                write=lambda: casinos.table_update(
+                    table_id=table.pk, actor=request.user, changes={"configuration": form.cleaned_data["configuration"]}
+                ),
+                recorded=lambda changed: (
+                    f"the configuration of table {changed.number}",
+                    reverse("manage") + f"?property={changed.property_id}",
+                ),
+            )
+        except RuleViolation as refusal:
+            form.show(refusal)
+        else:
+            if isinstance(changed, AlreadyRecorded):
+                return already_recorded_redirect(request, changed)
+            messages.success(
+                request,
+                _("Table %(table)s now uses the configuration “%(key)s”.")
+                % {"table": table.number, "key": form.cleaned_data["configuration"]},
+            )
+            return redirect(reverse("manage") + f"?property={table.property_id}")
+    return render(
+        request, "manage/table_configuration.html", {"table": table, "property": table.property, "form": form}
+    )
 
 
 def _decision_step(request, action, *, decide, what: str):

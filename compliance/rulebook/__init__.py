@@ -104,6 +104,7 @@ MALFORMED = frozenset(
         "configuration_key_taken",
         "configuration_name",
         "configuration_field_unknown",
+        "configuration_missing",
     }
 )
 

@@ -398,6 +398,10 @@ CATALOGUE: dict[str, Entry] = {
     "configuration_field_unknown": Entry(
         "A configuration has key, name, wheel_types, payout_odds and options; not {fields}.", None
     ),
+    "configuration_missing": Entry(
+        "This Rules Submission has no configuration “{configuration}” besides the standard one: it was removed, or never made.",
+        None,
+    ),
     "rules_submission_wheel_type": Entry(
         "Table {table}'s configuration “{configuration}” in the Rules Submission in effect (version {version}) "
         "does not cover {wheel} tables.",

@@ -110,6 +110,18 @@ def check_shape(configurations: object) -> list[Violation]:
     return found
 
 
+def index_of(configurations: Sequence[object], key: str) -> int | None:
+    """Where the configuration named `key` stands among a submission's others (None: it has none)."""
+    return next((i for i, raw in enumerate(configurations) if isinstance(raw, dict) and raw.get("key") == key), None)
+
+
+def configuration_missing(*, configurations: Sequence[object], key: str) -> Violation | None:
+    """A change or removal names a configuration besides the standard one that the submission has."""
+    if index_of(configurations, key) is None:
+        return violation("configuration_missing", field="configurations", configuration=key)
+    return None
+
+
 def within(configuration: Configuration, index: int | None, found: Iterable[Violation]) -> list[Violation]:
     """A configuration's violations, each saying which configuration it is about (the standard one
     keeps the submission's own field names)."""
@@ -165,15 +177,47 @@ def tables_left_without(*, submission: Submission, tables: Iterable[Table]) -> l
 
 
 @dataclass(frozen=True)
+class Difference:
+    """One thing a configuration changes: its wheel types, a wager's odds, an option or its name.
+    `before` and `after` are the values (None where the wager or option was not, or is no longer,
+    there); `label` is the wager's or option's words. Pages say it in their reader's language; `text`
+    is the English sentence the API gives."""
+
+    subject: str  # "wheel_types", "payout_odds", "options" or "name"
+    code: str  # the wager's or option's code ("" for wheel types and the name)
+    label: str
+    before: object
+    after: object
+
+    def text(self) -> str:
+        if self.subject == "wheel_types":
+            return f"wheel types: {_wheel_types(self.before)} → {_wheel_types(self.after)}"  # type: ignore[arg-type]
+        if self.subject == "payout_odds":
+            if self.before is None:
+                return f"{self.label}: offered at {_odds(self.after)}"
+            if self.after is None:
+                return f"{self.label}: no longer offered (was {_odds(self.before)})"
+            return f"{self.label}: {_odds(self.before)} → {_odds(self.after)}"
+        if self.subject == "options":
+            return f"{self.label}: {_option(self.before)} → {_option(self.after)}"
+        return f"name: {self.before} → {self.after}"
+
+
+@dataclass(frozen=True)
 class Change:
     """How one configuration differs from the version in effect."""
 
     configuration: str
     change: str  # "added", "removed" or "changed"
-    details: list[str]
+    differences: list[Difference] = dataclasses.field(default_factory=list)
+
+    @property
+    def details(self) -> list[str]:
+        """Each difference as an English sentence (the API's)."""
+        return [d.text() for d in self.differences]
 
     def as_dict(self) -> dict[str, object]:
-        return dataclasses.asdict(self)
+        return {"configuration": self.configuration, "change": self.change, "details": self.details}
 
 
 def _odds(value: object) -> str:
@@ -188,30 +232,25 @@ def _wheel_types(codes: Iterable[str]) -> str:
     return ", ".join(WheelType.label_of(code).lower() if code in known else code for code in codes) or "none"
 
 
-def _differences(old: Configuration, new: Configuration, labels: Mapping[str, str]) -> list[str]:
-    details = []
+def _option(value: object) -> str:
+    return "not chosen" if value in NOT_CHOSEN else option_value(value)
+
+
+def _differences(old: Configuration, new: Configuration, labels: Mapping[str, str]) -> list[Difference]:
+    found = []
     if sorted(old.wheel_types) != sorted(new.wheel_types):
-        details.append(f"wheel types: {_wheel_types(old.wheel_types)} → {_wheel_types(new.wheel_types)}")
+        found.append(Difference("wheel_types", "", "wheel types", list(old.wheel_types), list(new.wheel_types)))
     for code in sorted(set(old.payout_odds) | set(new.payout_odds)):
         before, after = old.payout_odds.get(code), new.payout_odds.get(code)
         if before != after:
-            label = labels.get(code, code.replace("_", " "))
-            if before is None:
-                details.append(f"{label}: offered at {_odds(after)}")
-            elif after is None:
-                details.append(f"{label}: no longer offered (was {_odds(before)})")
-            else:
-                details.append(f"{label}: {_odds(before)} → {_odds(after)}")
+            found.append(Difference("payout_odds", code, labels.get(code, code.replace("_", " ")), before, after))
     for name in sorted(set(old.options) | set(new.options)):
         before, after = old.options.get(name), new.options.get(name)
         if before != after:
-            details.append(
-                f"{option_label(name)}: {'not chosen' if before in NOT_CHOSEN else option_value(before)} → "
-                f"{'not chosen' if after in NOT_CHOSEN else option_value(after)}"
-            )
+            found.append(Difference("options", name, option_label(name), before, after))
     if old.name != new.name:
-        details.append(f"name: {old.name} → {new.name}")
-    return details
+        found.append(Difference("name", "", "name", old.name, new.name))
+    return found
 
 
 def compare(
@@ -224,8 +263,8 @@ def compare(
     changes = []
     for key, configuration in new.items():
         if key not in old:
-            changes.append(Change(configuration.name, "added", []))
-        elif details := _differences(old[key], configuration, labels or {}):
-            changes.append(Change(configuration.name, "changed", details))
-    changes.extend(Change(c.name, "removed", []) for key, c in old.items() if key not in new)
+            changes.append(Change(configuration.name, "added"))
+        elif differences := _differences(old[key], configuration, labels or {}):
+            changes.append(Change(configuration.name, "changed", differences))
+    changes.extend(Change(c.name, "removed") for key, c in old.items() if key not in new)
     return changes

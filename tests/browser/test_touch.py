@@ -130,13 +130,38 @@ def reached_by_tab(page) -> tuple[set[str], set[str]]:
     return wanted - reached, reached - marked
 
 
+def _draft_with_a_configuration(staff):
+    """A Rules Submission draft with a table configuration “single” beside the standard one."""
+    from datetime import timedelta
+
+    from compliance.approvals import services as approvals
+    from compliance.casinos.clock import property_today
+
+    return approvals.rules_submission_draft(
+        prop=staff.property,
+        game="roulette",
+        effective_from=property_today(staff.property) + timedelta(days=30),
+        wheel_types=["double_zero"],
+        payout_odds={"straight": [35, 1]},
+        options={},
+        configurations=[
+            {"key": "single", "name": "Single", "wheel_types": ["single_zero"], "payout_odds": {"straight": [35, 1]}}
+        ],
+        created_by=staff.compliance,
+    )
+
+
 def test_every_form_is_usable_by_keyboard_alone(site, page, locked):
     """Tab reaches every field, button and link of every form, each showing the focus."""
     inspect_table = locked.table.pk
     event(locked, "unlock")
     entry = Entry.objects.get()
+    draft = _draft_with_a_configuration(locked)
     people = {
         locked.compliance: [
+            f"/rules-submissions/{draft.pk}/configurations/new/",
+            f"/rules-submissions/{draft.pk}/configurations/single/edit/",
+            f"/manage/tables/{inspect_table}/configuration/",
             *(
                 f"/tables/{inspect_table}/{kind}/"
                 for kind in ("unlock", "inspect", "adjust", "ball", "open", "close", "cover")

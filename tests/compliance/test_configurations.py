@@ -327,7 +327,8 @@ def test_the_warning_names_the_tables_left_at_drafting_filing_and_before_the_dec
     regulator = RegulatorFactory(jurisdiction=casino.property.jurisdiction)
     page = signed_in(regulator).get(f"/rules-submissions/{body['id']}/").content.decode()
     assert "Table R-02: it uses the configuration “lightning”" in page and "Decision" in page
-    assert "wheel types: single zero, double zero, double zero used as single zero → double zero" in page
+    # The page says each difference in its reader's language (the API's details stay as above).
+    assert "Wheel types: single zero, double zero, double zero used as single zero → double zero" in page
     seen = client_for(regulator).get(f"/api/rules-submissions/{body['id']}/").json()
     assert seen["warnings"]["tables_left_without_configuration"][0]["table"] == "R-02"
 

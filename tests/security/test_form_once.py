@@ -73,6 +73,17 @@ def _draft(casino, *, filed=False) -> int:
     return submission
 
 
+def _with_configuration(casino) -> int:
+    """A draft with a table configuration “single” beside the standard one."""
+    submission = _draft(casino)
+    configuration = {"key": "single", "name": "Single", "wheel_types": ["single_zero"], "payout_odds": STANDARD}
+    response = client_for(casino.compliance).patch(
+        f"/api/rules-submissions/{submission}/", {"configurations": [configuration]}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    return submission
+
+
 def _layout(casino) -> int:
     body = {
         "property": casino.property.pk,
@@ -169,6 +180,26 @@ def _cases(casino, regulator):
             signed(regulator, action="decide", decision="approved", reference="BGO-1"),
         ),
         "RulesSubmissionForm": lambda: (c.compliance, "/manage/rules/new/", WEB_STANDARD),
+        "ConfigurationForm": lambda: (
+            c.compliance,
+            f"/rules-submissions/{_draft(c)}/configurations/new/",
+            {"name": "Single", "key": "single", "wheel_types": ["single_zero"], "odds_straight": "35 to 1"},
+        ),
+        "ConfigurationForm changed": lambda: (
+            c.compliance,
+            f"/rules-submissions/{_with_configuration(c)}/configurations/single/edit/",
+            {"action": "save", "name": "Single zero", "wheel_types": ["single_zero"], "odds_straight": "35 to 1"},
+        ),
+        "ConfigurationForm removed": lambda: (
+            c.compliance,
+            f"/rules-submissions/{_with_configuration(c)}/configurations/single/edit/",
+            {"action": "remove"},
+        ),
+        "TableConfigurationForm": lambda: (
+            c.compliance,
+            f"/manage/tables/{t}/configuration/",
+            {"configuration": "standard"},
+        ),
         "LayoutForm": lambda: (
             c.compliance,
             "/manage/layouts/new/",
@@ -214,6 +245,10 @@ CASES = [
     "DecisionForm",
     "DecisionForm on a Rules Submission",
     "RulesSubmissionForm",
+    "ConfigurationForm",
+    "ConfigurationForm changed",
+    "ConfigurationForm removed",
+    "TableConfigurationForm",
     "LayoutForm",
     "ReportForm",
 ]
