@@ -170,4 +170,4 @@ class FlagEvent(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} of flag {self.flag_id} at {self.at:%Y-%m-%d %H:%M}"
+        return f"{self.kind} of flag {self.flag_id}"

@@ -233,14 +233,15 @@ class Exceptions:
 
     columns = [
         Column("table_number", "Table", "5%"),
-        Column("what", "Flag", "18%"),
-        Column("citation", "Rule", "11%"),
-        Column("due_at", "Deadline missed", "9%"),
+        Column("what", "Flag", "14%"),
+        Column("citation", "Rule", "10%"),
+        Column("due_at", "Deadline missed", "8%"),
         Column("detected_at", "Detected", "8%"),
         Column("status", "Status", "7%"),
         Column("resolved_at", "Resolved", "8%"),
         Column("time_to_resolve", "Time from the missed deadline to resolution", "8%"),
-        Column("resolution", "How it was resolved", "24%"),
+        Column("resolution", "How it was resolved", "16%"),
+        Column("history", "History: deadlines moved, acknowledgements", "16%"),
     ]
 
     def flags(self, report: Report):
@@ -267,7 +268,7 @@ class Exceptions:
             # Counted from the deadline the table missed, not from when the scan noticed (or from the
             # detection, when a policy change moved the deadline later than it).
             took = flag.resolved_at - min(flag.due_at, flag.detected_at) if flag.resolved_at else None
-            # Where it stands, then its history: each deadline a change moved, each acknowledgement.
+            # Each deadline a change moved, each acknowledgement, in time order.
             history = [f"{local(at)}: {text}" for at, text in flag_history_text(flag, zone)]
             rows.append(
                 {
@@ -279,7 +280,8 @@ class Exceptions:
                     "resolved_at": local(flag.resolved_at) or "open",
                     "time_to_resolve": _duration(took) if took is not None else "",
                     "status": flag_status_text(flag),
-                    "resolution": " ".join([flag_resolution_text(flag, zone), *history]),
+                    "resolution": flag_resolution_text(flag, zone),
+                    "history": " ".join(history),
                 }
             )
         return rows

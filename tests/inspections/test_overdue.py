@@ -538,9 +538,7 @@ def test_the_flags_page_and_the_api_name_the_curing_entry_and_the_managers_ackno
     adjusted = adjust(opened)
     overdue.scan(now=adjusted.occurred_at)
     manual = ComplianceException.objects.get(kind="adjusted_after_inspection")
-    overdue.flag_acknowledge(
-        flag_id=manual.pk, note="Re-inspected by the pit boss", signature=sign(opened.compliance)
-    )
+    overdue.flag_acknowledge(flag_id=manual.pk, note="Re-inspected by the pit boss", signature=sign(opened.compliance))
     local = timezone.localtime(cover.occurred_at, opened.property.zone)
     cure = f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M %Z}"
     compliance = opened.compliance
