@@ -93,7 +93,7 @@ def flag_resolve(request, pk: int):
     if repeat := form_already_recorded(request):
         return already_recorded_redirect(request, repeat)
     flag = get_object_or_404(flags_visible_to(request.user), pk=pk, status=FlagStatus.OPEN)
-    require_may(request.user, "flags.resolve", "Acknowledging a flag")
+    require_may(request.user, "flags.resolve", _("Acknowledging a flag"))
     form = FlagAcknowledgeForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         try:
