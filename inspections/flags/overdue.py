@@ -234,7 +234,7 @@ def flag_event_text(event: FlagEvent, zone) -> str:
     }
     if event.kind == FlagEventKind.ACKNOWLEDGED:
         return (
-            _("Acknowledged by %(name)s (credential %(credential)s): %(note)s. The flag stays open until cured.")
+            _("Acknowledged by %(name)s (credential %(credential)s), the flag staying open until cured: %(note)s")
             % values
         )
     if event.kind == FlagEventKind.MOVED:

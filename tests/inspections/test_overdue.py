@@ -566,8 +566,12 @@ def test_the_flags_page_and_the_api_name_the_curing_entry_and_the_managers_ackno
         None,
     )
     page = html.unescape(client.get("/flags/").content.decode())
-    signed = f"Acknowledged by {compliance.display_name} (credential {compliance.credential_number}): "
-    assert cure in page and "Open, acknowledged" in page and signed + "Re-inspected by the pit boss." in page
+    signed = f"Acknowledged by {compliance.display_name} (credential {compliance.credential_number}), "
+    assert (
+        cure in page
+        and "Open, acknowledged" in page
+        and signed + "the flag staying open until cured: Re-inspected by the pit boss" in page
+    )
 
 
 def test_a_new_time_zone_moves_the_midnight_a_later_version_takes_effect(client, opened):

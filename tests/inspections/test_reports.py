@@ -549,7 +549,10 @@ def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_
     assert by_hand["How it was resolved"].startswith(f"Open, acknowledged by {signer}, ")
     assert by_hand["How it was resolved"].endswith(": Wheel re-inspected by the pit boss")
     history = "History: deadlines moved, acknowledgements"
-    assert f"Acknowledged by {signer}: Wheel re-inspected by the pit boss." in by_hand[history]
+    assert (
+        f"Acknowledged by {signer}, the flag staying open until cured: Wheel re-inspected by the pit boss"
+        in by_hand[history]
+    )
     assert uncovered[history] == ""
     assert uncovered["Table"] == by_hand["Table"] == "R-01"
     pdf = render.generate_locally(requested(casino, kind="exceptions").pk)

@@ -156,7 +156,7 @@ def test_every_csv_neutralises_every_cell_a_spreadsheet_would_run(committed_db, 
     signer = f"{name} (credential {hostile.compliance.credential_number})"
     resolution, history = flags[1][-2:]
     assert resolution.startswith(f"Open, acknowledged by {signer}, ") and resolution.endswith(f": {note}")
-    assert f"Acknowledged by {signer}: {note}." in history
+    assert f"Acknowledged by {signer}, the flag staying open until cured: {note}" in history
 
 
 @pytest.mark.parametrize(
