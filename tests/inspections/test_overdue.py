@@ -211,6 +211,24 @@ def test_an_entry_that_moves_no_missed_deadline_cures_nothing(opened):
     cured(flag, by=inspect(opened))
 
 
+def test_an_entry_that_leaves_the_violation_standing_cures_nothing(opened):
+    """Issue 30, item 4: a second adjustment during play does not end the first one's violation (the
+    table is still open uninspected after an adjustment): the flag stays open with its first missed
+    deadline, and the inspection cures it; nothing is raised twice."""
+    first = adjust(opened)
+    (flag,) = flags("adjusted_after_inspection")
+    with time_machine.travel(first.recorded_at + timedelta(minutes=1), tick=True):
+        second = adjust(opened)
+        assert second.occurred_at > first.occurred_at
+        overdue.scan(now=second.occurred_at + timedelta(seconds=1))
+        flag.refresh_from_db()
+        assert (flag.status, flag.due_at) == ("open", first.occurred_at)
+        assert ComplianceException.objects.filter(kind="adjusted_after_inspection").count() == 1
+        cure = inspect(opened)
+        assert cure.occurred_at > second.occurred_at
+        cured(flag, by=cure)
+
+
 @pytest.mark.any_hour
 def test_an_open_table_whose_configuration_a_later_version_drops_is_flagged_from_its_midnight(opened):
     """The scan reads the table's configuration (issue 19, item 1): a version taking effect tomorrow
