@@ -112,6 +112,13 @@ def test_on_the_demo_no_change_and_no_note_closes_a_flag_while_its_violation_sta
     assert open_ids() >= flagged
     scanned()
     assert open_ids() >= flagged
+    # Each open flag's deadline followed its table's, and its history says so: who, why, from what.
+    for flag in ComplianceException.objects.filter(pk__in=flagged).select_related("table"):
+        deadline = getattr(flag.table, rulebook_for(prop.jurisdiction).FLAG_KINDS_BY_CODE[flag.kind].deadline)
+        moves = [event for event in flag.history.all() if event.kind == "moved"]
+        if flag.kind == "not_covered":
+            assert flag.due_at == deadline and moves, flag
+            assert (moves[-1].cause, moves[-1].actor_name) == ("policy", demo_person("compliance").display_name)
 
     # A manager's signed note on every open flag: acknowledged, still open.
     signature = demo_login(client, "compliance")
@@ -122,7 +129,9 @@ def test_on_the_demo_no_change_and_no_note_closes_a_flag_while_its_violation_sta
             content_type="application/json",
         )
         assert answer.status_code == 200, answer.content
-        assert answer.json()["status"] == "open"
+        assert (answer.json()["status"], answer.json()["acknowledged"]) == ("open", True)
+    page = client.get("/flags/").content.decode()
+    assert page.count('data-status="acknowledged"') == len(open_ids())
     scanned()
     assert open_ids() >= flagged
     later = timezone.now() + timedelta(hours=1)
