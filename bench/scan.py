@@ -691,8 +691,8 @@ def scan_passes(as_of: datetime, expected: int) -> tuple[float, float]:
     flags_clear()
     first, first_ms = timed(scan, as_of)
     second, second_ms = timed(scan, as_of)
-    assert first == {"resolved": 0, "raised": expected}, first
-    assert second == {"resolved": 0, "raised": 0}, second
+    assert first == {"raised": expected}, first
+    assert second == {"raised": 0}, second
     return first_ms, second_ms
 
 
@@ -709,10 +709,10 @@ def explain(as_of: datetime) -> None:
     each in a transaction rolled back."""
     from django.db import connection, transaction
 
-    from inspections.flags.overdue import _raise_sql, _resolve_sql
+    from inspections.flags.overdue import _lock_sql, _raise_sql
 
     def show(label: str) -> None:
-        for name, (sql, params) in (("resolve (UPDATE)", _resolve_sql(as_of)), ("raise (INSERT)", _raise_sql(as_of))):
+        for name, (sql, params) in (("lock (SELECT)", _lock_sql(as_of)), ("raise (INSERT)", _raise_sql(as_of))):
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql, params)
                 plan = [row[0] for row in cursor.fetchall()]

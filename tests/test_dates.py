@@ -232,7 +232,7 @@ def world(db, frozen_clock):
     staff = every_page_world()
     staff.supervisor = UserFactory(role=Role.SECURITY, property=staff.property, security_supervisor=True)
     lock_lift(actor=staff.supervisor, person_id=staff.floorperson.pk, reason="Asked in person", now=timezone.now())
-    # A second flag, resolved by the compliance manager: its resolution's time on the flags page.
+    # A second flag, acknowledged by the compliance manager and cured by an inspection: both times on the flags page.
     event(staff, "cover")
     event(staff, "unlock")
     inspect(staff)
@@ -240,7 +240,8 @@ def world(db, frozen_clock):
     adjust(staff)
     overdue.scan(now=timezone.now())
     resolved = ComplianceException.objects.get(kind="adjusted_after_inspection")
-    overdue.flag_resolve(flag_id=resolved.pk, note="Re-inspected", signature=sign(staff.compliance))
+    overdue.flag_acknowledge(flag_id=resolved.pk, note="Re-inspecting", signature=sign(staff.compliance))
+    inspect(staff)
     # And one open, whose deadline and detection the pages show.
     staff.flag = flag_raised(
         staff.locked,

@@ -78,6 +78,7 @@ def test_the_floor_and_its_forms_are_in_the_catalogue(catalogue):
         "templates/floor/table.html",
         "templates/floor/flags.html",
         "templates/floor/flag_resolve.html",
+        "templates/floor/flag_history.html",
         "templates/floor/amend.html",
         "templates/floor/not_offered.html",
         "templates/registration/login.html",

@@ -299,7 +299,7 @@ def _decide(*, model, pk: int, check: str, status: str, reference: str, signatur
         submission.save(update_fields=["status", "decision_reference"])
         _sign(submission=submission, signer=signer, action=str(status), reference=reference, note=note)
         # What is in effect for the open tables may change from today or a later date (the logbook's).
-        approval_decided.send(sender=model, submission=submission)
+        approval_decided.send(sender=model, submission=submission, actor=signer)
     return submission
 
 

@@ -84,7 +84,7 @@ def property_update(*, property_id: int, actor: User, changes: dict) -> Property
         raise_if_any([rulebook_for(prop.jurisdiction).property_procedure_allowed(procedure=prop.procedure)])
     prop.save(update_fields=list(changed))
     # The tables' deadlines move with the policy, and what is in effect with the local midnight (the logbook's).
-    property_policy_changed.send(sender=Property, prop=prop, changed=set(changed), tables=tables)
+    property_policy_changed.send(sender=Property, prop=prop, changed=set(changed), tables=tables, actor=actor)
     return prop
 
 
@@ -194,7 +194,7 @@ def table_create(*, actor: User, **fields) -> GamingTable:
     raise_if_any(table_violations(table=None, changes=fields))
     table = GamingTable(**{**TABLE_DEFAULTS, **fields})
     table.full_clean(validate_unique=True)
-    _derived(table, changed=None)  # its deadlines, from the game and the property's policy
+    _derived(table, changed=None, actor=actor)  # its deadlines, from the game and the property's policy
     table.save(force_insert=True)
     return table
 
@@ -224,14 +224,14 @@ def table_update(*, table_id: int, actor: User, changes: dict) -> GamingTable:
         setattr(table, name, value)
     table.full_clean(validate_unique=True)
     # The logbook's state of the table follows: a changed configuration voids its inspection.
-    fields = [*changed, *_derived(table, changed=set(changed))]
+    fields = [*changed, *_derived(table, changed=set(changed), actor=actor)]
     table.save(update_fields=sorted(set(fields)))
     return table
 
 
-def _derived(table: GamingTable, *, changed: set[str] | None) -> list[str]:
+def _derived(table: GamingTable, *, changed: set[str] | None, actor: User) -> list[str]:
     """The columns the logbook derives, set on `table` by its receivers (casinos.signals)."""
-    responses = table_configuring.send(sender=GamingTable, table=table, changed=changed)
+    responses = table_configuring.send(sender=GamingTable, table=table, changed=changed, actor=actor)
     # Each receiver returns the columns it set (django-stubs types a signal's response as `str | None`).
     return [name for _, names in responses for name in cast("list[str]", names)]
 

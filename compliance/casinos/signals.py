@@ -6,10 +6,11 @@ Both are sent synchronously, inside the service's transaction, with the rows it 
 receiver's writes commit or roll back with the change.
 
 - `table_configuring`: a table is about to be written (new: `changed` is None; else the changed
-  field names). A receiver sets the columns it derives on `table` and returns their names; the
+  field names; `actor`, who makes the change). A receiver sets the columns it derives on `table` and returns their names; the
   service writes them in the same statement as its own.
 - `property_policy_changed`: a property's fields in `changed` were written; `tables` are its
-  tables, locked before the property when its overdue policy changed (else empty).
+  tables, locked before the property when its overdue policy changed (else empty); `actor`, who
+  changed it.
 """
 
 from django.dispatch import Signal

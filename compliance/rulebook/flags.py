@@ -1,6 +1,6 @@
 """What the overdue scan flags (docs/architecture.md: The flag kinds): one registry of the kinds, each with its code, its
-label, its citation and the table's column holding the deadline it watches; and who resolves a
-flag by hand.
+label, its citation and the table's column holding the deadline it watches; and who acknowledges
+a flag with a signed note (a flag closes only with the logbook entry that ends its condition).
 
 The scan (inspections.flags.overdue), the deadlines the logbook keeps (inspections.logbook.deadlines),
 the table's indexes (compliance.casinos.models.TABLE_DEADLINES), the flag's choice of kinds
@@ -61,7 +61,8 @@ DUE_COLUMNS = tuple(kind.deadline for kind in FLAG_KINDS if kind.ahead)
 
 
 def may_resolve_flag(flag: Flag, *, signer: Person, note: str) -> list[Violation | None]:
-    """A compliance manager of the property closes an open flag with a signed note saying why."""
+    """A compliance manager of the property acknowledges an open flag with a signed note saying why
+    (Product policy: the note is recorded in the flag's history; the flag stays open until cured)."""
     violations: list[Violation | None] = []
     if flag.status != "open":
         violations.append(violation("flag_not_open", field=None, citation=flag.citation))

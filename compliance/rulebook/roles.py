@@ -34,7 +34,7 @@ MAY: dict[str, frozenset[Role]] = {
     # File a Rules Submission or a layout with the Board, and decide on one.
     "approvals.file": FILER_ROLES,
     "approvals.decide": APPROVER_ROLES,
-    # Resolve a flag of the overdue scan by hand.
+    # Acknowledge a flag of the overdue scan with a signed note (its name kept: the flag stays open until cured).
     "flags.resolve": FLAG_RESOLVER_ROLES,
     # Ask for and download the audit reports.
     "reports.request": REPORT_ROLES,

@@ -1,4 +1,4 @@
-"""The flags' form: a compliance manager resolves a flag by hand, with a signed note."""
+"""The flags' form: a compliance manager acknowledges a flag with a signed note."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from compliance.approvals.forms import note_field
 from inspections.logbook.forms import SignedForm
 
 
-class FlagResolveForm(SignedForm):
-    note = note_field(_("How the problem was dealt with"), rows=3)
+class FlagAcknowledgeForm(SignedForm):
+    note = note_field(_("What is being done about it"), rows=3)
 
     field_order = ["note", "username", "password"]

@@ -18,11 +18,29 @@ class FlagStatus(models.TextChoices):
 
 
 class FlagResolution(models.TextChoices):
-    """How a flag was resolved (blank while open, and on flags resolved before this was recorded)."""
+    """How a flag was closed (blank while open). Only `cured` is written now: a flag closes only with
+    the logbook entry that ends its condition. `cleared` and `manager` are kept for the flags closed
+    before that rule (by a policy, approval or configuration change; by a manager's note)."""
 
     CURED = "cured", _("Cured by a logbook entry")
     CLEARED = "cleared", _("Cured without a logbook entry (an approval, a policy or a configuration change)")
     MANAGER = "manager", _("Resolved by a compliance manager's signed note")
+
+
+class FlagEventKind(models.TextChoices):
+    """What happened to an open flag besides its raising and its cure (both on the flag itself)."""
+
+    MOVED = "moved", _("Deadline moved")
+    LIFTED = "lifted", _("Deadline lifted")
+    ACKNOWLEDGED = "acknowledged", _("Acknowledged")
+
+
+class FlagEventCause(models.TextChoices):
+    """What moved an open flag's deadline without a logbook entry."""
+
+    POLICY = "policy", _("the property's overdue policy or time zone changed")
+    APPROVAL = "approval", _("a layout or Rules Submission was decided")
+    CONFIGURATION = "configuration", _("the table's configuration changed")
 
 
 class Digest(models.Model):
@@ -41,15 +59,15 @@ class Digest(models.Model):
 class ComplianceException(models.Model):
     """A flag the overdue scan raised: a table late or wrong, with the rule and the deadline it missed.
 
-    At most one open flag per table and kind, and never two for the same missed deadline (both
-    are unique constraints, so concurrent scans cannot duplicate one). It resolves itself when the
-    problem is cured or by a compliance manager's signed note; `resolution` says which, and a cure
-    by a logbook entry names that entry (`cured_by_entry`), recorded in the entry's own
-    transaction: the entry that moved the deadline the table had missed.
+    At most one open flag per table and kind (a unique constraint, so concurrent scans cannot
+    duplicate one). It closes only when the logbook entry that ends its condition is recorded, and
+    names that entry (`cured_by_entry`), in the entry's own transaction. A policy, approval or
+    configuration change moves its deadline (`due_at`) and a compliance manager may acknowledge it
+    with a signed note; both are in its `history` (FlagEvent), and neither closes it.
     """
 
-    # No index of their own: flag_property_status and one_flag_per_missed_deadline lead with them
-    # (fewer indexes to write when a scan raises many flags at once).
+    # No index of their own: flag_property_status and flag_table_kind lead with them (fewer indexes to
+    # write when a scan raises many flags at once).
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="flags", db_index=False)
     table = models.ForeignKey(GamingTable, on_delete=models.PROTECT, related_name="flags", db_index=False)
     # The registry of flag kinds (compliance.rulebook.flags) is the list of codes and their labels.
@@ -57,7 +75,10 @@ class ComplianceException(models.Model):
         max_length=40, choices=[(kind.code, kind.label) for kind in FLAG_KINDS], validators=[printable_line]
     )
     citation = models.CharField(max_length=200, validators=[printable_line])
-    due_at = models.DateTimeField(help_text="The deadline missed (for a problem at once: when it happened).")
+    due_at = models.DateTimeField(
+        help_text="The deadline missed (for a problem at once: when it happened); moved by a policy, approval or "
+        "configuration change while open (its history says from what)."
+    )
     detected_at = models.DateTimeField()
     status = models.CharField(max_length=10, choices=FlagStatus.choices, default=FlagStatus.OPEN)
     resolved_at = models.DateTimeField(null=True, blank=True)
@@ -76,7 +97,7 @@ class ComplianceException(models.Model):
         on_delete=models.PROTECT,
         related_name="cured_flags",
         db_index=False,  # read from the flag only; no entry is ever deleted
-        help_text="The logbook entry that moved the missed deadline, so cured the flag.",
+        help_text="The logbook entry that ended the flag's condition, so cured it.",
     )
     notified_at = models.DateTimeField(null=True, blank=True, help_text="When the supervisors were mailed.")
 
@@ -88,7 +109,6 @@ class ComplianceException(models.Model):
             models.UniqueConstraint(
                 fields=["table", "kind"], condition=models.Q(status="open"), name="one_open_flag_per_table_kind"
             ),
-            models.UniqueConstraint(fields=["table", "kind", "due_at"], name="one_flag_per_missed_deadline"),
             # Each way of resolving carries its own evidence, and only it: an entry for a cure, a
             # signer for a manager's resolution, neither for a cure without an entry. Blank: open,
             # or resolved before the resolution was recorded.
@@ -104,6 +124,9 @@ class ComplianceException(models.Model):
         ]
         indexes = [
             models.Index(fields=["property", "status"], name="flag_property_status"),
+            # A table's flags (its page, the PROTECT of its row). Not unique: a deadline the table
+            # misses again after a cure (the same time, by chance) is flagged again.
+            models.Index(fields=["table", "kind", "due_at"], name="flag_table_kind"),
             # The flags list's order (newest first): a regulator's first page is its first rows.
             models.Index(fields=["-detected_at", "-id"], name="flag_newest_first"),
             models.Index(fields=["notified_at"], condition=models.Q(notified_at__isnull=True), name="flag_unnotified"),
@@ -111,3 +134,40 @@ class ComplianceException(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} on table {self.table_id} ({self.status})"
+
+
+class FlagEvent(models.Model):
+    """A line of an open flag's history: its deadline moved or lifted by a change that is not a
+    logbook entry (`cause`, by `actor`), or a person's signed acknowledgement (`note`). Written by
+    inspections.flags.overdue only, never changed."""
+
+    flag = models.ForeignKey(ComplianceException, on_delete=models.PROTECT, related_name="history")
+    kind = models.CharField(max_length=20, choices=FlagEventKind.choices)
+    at = models.DateTimeField()
+    cause = models.CharField(max_length=20, choices=FlagEventCause.choices, blank=True, default="")
+    due_before = models.DateTimeField(null=True, blank=True)
+    due_after = models.DateTimeField(
+        null=True, blank=True, help_text="The new deadline (empty: lifted, the condition no longer has one)."
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    actor_name = models.CharField(max_length=200, blank=True, default="", validators=[printable_line])
+    actor_credential = models.CharField(max_length=50, blank=True, default="", validators=[printable_line])
+    note = models.TextField(blank=True, default="", validators=note_validators())
+
+    class Meta:
+        ordering = ["at", "id"]
+        constraints = [
+            # An acknowledgement is signed and says why; a move names its cause.
+            models.CheckConstraint(
+                condition=(
+                    models.Q(kind="acknowledged", actor__isnull=False, cause="")
+                    | (models.Q(kind__in=["moved", "lifted"]) & ~models.Q(cause=""))
+                ),
+                name="flag_event_evidence",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} of flag {self.flag_id}"

@@ -3,14 +3,16 @@
 Every kind of flag has a deadline column on the table, named by the registry of flag kinds
 (compliance.rulebook.flags: FLAG_KINDS, DEADLINE_OF), set or
 cleared by inspections.logbook.deadlines in the same transaction as the entry that changes it. The scan never walks the logbook:
-one statement resolves the flags whose problem is cured, one raises a flag for every deadline
-passed, each reading only the tables whose deadline is set (a partial index per column). The
-unique constraints of ComplianceException make two scans at once raise each flag once.
+one statement raises a flag for every deadline passed that has no open flag, reading only the tables
+whose deadline is set (a partial index per column). The unique constraint of ComplianceException
+(one open flag per table and kind) makes two scans at once raise each flag once.
 
-A logbook entry that moves a deadline the table had missed cures its flag itself, in the entry's
-transaction, and the flag names it (`flags_cure`): what a regulator can check against the
-logbook, not an inference. The scan resolves only what moved without an entry (an approval, a
-change of policy or of the table's configuration), and says so.
+A flag closes only with the logbook entry that ends its condition (`flags_cure`), in the entry's
+transaction, and names it: what a regulator can check against the logbook, not an inference. The
+scan never closes a flag. A policy, approval or configuration change moves an open flag's deadline
+and writes that in its history (`flags_follow_deadlines`); a compliance manager's signed note
+acknowledges a flag (`flag_acknowledge`); neither closes it. So after any scan, every standing
+violation (a deadline column passed) has an open flag.
 """
 
 from __future__ import annotations
@@ -35,33 +37,91 @@ from compliance.casinos.clock import date_text, local_text
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import LOGBOOK_PROCEDURE, Jurisdiction, raise_if_any, rulebook_for
 from compliance.rulebook.flags import DEADLINE_OF
-from inspections.flags.models import ComplianceException, Digest, FlagResolution, FlagStatus
+from inspections.flags.models import (
+    ComplianceException,
+    Digest,
+    FlagEvent,
+    FlagEventCause,
+    FlagEventKind,
+    FlagResolution,
+    FlagStatus,
+)
 from inspections.logbook.models import Entry, EntryKind
 
 log = logging.getLogger(__name__)
 
 
-def flags_cure(*, entry: Entry, missed: dict[str, datetime]) -> int:
-    """The entry moved these deadline columns of its table away from the deadlines they held
-    (column → that deadline): the open flags of those deadlines are cured by it, and name it.
+def _stands(deadline: datetime | None, at: datetime) -> bool:
+    """A deadline column stands at `at`: set, and passed (the violation of its flag kind holds)."""
+    return deadline is not None and deadline <= at
+
+
+def flags_cure(*, entry: Entry, missed: dict[str, datetime], table: GamingTable, state_before: str | None) -> int:
+    """The open flags of the table whose condition the entry ended are cured by it, and name it.
+
+    The entry ends a flag's condition when, after it, the flag's deadline column no longer stands and
+    the entry is what changed that: it moved the column (`missed`: column → the deadline it held
+    before; an inspection, a covering, a deck change, a closing), or the column was already unset by
+    a change that is no entry (an approval, a configuration change: the flag stayed open) and the
+    entry moved the table's state (the closing that ends the play the flag was about). An entry that
+    leaves the deadline standing (a second adjustment during play, an inspection entered hours late)
+    cures nothing: the flag stays open with its first missed deadline.
 
     Called when the logbook's services send `entry_recorded`, with the table locked, in the entry's
-    transaction; the scan takes the same locks before it raises a flag (`_lock_sql`), so a flag is
-    never raised for a deadline an entry is moving at that moment and left to look cured "without
-    an entry".
+    transaction; the scan takes the same locks before it raises a flag (`_lock_sql`).
     """
-    wanted = Q()
-    for kind, column in DEADLINE_OF.items():
-        if missed.get(column) is not None:
-            wanted |= Q(kind=kind, due_at=missed[column])
-    if not wanted:
+    state_moved = state_before is not None and state_before != table.state
+    ended = [
+        kind
+        for kind, column in DEADLINE_OF.items()
+        if not _stands(getattr(table, column), entry.recorded_at)
+        and (column in missed or (getattr(table, column) is None and state_moved))
+    ]
+    if not ended:
         return 0
-    return ComplianceException.objects.filter(wanted, table_id=entry.table_id, status=FlagStatus.OPEN).update(
+    return ComplianceException.objects.filter(table_id=entry.table_id, kind__in=ended, status=FlagStatus.OPEN).update(
         status=FlagStatus.RESOLVED,
         resolved_at=entry.recorded_at,
         resolution=FlagResolution.CURED,
         cured_by_entry=entry,
     )
+
+
+def flags_follow_deadlines(
+    sender, *, table: GamingTable, moved: dict[str, datetime | None], cause: str, actor=None, **kwargs
+) -> int:
+    """inspections.logbook.signals.deadlines_moved's receiver: a change that is no logbook entry (a
+    policy, an approval, a configuration change) moved the table's deadline columns. Each open flag
+    of a moved column stays open: its deadline follows the column (or, the column unset, stays as it
+    was, "lifted"), and its history says so, with the cause and who made the change. Only an entry
+    cures a flag (flags_cure); the scan raises a new one only where no flag is open."""
+    now = timezone.now()
+    column_of = DEADLINE_OF
+    events = []
+    for flag in ComplianceException.objects.select_for_update(of=("self",)).filter(
+        table_id=table.pk, status=FlagStatus.OPEN
+    ):
+        column = column_of.get(flag.kind)
+        if column not in moved:
+            continue
+        new = getattr(table, column)
+        events.append(
+            FlagEvent(
+                flag=flag,
+                kind=FlagEventKind.MOVED if new is not None else FlagEventKind.LIFTED,
+                at=now,
+                cause=FlagEventCause(cause),
+                due_before=flag.due_at,
+                due_after=new,
+                actor=actor,
+                actor_name=actor.display_name if actor else "",
+                actor_credential=actor.credential_number if actor else "",
+            )
+        )
+        if new is not None and new != flag.due_at:
+            ComplianceException.objects.filter(pk=flag.pk).update(due_at=new)
+    FlagEvent.objects.bulk_create(events)
+    return len(events)
 
 
 def flags_raise_due(*, entry: Entry, table: GamingTable) -> int:
@@ -93,22 +153,42 @@ def flags_raise_due(*, entry: Entry, table: GamingTable) -> int:
 
 
 def entry_cures_flags(
-    sender, *, entry: Entry, missed: dict[str, datetime], table: GamingTable | None = None, **kwargs
+    sender,
+    *,
+    entry: Entry,
+    missed: dict[str, datetime],
+    table: GamingTable,
+    state_before: str | None = None,
+    **kwargs,
 ) -> None:
     """inspections.logbook.signals.entry_recorded's receiver (connected in FlagsConfig.ready()): cures
-    what the entry moved, then raises what it left due."""
-    flags_cure(entry=entry, missed=missed)
-    if table is not None:
-        flags_raise_due(entry=entry, table=table)
+    what the entry ended, then raises what it left due."""
+    flags_cure(entry=entry, missed=missed, table=table, state_before=state_before)
+    flags_raise_due(entry=entry, table=table)
+
+
+def flag_acknowledgements(flag: ComplianceException) -> list[FlagEvent]:
+    """The flag's signed acknowledgements, oldest first (its `history`, prefetched when many are listed)."""
+    return [event for event in flag.history.all() if event.kind == FlagEventKind.ACKNOWLEDGED]
 
 
 def flag_resolution_text(flag: ComplianceException, zone) -> str:
-    """How a flag was resolved, in words (the flags report, the flags page and the API say the same).
+    """Where a flag stands, in words (the flags report, the flags page and the API say the same): open
+    (and acknowledged, by whom), or cured by which entry.
 
-    `flag` comes with its `cured_by_entry` joined when many are listed.
+    `flag` comes with its `cured_by_entry` joined and its `history` prefetched when many are listed.
     """
     if flag.status != FlagStatus.RESOLVED:
-        return _("Open")
+        acknowledged = flag_acknowledgements(flag)
+        if not acknowledged:
+            return _("Open")
+        last = acknowledged[-1]
+        return _("Open, acknowledged by %(name)s (credential %(credential)s), %(when)s: %(note)s") % {
+            "name": last.actor_name,
+            "credential": last.actor_credential,
+            "when": local_text(last.at, zone),
+            "note": last.note,
+        }
     if flag.resolution == FlagResolution.MANAGER or flag.resolved_by_id:
         return _("Resolved by %(name)s (credential %(credential)s): %(note)s") % {
             "name": flag.resolver_name,
@@ -128,6 +208,48 @@ def flag_resolution_text(flag: ComplianceException, zone) -> str:
             "Cured without a logbook entry: the deadline no longer stood (an approval, a policy or a configuration change)"
         )
     return _("Cured (resolved by the scan before the curing entry was recorded on flags)")
+
+
+def flag_status_text(flag: ComplianceException) -> str:
+    """The flag's status in a word or two: open, open and acknowledged, or cured (and the two ways
+    flags were closed before only an entry could)."""
+    if flag.status != FlagStatus.RESOLVED:
+        return _("Open, acknowledged") if flag_acknowledgements(flag) else _("Open")
+    if flag.resolution == FlagResolution.MANAGER or flag.resolved_by_id:
+        return _("Closed by a note")
+    if flag.resolution == FlagResolution.CLEARED:
+        return _("Closed without an entry")
+    return _("Cured")
+
+
+def flag_event_text(event: FlagEvent, zone) -> str:
+    """A line of a flag's history, in words, without its time (the page, the API and the report put it beside)."""
+    values = {
+        "cause": FlagEventCause(event.cause).label if event.cause else "",
+        "name": event.actor_name or _("the system"),
+        "credential": event.actor_credential,
+        "before": local_text(event.due_before, zone) if event.due_before else "",
+        "after": local_text(event.due_after, zone) if event.due_after else "",
+        "note": event.note,
+    }
+    if event.kind == FlagEventKind.ACKNOWLEDGED:
+        return (
+            _("Acknowledged by %(name)s (credential %(credential)s), the flag staying open until cured: %(note)s")
+            % values
+        )
+    if event.kind == FlagEventKind.MOVED:
+        return _("Deadline moved from %(before)s to %(after)s: %(cause)s (%(name)s). The flag stays open.") % values
+    return (
+        _(
+            "The deadline no longer applies: %(cause)s (%(name)s). The flag stays open until the entry that ends its condition."
+        )
+        % values
+    )
+
+
+def flag_history_text(flag: ComplianceException, zone) -> list[tuple[datetime, str]]:
+    """The flag's history, oldest first: each moved or lifted deadline and each acknowledgement, with its time."""
+    return [(event.at, flag_event_text(event, zone)) for event in flag.history.all()]
 
 
 def _groups() -> list[tuple[Jurisdiction, list[str] | None]]:
@@ -172,37 +294,26 @@ def _raise_sql(now: object) -> tuple[str, list]:
 
 def _lock_sql(now: object) -> tuple[str, list]:
     """Lock (in the logbook's order, one table at a time by id) every table the raise below would
-    flag: a deadline passed and no flag yet for it. An entry moving one of them waits for the scan,
-    or the scan for the entry, so the scan never raises a flag from a deadline an entry has just
-    moved, and the entry always sees the flag. Tables already flagged for their missed deadline are
-    left alone: the raise skips them (ON CONFLICT), and locking them again each minute cost the
-    scan's second pass three times the rest of it."""
+    flag: a deadline passed and no open flag of its kind. An entry ending one of them waits for the
+    scan, or the scan for the entry, so the scan never raises a flag from a deadline an entry has
+    just ended, and the entry always sees the flag. Tables already flagged are left alone: the raise
+    skips them (ON CONFLICT), and locking them again each minute cost the scan's second pass three
+    times the rest of it."""
     flag, table = ComplianceException._meta.db_table, GamingTable._meta.db_table
     late, params = [], []
     for kind, column in DEADLINE_OF.items():
         late.append(
             f"(t.{column} <= %s AND NOT EXISTS (SELECT 1 FROM {flag} f "  # noqa: S608
-            f"WHERE f.table_id = t.id AND f.kind = %s AND f.due_at = t.{column}))"
+            f"WHERE f.table_id = t.id AND f.kind = %s AND f.status = 'open'))"
         )
         params += [now, kind]
     return f"SELECT t.id FROM {table} t WHERE {' OR '.join(late)} ORDER BY t.id FOR UPDATE OF t", params  # noqa: S608
 
 
-def _resolve_sql(now: object) -> tuple[str, list]:
-    """One UPDATE: an open flag whose table no longer has that deadline passed is cured without an
-    entry (an entry that moves a deadline cures its flag itself: flags_cure)."""
-    flag, table = ComplianceException._meta.db_table, GamingTable._meta.db_table
-    cases = " ".join(f"WHEN '{kind}' THEN t.{column}" for kind, column in DEADLINE_OF.items())
-    sql = (
-        f"UPDATE {flag} SET status = 'resolved', resolved_at = %s, resolution = '{FlagResolution.CLEARED.value}' "  # noqa: S608
-        f"WHERE status = 'open' AND NOT EXISTS (SELECT 1 FROM {table} t WHERE t.id = {flag}.table_id "
-        f"AND (CASE {flag}.kind {cases} END) = {flag}.due_at AND {flag}.due_at <= %s)"
-    )
-    return sql, [now, now]
-
-
 def scan(now: datetime | None = None) -> dict[str, int]:
-    """Resolve what is cured, raise what is late; returns how many flags each step touched."""
+    """Raise a flag for every deadline passed that has none open; returns how many it raised.
+
+    The scan closes nothing: a flag closes only with the entry that ends its condition (flags_cure)."""
     # As the database stores datetimes (on SQLite a UTC text that compares as the ORM's do).
     at = connection.ops.adapt_datetimefield_value(now or timezone.now())
     # Client-side binding (Django's default with psycopg 3) sends a string of several statements.
@@ -211,52 +322,48 @@ def scan(now: datetime | None = None) -> dict[str, int]:
     with transaction.atomic(), connection.cursor() as cursor:
         if connection.features.has_select_for_update:  # SQLite has one writer at a time anyway
             cursor.execute(*_lock_sql(at))
-        cursor.execute(*_resolve_sql(at))
-        resolved = cursor.rowcount
         cursor.execute(*_raise_sql(at))
         raised = cursor.rowcount
-    return {"resolved": resolved, "raised": raised}
+    return {"raised": raised}
 
 
 def _scan_in_one_trip(at: object) -> dict[str, int]:
-    """The scan's three statements (lock, resolve, raise), in their order, sent to PostgreSQL as one
-    query string: one round trip instead of five (BEGIN, three statements, COMMIT). Outside a
-    transaction, PostgreSQL runs such a string as one transaction (an implicit one: all or nothing,
-    the deferred foreign keys checked at its end); inside one, as part of it. Each statement still
-    takes its own snapshot, after the lock before it, as when they were sent one by one."""
+    """The scan's two statements (lock, raise), in their order, sent to PostgreSQL as one query
+    string: one round trip instead of four (BEGIN, two statements, COMMIT). Outside a transaction,
+    PostgreSQL runs such a string as one transaction (an implicit one: all or nothing, the deferred
+    foreign keys checked at its end); inside one, as part of it. Each statement still takes its own
+    snapshot, after the lock before it, as when they were sent one by one."""
     lock_sql, lock_params = _lock_sql(at)
     parts = [
         # The lock's rows are not needed here, only the locks: one row back, not one per table.
         (f"SELECT count(*) FROM ({lock_sql}) locked", lock_params),  # noqa: S608
-        _resolve_sql(at),
         _raise_sql(at),
     ]
     with connection.cursor() as cursor:
         cursor.execute("; ".join(sql for sql, _ in parts), [param for _, params in parts for param in params])
         raw = cursor.cursor  # psycopg's: a result per statement
         raw.nextset()
-        resolved = raw.rowcount
-        raw.nextset()
         raised = raw.rowcount
-    return {"resolved": resolved, "raised": raised}
+    return {"raised": raised}
 
 
-def flag_resolve(*, flag_id: int, note: str, signature: SignatureInput) -> ComplianceException:
-    """A compliance manager resolves an open flag with a signed note (the problem may persist: a
-    flag resolved by hand is not raised again for the same missed deadline)."""
+def flag_acknowledge(*, flag_id: int, note: str, signature: SignatureInput) -> ComplianceException:
+    """A compliance manager acknowledges an open flag with a signed note: written in its history, and
+    the flag stays open until the logbook entry that ends its condition cures it (flags_cure)."""
     jurisdiction = ComplianceException.objects.values_list("property__jurisdiction", flat=True).get(pk=flag_id)
     signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=False)
     with transaction.atomic():
         flag = ComplianceException.objects.select_for_update(of=("self",)).get(pk=flag_id)
         raise_if_any(rulebook_for(jurisdiction).may_resolve_flag(flag, signer=signer, note=note))
-        flag.status = FlagStatus.RESOLVED
-        flag.resolved_at = timezone.now()
-        flag.resolved_by = signer
-        flag.resolver_name = signer.display_name
-        flag.resolver_credential = signer.credential_number
-        flag.resolution_note = note
-        flag.resolution = FlagResolution.MANAGER
-        flag.save()
+        FlagEvent.objects.create(
+            flag=flag,
+            kind=FlagEventKind.ACKNOWLEDGED,
+            at=timezone.now(),
+            actor=signer,
+            actor_name=signer.display_name,
+            actor_credential=signer.credential_number,
+            note=note,
+        )
     return flag
 
 
@@ -369,7 +476,8 @@ def _flag_text(flag: ComplianceException) -> str:
         % {"table": one_line(flag.table.number), "flag": flag_label(flag), "citation": flag.citation},
         _("Deadline missed: %(due)s. Detected: %(detected)s.") % {"due": due, "detected": detected},
         _(
-            "The flag resolves itself when the problem is cured, or a compliance manager resolves it with a signed note."
+            "The flag stays open until the logbook entry that cures the problem; a compliance manager may acknowledge "
+            "it with a signed note."
         ),
     )
     return "\n".join(lines)

@@ -11,7 +11,11 @@ from inspections.logbook.selectors import count_of
 
 
 def flags_visible_to(user) -> QuerySet[ComplianceException]:
-    return ComplianceException.objects.restrict(user).select_related("table", "property", "cured_by_entry")
+    return (
+        ComplianceException.objects.restrict(user)
+        .select_related("table", "property", "cured_by_entry")
+        .prefetch_related("history")
+    )
 
 
 def open_flags_prefetch() -> Prefetch:
@@ -19,7 +23,9 @@ def open_flags_prefetch() -> Prefetch:
     logbook's TABLE_PREFETCHES, filled in FlagsConfig.ready())."""
     return Prefetch(
         "flags",
-        queryset=ComplianceException.objects.filter(status=FlagStatus.OPEN).select_related("property"),
+        queryset=ComplianceException.objects.filter(status=FlagStatus.OPEN)
+        .select_related("property")
+        .prefetch_related("history"),
         to_attr="open_flags",
     )
 

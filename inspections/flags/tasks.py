@@ -1,7 +1,7 @@
 """Celery tasks of the flags: the overdue scan (every minute) and the morning digest (hourly check).
 
 Both are idempotent: a worker killed mid-task leaves the transaction rolled back, and with late
-acknowledgement the task runs again on another worker; the flags' unique constraints and the
+acknowledgement the task runs again on another worker; the flags' unique constraint and the
 claimed digest day (flags.Digest) make a second run add nothing twice. A flag is marked `notified_at` only once
 its mail went out, so a run lost in between mails that flag again rather than never.
 """

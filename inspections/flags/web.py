@@ -1,4 +1,5 @@
-"""The flags in the browser: the open and last resolved flags, and a compliance manager's signed resolution."""
+"""The flags in the browser: the open and last cured flags with their history, and a compliance
+manager's signed acknowledgement (the flag stays open until the entry that cures it)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from compliance.accounts.idempotency import (
 )
 from compliance.rulebook import RuleViolation
 from inspections.flags import overdue
-from inspections.flags.forms import FlagResolveForm
+from inspections.flags.forms import FlagAcknowledgeForm
 from inspections.flags.models import FlagStatus
 from inspections.flags.selectors import flags_visible_to
 from inspections.logbook.web import require_may
@@ -86,27 +87,36 @@ def _position(text: str) -> tuple[datetime, int] | None:
 
 @login_required
 def flag_resolve(request, pk: int):
-    # Sent twice: the first one resolved the flag, so it is no longer open; say it was recorded.
+    """A compliance manager acknowledges an open flag with a signed note (the page's address keeps
+    its first name, "resolve"); the flag stays open until the entry that cures it."""
+    # Sent twice: the first one was recorded; say so.
     if repeat := form_already_recorded(request):
         return already_recorded_redirect(request, repeat)
     flag = get_object_or_404(flags_visible_to(request.user), pk=pk, status=FlagStatus.OPEN)
-    require_may(request.user, "flags.resolve", "Resolving a flag by hand")
-    form = FlagResolveForm(request.POST or None, request=request)
+    require_may(request.user, "flags.resolve", _("Acknowledging a flag"))
+    form = FlagAcknowledgeForm(request.POST or None, request=request)
     if request.method == "POST" and form.is_valid():
         try:
             done = form_write_once(
                 request=request,
                 token=form.token(),
-                write=lambda: overdue.flag_resolve(
+                write=lambda: overdue.flag_acknowledge(
                     flag_id=flag.pk, note=form.cleaned_data["note"], signature=form.signature()
                 ),
-                recorded=lambda flag: (f"the resolution of the flag on table {flag.table.number}", reverse("flags")),
+                recorded=lambda flag: (
+                    f"the acknowledgement of the flag on table {flag.table.number}",
+                    reverse("flags"),
+                ),
             )
         except RuleViolation as refusal:
             form.show(refusal)
         else:
             if isinstance(done, AlreadyRecorded):
                 return already_recorded_redirect(request, done)
-            messages.success(request, _("Flag on table %(table)s resolved, signed.") % {"table": flag.table.number})
+            messages.success(
+                request,
+                _("Flag on table %(table)s acknowledged, signed. It stays open until an entry cures it.")
+                % {"table": flag.table.number},
+            )
             return redirect("flags")
     return render(request, "floor/flag_resolve.html", {"flag": flag, "form": form, "zone": flag.property.zone})

@@ -20,6 +20,7 @@ from compliance.casinos.services import PROPERTY_DEADLINE_POLICY, TABLE_EQUIPMEN
 from compliance.rulebook import rulebook_for
 from compliance.rulebook.flags import DEADLINE_COLUMNS, DUE_COLUMNS
 from inspections.logbook.models import Entry, EntryKind
+from inspections.logbook.signals import deadlines_moved
 
 # The columns deadlines_set writes (the registry of flag kinds names the deadlines): what a caller
 # saves after it (and nothing else of the row).
@@ -146,16 +147,30 @@ def configuration_due(table: GamingTable, *, now: datetime) -> datetime | None:
     return None
 
 
-def open_tables_recheck(*, property_id: int, game: str | None = None) -> None:
-    """After an approval: the open tables' approval deadline, from what is now approved."""
+def _deadlines(table: GamingTable) -> dict[str, datetime | None]:
+    return {name: getattr(table, name) for name in DEADLINE_COLUMNS}
+
+
+def _moved_without_entry(table: GamingTable, *, before: dict[str, datetime | None], cause: str, actor) -> None:
+    """Tell the flags which deadlines a change that is no entry moved: an open flag's deadline moves
+    with its column, and the flag stays open (inspections.flags.overdue.flags_follow_deadlines)."""
+    moved = {name: value for name, value in before.items() if getattr(table, name) != value}
+    if moved:
+        deadlines_moved.send(sender=GamingTable, table=table, moved=moved, cause=cause, actor=actor)
+
+
+def open_tables_recheck(*, property_id: int, game: str | None = None, cause: str = "approval", actor=None) -> None:
+    """After an approval (or a new time zone): the open tables' approval deadline, from what is now approved."""
     now = timezone.now()
     with transaction.atomic():
         tables = GamingTable.objects.select_for_update(of=("self",)).select_related("property")
         tables = tables.filter(property_id=property_id, state=TableState.OPEN)
         for table in tables.filter(game=game) if game else tables:
+            before = _deadlines(table)
             table.approval_due_at = configuration_due(table, now=now)
             deadlines_set(table)
             table.save(update_fields=["approval_due_at", "next_due"])
+            _moved_without_entry(table, before=before, cause=cause, actor=actor)
 
 
 # ---- Receivers of the configuration's signals (connected in LogbookConfig.ready()) ----
@@ -173,24 +188,31 @@ def on_table_configuring(sender, *, table: GamingTable, changed: set[str] | None
         table.inspection_void_reason = "configuration"
         derived.append("inspection_void_reason")
     if "property" in changed or changed & configuration:
+        before = _deadlines(table)
         deadlines_set(table)  # the new property's policy; the game's own deadlines
         derived.extend(DEADLINE_FIELDS)
+        _moved_without_entry(table, before=before, cause="configuration", actor=kwargs.get("actor"))
     return derived
 
 
 def on_property_policy_changed(sender, *, prop: Property, changed: set[str], tables: list, **kwargs) -> None:
     """The grace period, the inspection interval or the time zone changed: the tables' deadlines move,
     and a new local midnight may change what is in effect."""
+    actor = kwargs.get("actor")
     if PROPERTY_DEADLINE_POLICY & changed:
         for table in tables:
             table.property = prop
+            before = _deadlines(table)
             deadlines_set(table)
             table.save(update_fields=DEADLINE_FIELDS)
+            _moved_without_entry(table, before=before, cause="policy", actor=actor)
     if "time_zone" in changed:
-        open_tables_recheck(property_id=prop.pk)
+        open_tables_recheck(property_id=prop.pk, cause="policy", actor=actor)
 
 
 def on_approval_decided(sender, *, submission, **kwargs) -> None:
     """An approval: the open tables' approval deadline, from what is now approved."""
     if submission.status == "approved":
-        open_tables_recheck(property_id=submission.property_id, game=submission.game)
+        open_tables_recheck(
+            property_id=submission.property_id, game=submission.game, cause="approval", actor=kwargs.get("actor")
+        )

@@ -264,6 +264,7 @@ def _table_recorded(table: GamingTable, *, as_locked: dict[str, object], changed
         entry=entry,
         table=table,
         missed={name: as_locked[name] for name in TABLE_DEADLINES if name in changed},
+        state_before=as_locked["state"],
     )
 
 

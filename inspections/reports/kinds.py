@@ -21,7 +21,7 @@ from compliance.rulebook import game_rules_for, rulebook_for
 from compliance.rulebook.configurations import Configuration, configuration_of
 from compliance.rulebook.words import options_text, wager_label
 from inspections.flags.models import ComplianceException
-from inspections.flags.overdue import flag_label, flag_resolution_text
+from inspections.flags.overdue import flag_history_text, flag_label, flag_resolution_text, flag_status_text
 from inspections.logbook.models import Entry, EntryKind, SignatureMeaning, amendment_label
 from inspections.logbook.register import REGISTER_FIELDS, register_row
 from inspections.reports import charts
@@ -238,13 +238,15 @@ class Exceptions:
 
     columns = [
         Column("table_number", "Table", "5%"),
-        Column("what", "Flag", "18%"),
-        Column("citation", "Rule", "11%"),
-        Column("due_at", "Deadline missed", "9%"),
-        Column("detected_at", "Detected", "9%"),
-        Column("resolved_at", "Resolved", "9%"),
-        Column("time_to_resolve", "Time from the missed deadline to resolution", "9%"),
-        Column("resolution", "How it was resolved", "30%"),
+        Column("what", "Flag", "14%"),
+        Column("citation", "Rule", "10%"),
+        Column("due_at", "Deadline missed", "8%"),
+        Column("detected_at", "Detected", "8%"),
+        Column("status", "Status", "7%"),
+        Column("resolved_at", "Resolved", "8%"),
+        Column("time_to_resolve", "Time from the missed deadline to resolution", "8%"),
+        Column("resolution", "How it was resolved", "16%"),
+        Column("history", "History: deadlines moved, acknowledgements", "16%"),
     ]
 
     def flags(self, report: Report):
@@ -257,9 +259,9 @@ class Exceptions:
         zone = report.property.zone
         flags = {
             f.pk: f
-            for f in ComplianceException.objects.filter(pk__in=keys).select_related(
-                "table", "property", "cured_by_entry"
-            )
+            for f in ComplianceException.objects.filter(pk__in=keys)
+            .select_related("table", "property", "cured_by_entry")
+            .prefetch_related("history")
         }
 
         def local(moment):
@@ -268,8 +270,11 @@ class Exceptions:
         rows = []
         for key in keys:
             flag = flags[key]
-            # Counted from the deadline the table missed, not from when the scan noticed.
-            took = flag.resolved_at - flag.due_at if flag.resolved_at else None
+            # Counted from the deadline the table missed, not from when the scan noticed (or from the
+            # detection, when a policy change moved the deadline later than it).
+            took = flag.resolved_at - min(flag.due_at, flag.detected_at) if flag.resolved_at else None
+            # Each deadline a change moved, each acknowledgement, in time order.
+            history = [f"{local(at)}: {text}" for at, text in flag_history_text(flag, zone)]
             rows.append(
                 {
                     "table_number": flag.table.number,
@@ -279,7 +284,9 @@ class Exceptions:
                     "detected_at": local(flag.detected_at),
                     "resolved_at": local(flag.resolved_at) or "open",
                     "time_to_resolve": _duration(took) if took is not None else "",
-                    "resolution": flag_resolution_text(flag, zone) if flag.resolved_at else "open",
+                    "status": flag_status_text(flag),
+                    "resolution": flag_resolution_text(flag, zone),
+                    "history": " ".join(history),
                 }
             )
         return rows
@@ -292,7 +299,7 @@ class Exceptions:
             day = local_date(detected, zone)
             per_week[day - timedelta(days=day.weekday())] += 1
             if resolved:
-                hours.append((resolved - due).total_seconds() / 3600)
+                hours.append((resolved - min(due, detected)).total_seconds() / 3600)
         weeks = [(f"w. {date_text(week)}", count) for week, count in sorted(per_week.items())]
         buckets = [("< 1 h", 0), ("1–4 h", 0), ("4–24 h", 0), ("> 24 h", 0)]
         counts = Counter("< 1 h" if h < 1 else "1–4 h" if h < 4 else "4–24 h" if h < 24 else "> 24 h" for h in hours)

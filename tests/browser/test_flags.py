@@ -1,4 +1,4 @@
-"""The overdue scan's flags in Chromium: seen on the floor, resolved by the compliance manager."""
+"""The overdue scan's flags in Chromium: seen on the floor, acknowledged by the compliance manager, cured by the cover."""
 
 from compliance.casinos.models import GamingTable
 from inspections.flags import overdue
@@ -9,7 +9,7 @@ from tests.factories import PASSWORD, configure_for_opening
 from tests.inspections.test_services import event, inspect
 
 
-def test_a_wheel_left_uncovered_is_flagged_on_the_floor_and_resolved(site, tablet_page):
+def test_a_wheel_left_uncovered_is_flagged_on_the_floor_acknowledged_and_open_until_covered(site, tablet_page):
     staff = bare_casino_staff("Keystone Casino")
     configure_for_opening(staff.table, created_by=staff.compliance)
     inspect(staff)
@@ -26,9 +26,11 @@ def test_a_wheel_left_uncovered_is_flagged_on_the_floor_and_resolved(site, table
     login(page, site, staff.compliance.username, PASSWORD)
     page.click("header >> text=Flags")
     screenshot(page, "flags")
-    page.click("a.button >> text=Resolve")
-    page.fill("#id_note", "Wheel covered at 09:40; the officer was briefed.")
+    page.click("a.button >> text=Acknowledge")
+    page.fill("#id_note", "Security is on the way to cover the wheel.")
     page.fill("#id_password", PASSWORD)
-    page.click("text=Sign and resolve")
-    assert "resolved, signed" in page.inner_text(".messages")
-    assert ComplianceException.objects.get().resolver_name == staff.compliance.display_name
+    page.click("text=Sign and acknowledge")
+    assert "acknowledged, signed" in page.inner_text(".messages")
+    flag = ComplianceException.objects.get()
+    assert flag.status == "open" and flag.history.get().actor_name == staff.compliance.display_name
+    assert "Open, acknowledged" in page.inner_text(f'tr[data-flag="{flag.pk}"]')

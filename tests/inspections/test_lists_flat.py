@@ -193,11 +193,11 @@ def test_the_flags_come_newest_first_a_page_at_a_time_and_by_property(regulators
         .values_list("pk", flat=True)
     )
     first = client.get("/flags/").content.decode()
-    shown = flag_rows(first[: first.index("Recently resolved")])
+    shown = flag_rows(first[: first.index("Recently cured")])
     assert shown == open_flags  # 30: one page
     assert "Older open flags" not in first
     one = client.get(f"/flags/?property={props[3].pk}").content.decode()
-    assert flag_rows(one[: one.index("Recently resolved")]) == list(
+    assert flag_rows(one[: one.index("Recently cured")]) == list(
         ComplianceException.objects.filter(property=props[3], status="open").values_list("pk", flat=True)
     )
     assert props[3].name in one and props[4].name not in one

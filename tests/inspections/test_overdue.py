@@ -71,21 +71,9 @@ def raised_by(entry, column: str, table: GamingTable, kind: str, citation: str) 
     return flag
 
 
-def cured(flag: ComplianceException, *, by=None, at=None) -> None:
-    """The entry `by` cured the flag in its own transaction, before any scan, and the flag names
-    it; without an entry (an approval), the scan resolves it and says it had no entry."""
+def cured(flag: ComplianceException, *, by, at=None) -> None:
+    """The entry `by` cured the flag in its own transaction, before any scan, and the flag names it."""
     flag.refresh_from_db()
-    if by is None:
-        assert flag.status == "open"
-        overdue.scan(now=at)
-        flag.refresh_from_db()
-        assert (flag.status, flag.resolution, flag.cured_by_entry, flag.resolved_by) == (
-            "resolved",
-            "cleared",
-            None,
-            None,
-        )
-        return
     assert (flag.status, flag.resolution, flag.cured_by_entry, flag.resolved_by) == ("resolved", "cured", by, None)
     assert flag.resolved_at == by.recorded_at
     overdue.scan(now=at)  # the scan leaves a cure as the entry recorded it
@@ -185,8 +173,14 @@ def test_an_open_table_whose_rules_submission_is_superseded_without_its_wheel_ty
     flag = boundary("approval_due_at", table, "not_approved", "58 Pa. Code § 617a.1(f); 58 Pa. Code § 601a.2")
     approved_version(opened, wheel_types=["single_zero", "double_zero"], effective_from=tomorrow)
     assert table_of(opened).approval_due_at is None
-    cured(flag, at=midnight)  # by the approval: no entry
+    # The approval lifts the deadline, and the flag stays open, saying so, until the closing ends
+    # the play it is about (a flag closes only with its entry).
+    overdue.scan(now=midnight + timedelta(hours=1))
+    flag.refresh_from_db()
+    assert flag.status == "open"
+    assert [(event.kind, event.cause) for event in flag.history.all()] == [("lifted", "approval")]
     assert version.status == "approved"
+    cured(flag, by=event(opened, "close"), at=midnight + timedelta(hours=2))
 
 
 @pytest.mark.any_hour
@@ -215,6 +209,24 @@ def test_an_entry_that_moves_no_missed_deadline_cures_nothing(opened):
     flag.refresh_from_db()
     assert (flag.status, flag.resolution, flag.cured_by_entry) == ("open", "", None)
     cured(flag, by=inspect(opened))
+
+
+def test_an_entry_that_leaves_the_violation_standing_cures_nothing(opened):
+    """Issue 30, item 4: a second adjustment during play does not end the first one's violation (the
+    table is still open uninspected after an adjustment): the flag stays open with its first missed
+    deadline, and the inspection cures it; nothing is raised twice."""
+    first = adjust(opened)
+    (flag,) = flags("adjusted_after_inspection")
+    with time_machine.travel(first.recorded_at + timedelta(minutes=1), tick=True):
+        second = adjust(opened)
+        assert second.occurred_at > first.occurred_at
+        overdue.scan(now=second.occurred_at + timedelta(seconds=1))
+        flag.refresh_from_db()
+        assert (flag.status, flag.due_at) == ("open", first.occurred_at)
+        assert ComplianceException.objects.filter(kind="adjusted_after_inspection").count() == 1
+        cure = inspect(opened)
+        assert cure.occurred_at > second.occurred_at
+        cured(flag, by=cure)
 
 
 @pytest.mark.any_hour
@@ -262,13 +274,16 @@ def approved_version(casino, *, wheel_types, effective_from, configurations=None
     )
 
 
-def test_a_flag_resolved_by_hand_is_not_raised_again_for_the_same_deadline(opened):
+def test_a_flag_closed_by_hand_before_acknowledgements_is_raised_again_while_its_violation_stands(opened):
+    """Issue 30, item 4: a flag closed by a manager's note under the old rule left the wheel with
+    no open flag; the next scan raises one again, for the same missed deadline."""
     event(opened, "close")
     due = table_of(opened).cover_due_at
     overdue.scan(now=due)
     ComplianceException.objects.update(status="resolved", resolved_by=opened.compliance, resolution="manager")
     overdue.scan(now=due + timedelta(minutes=5))
-    assert flags() == [] and ComplianceException.objects.count() == 1
+    (flag,) = flags("not_covered")
+    assert flag.due_at == due and ComplianceException.objects.count() == 2
 
 
 def test_the_policy_moves_the_deadlines(client, opened):
@@ -367,7 +382,7 @@ def test_two_scans_at_once_raise_one_flag(committed_db, casino):
 def test_a_scan_never_raises_a_flag_from_a_deadline_an_entry_is_moving(committed_db, casino):
     """The wheel is covered (in a transaction still running) as the scan reaches its deadline: the
     scan waits for the table, then sees it covered. Without the wait it raised a flag the covering
-    could no longer cure, which later looked cured "without an entry"."""
+    could no longer cure."""
     inspect(casino)
     event(casino, "open")
     event(casino, "close")
@@ -386,16 +401,16 @@ def test_a_scan_never_raises_a_flag_from_a_deadline_an_entry_is_moving(committed
         return overdue.scan(now=due)
 
     cover, scanned = run_at_once([cover_slowly, scan_meanwhile])
-    assert scanned == {"resolved": 0, "raised": 0}, scanned
+    assert scanned == {"raised": 0}, scanned
     assert table_of(casino).cover_due_at is None and cover.kind == "cover"
     assert not ComplianceException.objects.exists()
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs the scan's statements one by one")
 def test_the_scan_is_one_round_trip_and_all_or_nothing(committed_db, casino):
-    """On PostgreSQL the lock, the resolve and the raise go as one query string, which PostgreSQL runs
-    as one transaction: a statement that fails takes the others back with it (the lock's and the
-    resolve's work included), as the atomic block of three statements did."""
+    """On PostgreSQL the lock and the raise go as one query string, which PostgreSQL runs as one
+    transaction: a statement that fails takes the others back with it (the lock's work included),
+    as the atomic block of two statements did."""
     from django.test.utils import CaptureQueriesContext
 
     inspect(casino)
@@ -403,7 +418,7 @@ def test_the_scan_is_one_round_trip_and_all_or_nothing(committed_db, casino):
     event(casino, "close")
     due = table_of(casino).cover_due_at
     with CaptureQueriesContext(connection) as captured:
-        assert overdue.scan(now=due) == {"resolved": 0, "raised": 1}
+        assert overdue.scan(now=due) == {"raised": 1}
     assert len(captured.captured_queries) == 1, [query["sql"][:60] for query in captured.captured_queries]
     assert len(flags("not_covered")) == 1
     ComplianceException.objects.all().delete()  # flags are not append-only (the benchmark clears them too)
@@ -418,7 +433,7 @@ def test_the_scan_is_one_round_trip_and_all_or_nothing(committed_db, casino):
     finally:
         with connection.cursor() as cursor:
             cursor.execute("ALTER TABLE flags_complianceexception DROP CONSTRAINT test_refuse_all")
-    assert overdue.scan(now=due) == {"resolved": 0, "raised": 1}
+    assert overdue.scan(now=due) == {"raised": 1}
 
 
 @pytest.fixture
@@ -460,9 +475,12 @@ def test_the_api_lists_the_propertys_flags_only(client, flagged, other_casino):
     assert row["label"].startswith("Wheel not covered")
 
 
-def test_a_compliance_manager_resolves_a_flag_with_a_signed_note(client, flagged):
+@pytest.mark.parametrize("action", ["acknowledge", "resolve"])
+def test_a_compliance_manager_acknowledges_a_flag_with_a_signed_note_and_it_stays_open(client, flagged, action):
+    """Issue 30, item 4: `resolve` (kept for existing clients) acknowledges as `acknowledge` does: the
+    note is signed and in the flag's history, and the flag stays open while the wheel is uncovered."""
     flag = ComplianceException.objects.get()
-    url = f"/api/exceptions/{flag.pk}/resolve/"
+    url = f"/api/exceptions/{flag.pk}/{action}/"
     client.force_login(flagged.security)
     refused = client.post(
         url,
@@ -478,8 +496,26 @@ def test_a_compliance_manager_resolves_a_flag_with_a_signed_note(client, flagged
         url, {"note": "Wheel covered at 09:40; officer briefed.", "signature": signature}, "application/json"
     )
     assert done.status_code == 200, done.content
+    body = done.json()
+    assert (body["status"], body["acknowledged"], body["status_text"], body["resolution"]) == (
+        "open",
+        True,
+        "Open, acknowledged",
+        "",
+    )
+    (line,) = body["history"]
+    assert (line["kind"], line["actor_name"], line["actor_credential"], line["note"]) == (
+        "acknowledged",
+        flagged.compliance.display_name,
+        flagged.compliance.credential_number,
+        "Wheel covered at 09:40; officer briefed.",
+    )
     flag.refresh_from_db()
-    assert flag.status == "resolved" and flag.resolved_by == flagged.compliance and flag.resolver_credential
+    assert (flag.status, flag.resolved_by, flag.resolved_at) == ("open", None, None)
+    # The scan raises nothing more (one open flag), and the cover entry cures it.
+    overdue.scan(now=flag.due_at + timedelta(hours=1))
+    assert ComplianceException.objects.count() == 1
+    cured(flag, by=event(flagged, "cover"))
 
 
 def test_the_floor_and_the_table_page_show_open_flags(client, flagged):
@@ -489,7 +525,7 @@ def test_the_floor_and_the_table_page_show_open_flags(client, flagged):
     assert "Open flags" in page and "58 Pa. Code § 617a.2(f)" in page
 
 
-def test_the_flags_page_lists_and_the_manager_resolves_in_the_browser(client, flagged):
+def test_the_flags_page_lists_and_the_manager_acknowledges_in_the_browser(client, flagged):
     flag = ComplianceException.objects.get()
     client.force_login(flagged.security)
     page = client.get("/flags/").content.decode()
@@ -502,14 +538,15 @@ def test_the_flags_page_lists_and_the_manager_resolves_in_the_browser(client, fl
     done = client.post(url, {"note": "Covered late", "username": flagged.compliance.username, "password": PASSWORD})
     assert done.status_code == 302
     flag.refresh_from_db()
-    assert flag.status == "resolved" and flag.resolution_note == "Covered late"
-    assert "Covered late" in client.get("/flags/").content.decode()
+    assert flag.status == "open" and flag.history.get().note == "Covered late"
+    page = html.unescape(client.get("/flags/").content.decode())
+    assert "Covered late" in page and 'data-status="acknowledged"' in page
 
 
 @pytest.mark.any_hour
-def test_the_flags_page_and_the_api_name_the_curing_entry_and_the_managers_resolution(client, opened):
-    """As the flags report does: "Cured by entry #N (kind, time)" against "Resolved by <name>
-    (credential X): <note>", and in the API which entry cured the flag."""
+def test_the_flags_page_and_the_api_name_the_curing_entry_and_the_managers_acknowledgement(client, opened):
+    """As the flags report does: "Cured by entry #N (kind, time)" against "Open, acknowledged by
+    <name> (credential X), <time>: <note>", and in the API which entry cured the flag."""
     event(opened, "close")
     overdue.scan(now=table_of(opened).cover_due_at)
     cover = event(opened, "cover")
@@ -519,13 +556,14 @@ def test_the_flags_page_and_the_api_name_the_curing_entry_and_the_managers_resol
     adjusted = adjust(opened)
     overdue.scan(now=adjusted.occurred_at)
     manual = ComplianceException.objects.get(kind="adjusted_after_inspection")
-    overdue.flag_resolve(flag_id=manual.pk, note="Re-inspected by the pit boss", signature=sign(opened.compliance))
+    overdue.flag_acknowledge(flag_id=manual.pk, note="Re-inspected by the pit boss", signature=sign(opened.compliance))
     local = timezone.localtime(cover.occurred_at, opened.property.zone)
     cure = f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M %Z}"
     compliance = opened.compliance
+    acknowledged_at = timezone.localtime(manual.history.get().at, opened.property.zone)
     by_hand = (
-        f"Resolved by {compliance.display_name} (credential {compliance.credential_number}): "
-        "Re-inspected by the pit boss"
+        f"Open, acknowledged by {compliance.display_name} (credential {compliance.credential_number}), "
+        f"{acknowledged_at:%Y-%m-%d %H:%M %Z}: Re-inspected by the pit boss"
     )
     client.force_login(opened.security)
     rows = {row["kind"]: row for row in client.get("/api/exceptions/").json()["results"]}
@@ -540,13 +578,18 @@ def test_the_flags_page_and_the_api_name_the_curing_entry_and_the_managers_resol
         "seq": cover.seq,
         "kind": "cover",
     }
-    assert (manual_row["resolution"], manual_row["resolution_text"], manual_row["cured_by_entry"]) == (
-        "manager",
+    assert (manual_row["status"], manual_row["resolution_text"], manual_row["cured_by_entry"]) == (
+        "open",
         by_hand,
         None,
     )
     page = html.unescape(client.get("/flags/").content.decode())
-    assert cure in page and by_hand in page
+    signed = f"Acknowledged by {compliance.display_name} (credential {compliance.credential_number}), "
+    assert (
+        cure in page
+        and "Open, acknowledged" in page
+        and signed + "the flag staying open until cured: Re-inspected by the pit boss" in page
+    )
 
 
 def test_a_new_time_zone_moves_the_midnight_a_later_version_takes_effect(client, opened):

@@ -493,11 +493,12 @@ def csv_rows(report: Report) -> list[dict]:
 
 
 @pytest.mark.any_hour
-def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_a_resolution(
+def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_an_acknowledgement(
     committed_db, media, casino
 ):
-    """A wheel left uncovered, cured by its covering; an adjustment after the inspection, resolved
-    by the compliance manager's signed note. Entries are dated in the last three hours."""
+    """A wheel left uncovered, cured by its covering; an adjustment after the inspection, acknowledged
+    by the compliance manager's signed note and still open (issue 30, item 4). Entries are dated in
+    the last three hours."""
     from inspections.flags import overdue
     from inspections.reports.kinds import _duration
 
@@ -520,7 +521,7 @@ def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_
     adjusted = adjust(casino, at=at(110))
     overdue.scan(now=at(112))
     manual = ComplianceException.objects.get(kind="adjusted_after_inspection")
-    overdue.flag_resolve(
+    overdue.flag_acknowledge(
         flag_id=manual.pk, note="Wheel re-inspected by the pit boss", signature=sign(casino.compliance)
     )
     cured, manual = ComplianceException.objects.get(kind="not_covered"), ComplianceException.objects.get(pk=manual.pk)
@@ -540,17 +541,28 @@ def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_
         uncovered["How it was resolved"]
         == f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M %Z}"
     )
+    assert uncovered["Status"] == "Cured"
     (by_hand,) = [row for row in rows.values() if row is not uncovered]
-    assert by_hand[took] == _duration(manual.resolved_at - manual.due_at)
-    assert by_hand["How it was resolved"] == (
-        f"Resolved by {casino.compliance.display_name} (credential {casino.compliance.credential_number}): "
-        "Wheel re-inspected by the pit boss"
+    assert (by_hand["Status"], by_hand[took], by_hand["Resolved"], manual.status) == (
+        "Open, acknowledged",
+        "",
+        "open",
+        "open",
     )
+    signer = f"{casino.compliance.display_name} (credential {casino.compliance.credential_number})"
+    assert by_hand["How it was resolved"].startswith(f"Open, acknowledged by {signer}, ")
+    assert by_hand["How it was resolved"].endswith(": Wheel re-inspected by the pit boss")
+    history = "History: deadlines moved, acknowledgements"
+    assert (
+        f"Acknowledged by {signer}, the flag staying open until cured: Wheel re-inspected by the pit boss"
+        in by_hand[history]
+    )
+    assert uncovered[history] == ""
     assert uncovered["Table"] == by_hand["Table"] == "R-01"
     pdf = render.generate_locally(requested(casino, kind="exceptions").pk)
     text = " ".join(" ".join(pdf_pages(pdf)).split())
     assert "Flags per week" in text and f"Cured by entry #{cover.seq}" in text
-    assert "Resolved by " + casino.compliance.display_name in text
+    assert "Open, acknowledged" in text and "Cured" in text
 
 
 @pytest.mark.any_hour

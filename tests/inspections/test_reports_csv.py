@@ -96,7 +96,7 @@ def hostile(casino):
     event(casino, "close")
     closed = Entry.objects.filter(kind="close").latest("seq").occurred_at
     overdue.scan(now=closed + timedelta(minutes=15))  # the wheel is not covered in time
-    overdue.flag_resolve(
+    overdue.flag_acknowledge(
         flag_id=ComplianceException.objects.get().pk, note=HOSTILE["resolution note"], signature=sign(casino.compliance)
     )
     return casino
@@ -153,7 +153,10 @@ def test_every_csv_neutralises_every_cell_a_spreadsheet_would_run(committed_db, 
     assert any(cell.startswith("'" + HOSTILE["layout name"]) for cell in approvals)
     flags = list(csv.reader(io.StringIO(files["exceptions.csv"])))
     name, note = HOSTILE["resolver's name"], HOSTILE["resolution note"]
-    assert flags[1][-1] == f"Resolved by {name} (credential {hostile.compliance.credential_number}): {note}"
+    signer = f"{name} (credential {hostile.compliance.credential_number})"
+    resolution, history = flags[1][-2:]
+    assert resolution.startswith(f"Open, acknowledged by {signer}, ") and resolution.endswith(f": {note}")
+    assert f"Acknowledged by {signer}, the flag staying open until cured: {note}" in history
 
 
 @pytest.mark.parametrize(

@@ -163,7 +163,11 @@ def _cases(casino, regulator):
             f"/entries/{inspect(c).pk if event(c, 'cover') and event(c, 'unlock') else 0}/amend/",
             signed(c.floorperson, reason="Typo", corrected_notes="Ball checked twice"),
         ),
-        "FlagResolveForm": lambda: (c.compliance, f"/flags/{_flag(c)}/resolve/", signed(c.compliance, note="Covered")),
+        "FlagAcknowledgeForm": lambda: (
+            c.compliance,
+            f"/flags/{_flag(c)}/resolve/",
+            signed(c.compliance, note="Covered"),
+        ),
         "FileForm": lambda: (
             c.compliance,
             f"/rules-submissions/{_draft(c)}/",
@@ -240,7 +244,7 @@ CASES = [
     "AdjustmentForm",
     "IrregularityForm",
     "AmendmentForm",
-    "FlagResolveForm",
+    "FlagAcknowledgeForm",
     "FileForm",
     "DecisionForm",
     "DecisionForm on a Rules Submission",

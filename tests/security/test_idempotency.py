@@ -137,6 +137,11 @@ def _requests(casino, regulator):
             "/api/deck-changes/",
             {"table": _casino_war(c).pk, "decks": 6, **signed(c.floorperson)},
         ),
+        ("post", "/api/exceptions/{id}/acknowledge/"): lambda: (
+            c.compliance,
+            f"/api/exceptions/{_flag(c).pk}/acknowledge/",
+            {"note": "Covered now", **signed(c.compliance)},
+        ),
         ("post", "/api/exceptions/{id}/resolve/"): lambda: (
             c.compliance,
             f"/api/exceptions/{_flag(c).pk}/resolve/",

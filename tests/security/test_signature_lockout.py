@@ -118,12 +118,15 @@ def cases(casino) -> dict[tuple[str, str], Case]:
             )
             for kind in ("unlock", "open", "close", "cover")
         },
-        ("POST", "/api/exceptions/{id}/resolve/"): Case(
-            f"/api/exceptions/{flag.pk}/resolve/",
-            {"note": "Covered late."},
-            {"signature": casino.compliance},
-            citation=POLICY,
-        ),
+        **{
+            ("POST", f"/api/exceptions/{{id}}/{action}/"): Case(
+                f"/api/exceptions/{flag.pk}/{action}/",
+                {"note": "Covered late."},
+                {"signature": casino.compliance},
+                citation=POLICY,
+            )
+            for action in ("acknowledge", "resolve")
+        },
         ("POST", "/api/layouts/{id}/decision/"): Case(
             f"/api/layouts/{layout.pk}/decision/", decision, {"signature": regulator}, citation=POLICY
         ),

@@ -1,4 +1,4 @@
-"""The overdue scan's flags over the API: listed, and resolved by hand with a signed note."""
+"""The overdue scan's flags over the API: listed with their history, and acknowledged with a signed note."""
 
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
@@ -32,7 +32,8 @@ class ComplianceExceptionViewSet(
     KeysetListMixin, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
 ):
     """The overdue scan's flags (docs/architecture.md: The flag kinds), newest first, in keyset pages
-    (docs/api.md, "Pagination"); a compliance manager resolves one by hand."""
+    (docs/api.md, "Pagination"); a compliance manager acknowledges one with a signed note, and it
+    stays open until the logbook entry that ends its condition cures it."""
 
     serializer_class = s.ComplianceExceptionSerializer
     permission_classes = [IsAuthenticated]
@@ -42,12 +43,24 @@ class ComplianceExceptionViewSet(
     def get_queryset(self):
         return flags_visible_to(self.request.user).order_by("-detected_at", "-id")
 
-    @extend_schema(request=s.FlagResolveSerializer, responses={200: s.ComplianceExceptionSerializer})
+    @extend_schema(request=s.FlagAcknowledgeSerializer, responses={200: s.ComplianceExceptionSerializer})
+    @action(detail=True, methods=["post"])
+    def acknowledge(self, request, pk=None):
+        """Acknowledge an open flag with a signed note (the property's compliance manager): the flag
+        stays open, `acknowledged`, until the logbook entry that ends its condition cures it."""
+        return self._acknowledge(request)
+
+    @extend_schema(
+        request=s.FlagAcknowledgeSerializer, responses={200: s.ComplianceExceptionSerializer}, deprecated=True
+    )
     @action(detail=True, methods=["post"])
     def resolve(self, request, pk=None):
-        """Resolve an open flag with a signed note (the property's compliance manager)."""
+        """The former name of `acknowledge`, kept for existing clients: it acknowledges, and the flag stays open."""
+        return self._acknowledge(request)
+
+    def _acknowledge(self, request):
         flag = self.get_object()
-        serializer = s.FlagResolveSerializer(data=request.data, context=self.get_serializer_context())
+        serializer = s.FlagAcknowledgeSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
-        flag = overdue.flag_resolve(flag_id=flag.pk, **serializer.validated_data)
-        return Response(s.ComplianceExceptionSerializer(flag).data)
+        overdue.flag_acknowledge(flag_id=flag.pk, **serializer.validated_data)
+        return Response(s.ComplianceExceptionSerializer(self.get_queryset().get(pk=flag.pk)).data)

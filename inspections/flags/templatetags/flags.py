@@ -2,6 +2,7 @@
 
 from django import template
 
+from inspections.flags.overdue import flag_acknowledgements, flag_history_text, flag_status_text
 from inspections.flags.overdue import flag_label as label
 from inspections.flags.overdue import flag_resolution_text as resolution_text
 
@@ -16,5 +17,22 @@ def flag_label(flag) -> str:
 
 @register.filter
 def flag_resolution(flag) -> str:
-    """How a flag was resolved: the entry that cured it, or the manager's signed note."""
+    """Where a flag stands: the entry that cured it, or open and who acknowledged it."""
     return resolution_text(flag, flag.property.zone)
+
+
+@register.filter
+def flag_status(flag) -> str:
+    """Open, Open, acknowledged, or Cured."""
+    return flag_status_text(flag)
+
+
+@register.filter
+def flag_acknowledged(flag) -> bool:
+    return bool(flag_acknowledgements(flag))
+
+
+@register.filter
+def flag_history(flag) -> list:
+    """The flag's history, (time, text) oldest first: its moved deadlines and its acknowledgements."""
+    return flag_history_text(flag, flag.property.zone)

@@ -7,7 +7,7 @@ from inspections.flags import overdue
 
 
 class Command(BaseCommand):
-    help = "Raise the flags whose deadline has passed, resolve the cured ones, and mail the new ones."
+    help = "Raise the flags whose deadline has passed (an entry cures a flag, never the scan), and mail the new ones."
 
     def add_arguments(self, parser):
         parser.add_argument("--at", help="Scan as of this ISO 8601 time with its offset (default: now).")
@@ -23,4 +23,4 @@ class Command(BaseCommand):
                 )
         found = overdue.scan(now=now)
         notified = 0 if no_mail else overdue.notify_new_flags()
-        self.stdout.write(f"{found['raised']} raised, {found['resolved']} resolved, {notified} mailed.")
+        self.stdout.write(f"{found['raised']} raised, {notified} mailed.")
