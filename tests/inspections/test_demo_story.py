@@ -98,6 +98,11 @@ def test_at_start_only_r06_is_flagged_and_each_tile_says_one_next_step(seeded_at
         assert says in text, (number, text)
         # One next step: never "Next: …" beside "Overdue: …".
         assert not ("Next:" in text and "Overdue" in text), (number, text)
+        # The table's own page says the same.
+        table_page = client.get(f"/tables/{tables[number].pk}/").content.decode()
+        next_line = re.search(r'<p class="next">(.*?)</p>', table_page, flags=re.S).group(1)
+        next_text = " ".join(re.sub(r"<[^>]+>", " ", next_line).split())
+        assert says in next_text and not ("Next:" in next_text and "Overdue" in next_text), (number, next_text)
 
 
 @pytest.mark.parametrize("seeded_at", [HOURS["23h30-utc-tomorrow"]], ids=["23h30"], indirect=True)
