@@ -384,10 +384,11 @@ DIGEST_LAST_HOUR = 11
 def send_digests(now: datetime | None = None) -> int:
     """Each property's morning digest of its open flags, once a local day, from its 07:00 hour.
 
-    Beat asks every hour on the hour (UTC); each property answers by its own clock, so New York
-    gets its digest at 07:00 EST/EDT and Los Angeles three hours later. A digest that failed is
-    tried again each hour until 11:00 local, and never later: "at or after 07:00" sent the first
-    digest at whatever evening hour the property was set up.
+    Beat asks every minute; each property answers by its own clock, so New York gets its digest
+    at 07:00 EST/EDT and Los Angeles three hours later, and a server started at 07:47 sends it at
+    07:47, in the 07:00 hour (asked every hour on the hour, it went out at 08:00). A digest that
+    failed is tried again at each check until 11:00 local, and never later: "at or after 07:00"
+    sent the first digest at whatever evening hour the property was set up.
     """
     now = now or timezone.now()
     sent = 0
