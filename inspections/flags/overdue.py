@@ -20,12 +20,14 @@ import smtplib
 import socket
 import unicodedata
 from datetime import datetime
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -371,6 +373,9 @@ def _flag_text(flag: ComplianceException) -> str:
         _(
             "The flag resolves itself when the problem is cured, or a compliance manager resolves it with a signed note."
         ),
+        # Absolute links (SITE_URL: where the staff reach this site), to open from the mail.
+        _("The flag: %(url)s") % {"url": settings.SITE_URL + reverse("flags") + "?" + urlencode({"flag": flag.pk})},
+        _("The table: %(url)s") % {"url": settings.SITE_URL + reverse("table", args=[flag.table_id])},
     )
     return "\n".join(lines)
 

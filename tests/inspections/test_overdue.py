@@ -602,3 +602,27 @@ def test_a_server_started_late_in_the_seven_oclock_hour_still_sends_the_digest_i
     assert len(sent) == 1 and sent[0].hour == 7, sent
     (digest,) = mail.outbox
     assert f"on {started:%Y-%m-%d}" in digest.subject
+
+
+def test_a_flags_mail_and_the_digest_link_to_the_flag_and_the_table(opened, settings, client):
+    """Issue 30: a flag's mail had no link to the flag. It carries absolute links (SITE_URL) to the
+    flag, which opens on the flags page whether still open or resolved, and to its table."""
+    settings.SITE_URL = "https://logbook.keystone.example"
+    Property.objects.filter(pk=opened.property.pk).update(notify_emails=["supervisor@example.com"])
+    event(opened, "close")
+    overdue.scan(now=table_of(opened).cover_due_at)
+    overdue.notify_new_flags()
+    overdue.send_digests(now=datetime(2026, 11, 24, 7, 0, tzinfo=ZoneInfo("America/New_York")))
+    flag = ComplianceException.objects.get()
+    to_flag = f"https://logbook.keystone.example/flags/?flag={flag.pk}"
+    to_table = f"https://logbook.keystone.example/tables/{opened.table.pk}/"
+    assert len(mail.outbox) == 2  # the flag's mail, the digest
+    for message in mail.outbox:
+        assert to_flag in message.body.split() and to_table in message.body.split(), message.body
+    client.force_login(opened.security)
+    for status in ("open", "resolved"):
+        if status == "resolved":
+            event(opened, "cover")
+        page = client.get(to_flag.removeprefix(settings.SITE_URL)).content.decode()
+        assert page.count("<tr data-flag=") == 1 and f'<tr data-flag="{flag.pk}">' in page, status
+    assert client.get(to_table.removeprefix(settings.SITE_URL)).status_code == 200
