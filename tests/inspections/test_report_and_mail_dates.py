@@ -105,3 +105,15 @@ def test_every_time_in_every_report_names_its_zone(request, committed_db, media,
     assert not wrong, (wrong, text[:3000])
     if kind in ("inspection_register", "table_history", "exceptions"):
         assert times >= 3, text[:3000]
+
+
+def test_the_flags_reports_charts_share_the_cover_page(committed_db, media, casino):
+    """Issue 30: the flags report's second chart took a page of its own. Its charts stand side by
+    side under the cover, on its first page (as pdftotext reads the pages; checked as pictures with
+    pdftoppm when the layout changed)."""
+    flagged_and_cured(casino)
+    report = render.generate_locally(requested(casino, kind="exceptions").pk)
+    cover = pdf_text(report, last_page=1)
+    for title in ("Flags per week", "Time from the missed deadline to resolution"):
+        assert title in cover, cover
+    assert "Flags per week" not in pdf_text(report).replace(cover, "", 1)
