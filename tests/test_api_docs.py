@@ -42,23 +42,24 @@ RUN_AT = datetime(2026, 11, 24, 1, 20, tzinfo=ZoneInfo("America/New_York"))
 
 # Each example, by its request line, in the page's order: who sends it (None: nobody signed in)
 # and the status the page documents for it.
-EXAMPLES = {
-    "POST /api/auth/token/": (None, 200),
-    "POST /api/irregularities/": ("floor", 201),
-    "PATCH /api/properties/1/": ("compliance", 200),
-    "POST /api/people/": ("compliance", 201),
-    "PATCH /api/tables/1/": ("compliance", 400),
-    "POST /api/tables/4/unlock/": ("security", 201),
-    "POST /api/wheels/": ("compliance", 201),
-    "POST /api/inspections/": ("security", 201),
-    "POST /api/deck-changes/": ("floor", 400),
-    "POST /api/amendments/": ("security", 201),
-    "GET /api/logbook/?table=4&from=2026-11-24T00:00:00-05:00&page_size=2&count=true": ("regulator", 200),
-    "POST /api/exceptions/1/resolve/": ("compliance", 200),
-    "POST /api/rules-submissions/": ("compliance", 201),
-    "POST /api/layouts/": ("compliance", 201),
-    "POST /api/reports/": ("compliance", 201),
-}
+EXAMPLES = [
+    ("POST /api/auth/token/", None, 200),
+    ("POST /api/irregularities/", "floor", 201),
+    ("PATCH /api/properties/1/", "compliance", 200),
+    ("POST /api/people/", "compliance", 201),
+    ("PATCH /api/tables/1/", "compliance", 400),
+    ("POST /api/tables/4/unlock/", "security", 201),
+    ("POST /api/wheels/", "compliance", 201),
+    ("POST /api/inspections/", "security", 201),
+    ("POST /api/deck-changes/", "floor", 400),
+    ("POST /api/amendments/", "security", 201),
+    ("GET /api/logbook/?table=4&from=2026-11-24T00:00:00-05:00&page_size=2&count=true", "regulator", 200),
+    ("POST /api/exceptions/1/resolve/", "compliance", 200),
+    ("POST /api/rules-submissions/", "compliance", 201),
+    ("POST /api/layouts/", "compliance", 201),
+    ("POST /api/layouts/", "compliance", 400),
+    ("POST /api/reports/", "compliance", 201),
+]
 
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", flags=re.S | re.M)
 REQUEST_LINE = re.compile(r"^(GET|POST|PATCH|PUT|DELETE) (/api/\S*)$")
@@ -196,7 +197,7 @@ def differences(shown, got, where: str = "", ids: dict[int, int] | None = None) 
         if shown and all(isinstance(item, dict) for item in shown):
             # Each object the page shows is one of the answer's (the page may leave some out).
             return [
-                f"{where}: no item of the answer is {item!r} (the first: {got[0] if got else None!r})"
+                f"{where}: no item of the answer is {item!r} (the answer: {got!r})"
                 for item in shown
                 if not any(not differences(item, other, where, ids) for other in got)
             ]
@@ -261,14 +262,16 @@ def the_demo(_logbook_triggers_restored, django_db_reset_sequences, django_db_bl
 
 def test_the_page_has_an_example_for_each_and_says_who_sends_it():
     found = [example.key for example in examples()]
-    assert found == list(EXAMPLES), "docs/api.md's examples and EXAMPLES differ: say who sends each and its status"
+    assert found == [key for key, _username, _status in EXAMPLES], (
+        "docs/api.md's examples and EXAMPLES differ: say who sends each and its status"
+    )
 
 
 def test_every_request_example_answers_as_the_page_says(the_demo):
     ids: dict[int, int] = {}
     problems = []
-    for example in examples():
-        username, status = EXAMPLES[example.key]
+    for example, (key, username, status) in zip(examples(), EXAMPLES, strict=True):
+        assert example.key == key
         client = APIClient()
         if username:
             client.force_authenticate(User.objects.get(username=username))
