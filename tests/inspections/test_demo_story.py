@@ -26,7 +26,7 @@ from tests.servers import ROOT
 
 NEW_YORK = ZoneInfo("America/New_York")
 # Both sides of New York's midnight (UTC already tomorrow at 23:30), the small hours, the trial's
-# start (07:47), noon, and a summer night (EDT): the demo's story holds at each.
+# start (07:47), noon, a summer night (EDT) and the weeks the clocks change: the demo's story holds at each.
 HOURS = {
     "23h30-utc-tomorrow": datetime(2026, 11, 23, 23, 30, tzinfo=NEW_YORK),
     "00h10-after-midnight": datetime(2026, 11, 24, 0, 10, tzinfo=NEW_YORK),
@@ -34,6 +34,9 @@ HOURS = {
     "07h47": datetime(2026, 11, 26, 7, 47, tzinfo=NEW_YORK),
     "noon": datetime(2026, 11, 24, 12, 0, tzinfo=NEW_YORK),
     "summer-00h05-edt": datetime(2026, 7, 15, 0, 5, tzinfo=NEW_YORK),
+    # A week of history across the night the clocks go back, and the night they go forward.
+    "week-across-clocks-back": datetime(2026, 11, 3, 0, 30, tzinfo=NEW_YORK),
+    "week-across-clocks-forward": datetime(2026, 3, 10, 4, 0, tzinfo=NEW_YORK),
 }
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
