@@ -22,17 +22,17 @@ from compliance.casinos.models import GamingTable, Property, TableState
 from inspections.flags.models import ComplianceException, FlagStatus
 from inspections.logbook import chain, demo, services
 from inspections.logbook.models import Entry, EntryKind, Signature
+from tests.conftest import CLOCKS
 from tests.servers import ROOT
 
 NEW_YORK = ZoneInfo("America/New_York")
 # Both sides of New York's midnight (UTC already tomorrow at 23:30), the small hours, the trial's
 # start (07:47), noon, a summer night (EDT) and the weeks the clocks change: the demo's story holds at each.
 HOURS = {
-    "23h30-utc-tomorrow": datetime(2026, 11, 23, 23, 30, tzinfo=NEW_YORK),
+    **CLOCKS,  # the any_hour clocks (LOGBOOK_TEST_CLOCK's, when it is set)
     "00h10-after-midnight": datetime(2026, 11, 24, 0, 10, tzinfo=NEW_YORK),
     "03h15": datetime(2026, 11, 24, 3, 15, tzinfo=NEW_YORK),
     "07h47": datetime(2026, 11, 26, 7, 47, tzinfo=NEW_YORK),
-    "noon": datetime(2026, 11, 24, 12, 0, tzinfo=NEW_YORK),
     "summer-00h05-edt": datetime(2026, 7, 15, 0, 5, tzinfo=NEW_YORK),
     # A week of history across the night the clocks go back, and the night they go forward.
     "week-across-clocks-back": datetime(2026, 11, 3, 0, 30, tzinfo=NEW_YORK),
@@ -108,7 +108,7 @@ def test_at_start_only_r06_is_flagged_and_each_tile_says_one_next_step(seeded_at
         assert says in next_text and not ("Next:" in next_text and "Overdue" in next_text), (number, next_text)
 
 
-@pytest.mark.parametrize("seeded_at", [HOURS["23h30-utc-tomorrow"]], ids=["23h30"], indirect=True)
+@pytest.mark.parametrize("seeded_at", list(CLOCKS.values())[:1], ids=list(CLOCKS)[:1], indirect=True)
 def test_the_week_is_signed_as_it_happened_and_the_chain_and_checkpoint_accept_it(seeded_at):
     """Each seeded entry is signed at its own time (not the seeding minute); the chain verifies, and
     a checkpoint signed over it verifies too."""
@@ -140,7 +140,7 @@ def _form_of(page: str) -> tuple[dict[str, str], list[str], set[str], bool]:
     return values, passwords, radios, "data-all-pass" in form
 
 
-@pytest.mark.parametrize("seeded_at", [HOURS["noon"]], ids=["noon"], indirect=True)
+@pytest.mark.parametrize("seeded_at", [HOURS["07h47"]], ids=["07h47"], indirect=True)
 def test_opening_a_table_takes_the_taps_and_passwords_the_readme_says(seeded_at, client):
     """From R-04's page (covered and locked), as `security` on a phone: each step is a tap on its
     button, then a tap to sign with the password typed; the inspection's items are one tap ("All
