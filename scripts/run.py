@@ -63,9 +63,17 @@ def redis() -> None:
     )  # fmt: skip
 
 
+def local_addresses(env: dict[str, str]) -> int:
+    """The web server's port (PORT, 8000 by default) and, unless SITE_URL is set, the site's address
+    at that port: what the tables' QR labels and the flags' mail link to."""
+    port = int(env.setdefault("PORT", "8000"))
+    env.setdefault("SITE_URL", f"http://127.0.0.1:{port}")
+    return port
+
+
 def prepare(env: dict[str, str]) -> list[str]:
     """Ports, the broker's address, the database and the demo data; the Procfile's processes to start."""
-    port = int(env.setdefault("PORT", "8000"))
+    port = local_addresses(env)
     processes = ["web", "control_worker", "report_worker", "beat"]
     if not env.get("REDIS_URL"):
         try:

@@ -473,16 +473,23 @@ def cell(value) -> str:
     return "'" + text if text.lstrip(" ").startswith(FORMULA_STARTS) else text
 
 
-def expected_cells(entry: dict, zone: ZoneInfo) -> dict[str, str]:
+# The register's times name their zone ("01:25 EST", "2026-11-24 01:25 EST"); reports made before
+# they did wrote "01:25:07" and "2026-11-24 01:25", and still verify.
+TIME_FORMAT, SIGNED_FORMAT = "%H:%M %Z", "%Y-%m-%d %H:%M %Z"
+LEGACY_TIME_FORMAT, LEGACY_SIGNED_FORMAT = "%H:%M:%S", "%Y-%m-%d %H:%M"
+
+
+def expected_cells(entry: dict, zone: ZoneInfo, *, legacy: bool = False) -> dict[str, str]:
     body, signatures = entry["record"]["body"], entry["record"]["signatures"]
     local = datetime.fromisoformat(body["occurred_at"]).astimezone(zone)
+    time_format, signed_format = (LEGACY_TIME_FORMAT, LEGACY_SIGNED_FORMAT) if legacy else (TIME_FORMAT, SIGNED_FORMAT)
     details = body.get("details") or {}
     kind = body["kind"]
     passed = body.get("passed")
     return {
         "seq": str(body["seq"]),
         "date": local.date().isoformat(),
-        "time": local.strftime("%H:%M:%S"),
+        "time": local.strftime(time_format),
         "table": body["table_number"],
         "kind": KIND_WORDS.get(kind, kind),
         "part": details.get("part", "") if kind in ADJUSTMENT_KINDS else "",
@@ -492,7 +499,7 @@ def expected_cells(entry: dict, zone: ZoneInfo) -> dict[str, str]:
         else "",
         "signatures": "; ".join(
             f"{s['signer_name']}, {s['credential_number']}, {s['meaning']}, "
-            f"{datetime.fromisoformat(s['signed_at']).astimezone(zone):%Y-%m-%d %H:%M}"
+            f"{datetime.fromisoformat(s['signed_at']).astimezone(zone).strftime(signed_format)}"
             for s in signatures
         ),
     }
@@ -520,8 +527,9 @@ def check_csv(segment: dict, entries: dict[int, dict], csv_bytes: bytes, verdict
             problems.append(f"line {number}: entry #{seq} is not in the signed chain segment")
             continue
         seen.add(seq)
+        legacy = expected_cells(entry, zone, legacy=True)
         for name, value in expected_cells(entry, zone).items():
-            if row.get(COLUMNS[name]) != cell(value):
+            if row.get(COLUMNS[name]) not in (cell(value), cell(legacy[name])):
                 problems.append(
                     f"line {number} (entry #{seq}): {COLUMNS[name]!r} says {row.get(COLUMNS[name])!r}, the entry says {cell(value)!r}"
                 )

@@ -104,13 +104,12 @@ MACHINE_FORMATS = {
         "the register's CSV cell, reproduced offline by scripts/verify_report.py"
     ),
     ("config/keyring.py", "checkpoint-{now:%Y%m%dT%H%M%S}"): "a key's file name",
-    ("scripts/verify_report.py", '"time": local.strftime("%H:%M:%S")'): "the register's CSV cell, checked",
-    ("scripts/verify_report.py", "astimezone(zone):%Y-%m-%d %H:%M}"): "the register's CSV cell, checked",
+    ("scripts/verify_report.py", '"time": local.strftime(time_format)'): (
+        "the register's CSV cell, checked (the one format's, or a report's from before it named the zone)"
+    ),
+    ("scripts/verify_report.py", ".astimezone(zone).strftime(signed_format)"): "the register's CSV cell, checked",
     ("scripts/verify_report.py", "{info['gen_time'].native:%Y-%m-%d %H:%M:%S} UTC"): (
         "the verifier's own output, without Django"
-    ),
-    ("inspections/reports/kinds.py", "{signed:%Y-%m-%d %H:%M}"): (
-        "the register's CSV cell, reproduced offline by scripts/verify_report.py (old reports still verify)"
     ),
 }
 

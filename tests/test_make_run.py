@@ -105,3 +105,21 @@ def test_make_run_starts_everything_and_stops_on_ctrl_c(tmp_path):
     assert not accepts(port)
     assert not accepts(redis_port)
     assert not any(group_alive(pgid) for pgid in children.values()), children
+
+
+@pytest.mark.parametrize(
+    ("given", "site"),
+    [
+        ({}, "http://127.0.0.1:8000"),
+        ({"PORT": "8123"}, "http://127.0.0.1:8123"),
+        ({"PORT": "8123", "SITE_URL": "https://logbook.keystone.example"}, "https://logbook.keystone.example"),
+    ],
+)
+def test_make_run_on_another_port_links_the_labels_and_mail_to_it(given, site):
+    """Issue 30: with PORT=8123 the QR labels (`/manage/tables/labels.pdf`) opened port 8000. make run
+    gives the site's address at its port to every process it starts, unless SITE_URL is set."""
+    from scripts import run
+
+    env = dict(given)
+    assert run.local_addresses(env) == int(given.get("PORT", 8000))
+    assert env["SITE_URL"] == site

@@ -22,12 +22,14 @@ import smtplib
 import socket
 import unicodedata
 from datetime import datetime
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import DatabaseError, connection, transaction
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -479,6 +481,9 @@ def _flag_text(flag: ComplianceException) -> str:
             "The flag stays open until the logbook entry that cures the problem; a compliance manager may acknowledge "
             "it with a signed note."
         ),
+        # Absolute links (SITE_URL: where the staff reach this site), to open from the mail.
+        _("The flag: %(url)s") % {"url": settings.SITE_URL + reverse("flags") + "?" + urlencode({"flag": flag.pk})},
+        _("The table: %(url)s") % {"url": settings.SITE_URL + reverse("table", args=[flag.table_id])},
     )
     return "\n".join(lines)
 
@@ -492,10 +497,11 @@ DIGEST_LAST_HOUR = 11
 def send_digests(now: datetime | None = None) -> int:
     """Each property's morning digest of its open flags, once a local day, from its 07:00 hour.
 
-    Beat asks every hour on the hour (UTC); each property answers by its own clock, so New York
-    gets its digest at 07:00 EST/EDT and Los Angeles three hours later. A digest that failed is
-    tried again each hour until 11:00 local, and never later: "at or after 07:00" sent the first
-    digest at whatever evening hour the property was set up.
+    Beat asks every minute; each property answers by its own clock, so New York gets its digest
+    at 07:00 EST/EDT and Los Angeles three hours later, and a server started at 07:47 sends it at
+    07:47, in the 07:00 hour (asked every hour on the hour, it went out at 08:00). A digest that
+    failed is tried again at each check until 11:00 local, and never later: "at or after 07:00"
+    sent the first digest at whatever evening hour the property was set up.
     """
     now = now or timezone.now()
     sent = 0

@@ -1,4 +1,4 @@
-"""Celery tasks of the flags: the overdue scan (every minute) and the morning digest (hourly check).
+"""Celery tasks of the flags: the overdue scan (every minute) and the morning digest (checked every minute).
 
 Both are idempotent: a worker killed mid-task leaves the transaction rolled back, and with late
 acknowledgement the task runs again on another worker; the flags' unique constraint and the

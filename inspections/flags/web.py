@@ -35,8 +35,12 @@ RESOLVED_SHOWN = 10  # resolved flags shown under the open ones
 def flags(request):
     """The flags of the overdue scan, newest first, a page at a time by position (no COUNT, no
     OFFSET: the flag_newest_first index's order), open ones and under them the last resolved; or the
-    resolved ones alone (`status=resolved`); of one property (`property`) or of all one sees."""
+    resolved ones alone (`status=resolved`); of one property (`property`) or of all one sees; or
+    one flag (`flag`, the link in its mail)."""
     visible = flags_visible_to(request.user)
+    # One flag (`flag`), as its mail links to it: shown whether still open or resolved since.
+    if request.GET.get("flag", "").isdigit():
+        visible = visible.filter(pk=int(request.GET["flag"]))
     chosen = None
     if request.GET.get("property", "").isdigit():
         visible = visible.filter(property_id=int(request.GET["property"]))

@@ -16,7 +16,8 @@ PROPERTY_NAME = "Keystone Demo Casino"
 PROPERTY_LICENCE = "PA-DEMO-001"
 PROPERTY_JURISDICTION = "PA"
 PROPERTY_TIME_ZONE = "America/New_York"
-COVER_GRACE_MINUTES = 2
+# The product's default grace period to cover a wheel (§ 617a.2(f)): unlock, inspect and open fit in it.
+COVER_GRACE_MINUTES = 15
 SUPERVISORS_EMAIL = "security-supervisors@keystone-demo.example"  # the console shows what is mailed
 
 

@@ -108,8 +108,8 @@ class Entry(models.Model):
     # The number the table had when the entry was made: part of the signed content.
     table_number = models.CharField(max_length=20, validators=[printable_line])
     kind = models.CharField(max_length=20, choices=EntryKind.choices)
-    occurred_at = models.DateTimeField(help_text="When it happened (UTC).")
-    recorded_at = models.DateTimeField(default=timezone.now, help_text="When it was logged (UTC).")
+    occurred_at = models.DateTimeField(help_text="When it happened.")
+    recorded_at = models.DateTimeField(default=timezone.now, help_text="When it was logged.")
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     description = models.TextField(blank=True, validators=note_validators())
     passed = models.BooleanField(null=True, blank=True, help_text="Inspections: every item passed.")

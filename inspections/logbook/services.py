@@ -9,7 +9,9 @@ refusal writes nothing and two tablets cannot interleave.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -52,6 +54,22 @@ logger = logging.getLogger(__name__)
 class Signer:
     user: User
     meaning: str
+
+
+# A signature is made at the clock's time, except in the history seed_demo writes: a week written at
+# once, each entry signed at its own time, as if signed when it happened (not all at the seeding
+# minute). The entry's `recorded_at` stays the clock's, so the chain's checkpoints cover it as any.
+_signed_when_it_happened: ContextVar[bool] = ContextVar("signed_when_it_happened", default=False)
+
+
+@contextmanager
+def history_signed_when_it_happened() -> Iterator[None]:
+    """seed_demo's history: each entry's signatures carry the entry's own time (`occurred_at`)."""
+    token = _signed_when_it_happened.set(True)
+    try:
+        yield
+    finally:
+        _signed_when_it_happened.reset(token)
 
 
 def _table_lock(table_id: int) -> tuple[GamingTable, dict[str, object]]:
@@ -152,13 +170,14 @@ def entry_append(
         prev_hash=head.head,
     )
     signed_content = chain.content_hash(entry)
+    signed_at = occurred_at if _signed_when_it_happened.get() else now
     signatures = [
         Signature(
             signer=signer.user,
             signer_name=signer.user.display_name,
             credential_number=signer.user.credential_number,
             meaning=signer.meaning,
-            signed_at=now,
+            signed_at=signed_at,
             content_hash=signed_content,
         )
         for signer in signers

@@ -11,11 +11,12 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from string import Formatter
+from zoneinfo import ZoneInfo
 
 from compliance.approvals.models import LayoutSubmission
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.approvals.services import submission_house_edges
-from compliance.casinos.clock import date_text, local_date, local_midnight, local_text
+from compliance.casinos.clock import date_text, local_date, local_midnight, local_text, local_time_text
 from compliance.casinos.models import GamingTable, WheelType
 from compliance.rulebook import game_rules_for, rulebook_for
 from compliance.rulebook.configurations import Configuration, configuration_of
@@ -131,10 +132,10 @@ KINDS = dict(EntryKind.choices)
 
 
 def _signature_text(signature: dict, zone) -> str:
-    signed = datetime.fromisoformat(signature["signed_at"].replace("Z", "+00:00")).astimezone(zone)
+    signed = datetime.fromisoformat(signature["signed_at"].replace("Z", "+00:00"))
     return (
         f"{signature['signer_name']}, {signature['credential_number']}, "
-        f"{MEANINGS.get(signature['meaning'], signature['meaning']).lower()}, {signed:%Y-%m-%d %H:%M}"
+        f"{MEANINGS.get(signature['meaning'], signature['meaning']).lower()}, {local_text(signed, zone)}"
     )
 
 
@@ -197,6 +198,8 @@ class Register:
                 "inspection_certified": {True: "yes, every item passed", False: "no: an item failed"}.get(
                     api["inspection_certified"], ""
                 ),
+                # The time a person reads names its zone ("01:25 EST"), the entry's as its date is.
+                "time": local_time_text(entries[key].occurred_at, ZoneInfo(entries[key].time_zone)),
                 "signatures": "; ".join(_signature_text(s, zone) for s in api["signatures"]),
             }
             rows.append({field: text.get(field, api[field]) for field in REGISTER_FIELDS})

@@ -395,3 +395,20 @@ def test_the_property_page_takes_one_address_a_line_or_separated_by_commas(admin
     assert refused.status_code == 200
     assert "“not an address” is not an email address." in refused.content.decode()
     assert Property.objects.get(pk=casino.property.pk).notify_emails == addresses
+
+
+def test_no_time_the_admin_shows_in_the_propertys_zone_is_labelled_utc():
+    """Issue 30: the admin showed "2026-11-26 07:54 EST" under the help text "When it happened (UTC)".
+    Every date-time field of every model the admin shows: its help text names no zone it is not in."""
+    from django.apps import apps
+    from django.contrib import admin as django_admin
+    from django.db import models
+
+    wrong = [
+        f"{model._meta.label}.{field.name}: {field.help_text}"
+        for model in apps.get_models()
+        if model in django_admin.site._registry
+        for field in model._meta.get_fields()
+        if isinstance(field, models.DateTimeField) and "UTC" in str(field.help_text)
+    ]
+    assert not wrong, wrong

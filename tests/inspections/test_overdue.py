@@ -324,12 +324,21 @@ def test_the_morning_digest_is_sent_once_a_day_in_the_propertys_time(opened):
     assert "1 open flag(s) on 2026-11-24" in digest.subject and "R-01" in digest.body
 
 
+def beat_ticks(start: datetime, minutes: int) -> list[datetime]:
+    """The times beat runs the digest's check from `start` on, by its schedule in the database."""
+    task = PeriodicTask.objects.get(task="inspections.flags.tasks.send_digests")
+    assert task.enabled
+    if task.interval is not None:
+        step = timedelta(**{task.interval.period: task.interval.every})
+        return [start + step * n for n in range(int(timedelta(minutes=minutes) / step))]
+    cron = task.crontab.schedule  # celery's crontab: the minutes and hours it runs at, in its zone (UTC)
+    moments = (start + timedelta(minutes=n) for n in range(minutes))
+    return [m for m in moments if m.astimezone(UTC).minute in cron.minute and m.astimezone(UTC).hour in cron.hour]
+
+
 def test_the_digest_goes_out_at_seven_in_each_propertys_own_zone_never_in_the_evening(casino):
-    """Beat asks every hour on the hour (UTC); each property gets its digest from its own 07:00 hour
-    (a failed one is tried again until 11:00): not at 20:00 on the evening it was set up, not at
-    07:00 UTC (02:00 in New York)."""
-    digest = PeriodicTask.objects.get(task="inspections.flags.tasks.send_digests").crontab
-    assert (digest.minute, digest.hour) == ("0", "*")  # a tick in every hour of every zone
+    """Each property gets its digest from its own 07:00 hour (a failed one is tried again until
+    11:00): not at 20:00 on the evening it was set up, not at 07:00 UTC (02:00 in New York)."""
     Property.objects.filter(pk=casino.property.pk).update(notify_emails=["keystone@example.com"])
     PropertyFactory(name="Pacific Casino", time_zone="America/Los_Angeles", notify_emails=["pacific@example.com"])
     zones = {
@@ -339,8 +348,9 @@ def test_the_digest_goes_out_at_seven_in_each_propertys_own_zone_never_in_the_ev
     start = datetime(2026, 11, 23, 19, 0, tzinfo=zones["keystone@example.com"]).astimezone(UTC)  # one evening
     sent = []
     with time_machine.travel(start, tick=False) as clock:
-        for hour in range(39):  # hourly, as beat ticks, to 09:00 New York (06:00 Los Angeles) two days later
-            clock.move_to(start + timedelta(hours=hour))
+        # As beat ticks, to 09:00 New York (06:00 Los Angeles) two days later.
+        for tick in beat_ticks(start, 38 * 60 + 1):
+            clock.move_to(tick)
             before = len(mail.outbox)
             send_digests_task()
             sent += [
@@ -606,3 +616,56 @@ def test_a_new_time_zone_moves_the_midnight_a_later_version_takes_effect(client,
     # Los Angeles's date is never ahead of New York's: the version still takes effect at a later midnight.
     west = datetime.combine(tomorrow, datetime.min.time(), tzinfo=ZoneInfo("America/Los_Angeles"))
     assert table_of(opened).approval_due_at == west
+
+
+# A server started at 07:47 local (the trial's): in winter and summer, on the days the clocks change,
+# and where the property's 07:00 is the day before in UTC (Tokyo: 22:00 UTC) or the same day (Honolulu).
+STARTED_AT_0747 = {
+    "new-york-winter": datetime(2026, 11, 26, 7, 47, tzinfo=ZoneInfo("America/New_York")),
+    "new-york-summer": datetime(2026, 7, 15, 7, 47, tzinfo=ZoneInfo("America/New_York")),
+    "new-york-clocks-forward": datetime(2026, 3, 8, 7, 47, tzinfo=ZoneInfo("America/New_York")),
+    "new-york-clocks-back": datetime(2026, 11, 1, 7, 47, tzinfo=ZoneInfo("America/New_York")),
+    "tokyo-utc-yesterday": datetime(2026, 11, 26, 7, 47, tzinfo=ZoneInfo("Asia/Tokyo")),
+    "honolulu-utc-evening": datetime(2026, 11, 26, 7, 47, tzinfo=ZoneInfo("Pacific/Honolulu")),
+}
+
+
+@pytest.mark.parametrize("started", list(STARTED_AT_0747.values()), ids=list(STARTED_AT_0747))
+def test_a_server_started_late_in_the_seven_oclock_hour_still_sends_the_digest_in_it(casino, started):
+    """Issue 30: the server started at 07:47 EST; beat, asking every hour on the hour, sent the
+    07:00 digest at 08:00 EST. By beat's schedule, from the start, it goes out in the 07:00 hour."""
+    zone = started.tzinfo
+    Property.objects.filter(pk=casino.property.pk).update(time_zone=zone.key, notify_emails=["sup@example.com"])
+    sent = []
+    with time_machine.travel(started.astimezone(UTC), tick=False) as clock:
+        for tick in beat_ticks(started, 4 * 60):
+            clock.move_to(tick)
+            if send_digests_task():
+                sent.append(timezone.localtime(timezone.now(), zone))
+    assert len(sent) == 1 and sent[0].hour == 7, sent
+    (digest,) = mail.outbox
+    assert f"on {started:%Y-%m-%d}" in digest.subject
+
+
+def test_a_flags_mail_and_the_digest_link_to_the_flag_and_the_table(opened, settings, client):
+    """Issue 30: a flag's mail had no link to the flag. It carries absolute links (SITE_URL) to the
+    flag, which opens on the flags page whether still open or resolved, and to its table."""
+    settings.SITE_URL = "https://logbook.keystone.example"
+    Property.objects.filter(pk=opened.property.pk).update(notify_emails=["supervisor@example.com"])
+    event(opened, "close")
+    overdue.scan(now=table_of(opened).cover_due_at)
+    overdue.notify_new_flags()
+    overdue.send_digests(now=datetime(2026, 11, 24, 7, 0, tzinfo=ZoneInfo("America/New_York")))
+    flag = ComplianceException.objects.get()
+    to_flag = f"https://logbook.keystone.example/flags/?flag={flag.pk}"
+    to_table = f"https://logbook.keystone.example/tables/{opened.table.pk}/"
+    assert len(mail.outbox) == 2  # the flag's mail, the digest
+    for message in mail.outbox:
+        assert to_flag in message.body.split() and to_table in message.body.split(), message.body
+    client.force_login(opened.security)
+    for status in ("open", "resolved"):
+        if status == "resolved":
+            event(opened, "cover")
+        page = client.get(to_flag.removeprefix(settings.SITE_URL)).content.decode()
+        assert page.count("<tr data-flag=") == 1 and f'<tr data-flag="{flag.pk}">' in page, status
+    assert client.get(to_table.removeprefix(settings.SITE_URL)).status_code == 200

@@ -4,6 +4,8 @@ of New York's midnight in winter (EST) and on a summer night (EDT)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import subprocess
 from zoneinfo import ZoneInfo
 
@@ -14,7 +16,7 @@ from compliance.casinos.models import GamingTable, Property
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.reports import render
-from inspections.reports.models import Report
+from inspections.reports.models import Report, ReportKind
 from tests.inspections.test_reports import requested
 from tests.inspections.test_services import a_day, event
 from tests.test_dates import CLOCKS, dates_not_ours
@@ -78,3 +80,40 @@ def test_the_flags_mail_says_each_time_in_the_propertys_zone(request, casino):
     detected = f"{flag.detected_at.astimezone(NEW_YORK):%Y-%m-%d %H:%M} {zone}"
     assert f"Deadline missed: {due}. Detected: {detected}." in alert.body
     assert not dates_not_ours(alert.subject + " " + alert.body, {zone})[0], alert.body
+
+
+def csv_text(report: Report) -> str:
+    """The CSV's cells as a person reads them in a spreadsheet, one cell at a time."""
+    with report.file.open("rb") as handle:
+        rows = list(csv.reader(io.StringIO(handle.read().decode("utf-8"))))
+    return " ||| ".join(cell for row in rows for cell in row)  # cells apart: a date cell beside a time cell
+
+
+@pytest.mark.parametrize(
+    "frozen_clock", [CLOCKS["winter-23h30-utc-tomorrow"][0]], ids=["winter-23h30-utc-tomorrow"], indirect=True
+)
+@pytest.mark.parametrize("fmt", ["pdf", "csv"])
+@pytest.mark.parametrize("kind", list(ReportKind.values))
+def test_every_time_in_every_report_names_its_zone(request, committed_db, media, casino, kind, fmt):
+    """Issue 30: the register's Date/Time column ("2026-11-19 02:00:00") and its signatures' times
+    carried no zone. Every report, PDF and CSV, every page: each time a person reads is named."""
+    zone = zone_of(request)
+    flagged_and_cured(casino)
+    report = render.generate_locally(requested(casino, kind=kind, fmt=fmt).pk)
+    text = pdf_text(report) if fmt == "pdf" else csv_text(report)
+    wrong, times = dates_not_ours(text, {zone})
+    assert not wrong, (wrong, text[:3000])
+    if kind in ("inspection_register", "table_history", "exceptions"):
+        assert times >= 3, text[:3000]
+
+
+def test_the_flags_reports_charts_share_the_cover_page(committed_db, media, casino):
+    """Issue 30: the flags report's second chart took a page of its own. Its charts stand side by
+    side under the cover, on its first page (as pdftotext reads the pages; checked as pictures with
+    pdftoppm when the layout changed)."""
+    flagged_and_cured(casino)
+    report = render.generate_locally(requested(casino, kind="exceptions").pk)
+    cover = pdf_text(report, last_page=1)
+    for title in ("Flags per week", "Time from the missed deadline to resolution"):
+        assert title in cover, cover
+    assert "Flags per week" not in pdf_text(report).replace(cover, "", 1)

@@ -223,3 +223,74 @@ def test_what_the_check_reads_does_not_grow_with_the_history_before_its_checkpoi
     assert small_queries == large_queries
     # The whole check reads every entry.
     assert chain.chain_verify(property_id=casino.property.pk).rows_read == Entry.objects.count()
+
+
+def test_the_offline_verifier_reads_the_registers_times_with_their_zone_and_as_reports_wrote_them_before():
+    """Issue 30: the register's Time cell and signatures name their zone ("01:25 EST"); a report made
+    before, whose CSV wrote "01:25:07" and "2026-11-24 01:25", still verifies; a wrong time does not."""
+    import csv as csv_module
+    import io
+
+    from scripts import verify_report
+
+    entry = {
+        "record": {
+            "body": {
+                "seq": 7,
+                "table": 1,
+                "table_number": "R-01",
+                "kind": "unlock",
+                "occurred_at": "2026-11-24T06:25:07+00:00",
+                "description": "Wheel cover unlocked and removed",
+                "details": {},
+                "passed": None,
+            },
+            "signatures": [
+                {
+                    "signer_name": "Dana Whitfield",
+                    "credential_number": "PGCB-SEC-20417",
+                    "meaning": "recorded",
+                    "signed_at": "2026-11-24T06:25:07+00:00",
+                }
+            ],
+        }
+    }
+    segment = {
+        "report": {
+            "kind": "inspection_register",
+            "rows_are_entries": True,
+            "csv": "inspection_register.csv",
+            "period_start": "2026-11-24T05:00:00+00:00",
+            "period_end": "2026-11-25T05:00:00+00:00",
+        },
+        "property": {"time_zone": "America/New_York"},
+    }
+
+    def verdict_of(time: str, signed: str) -> bool:
+        columns = verify_report.COLUMNS
+        row = {
+            columns["seq"]: "7",
+            columns["date"]: "2026-11-24",
+            columns["time"]: time,
+            columns["table"]: "R-01",
+            columns["kind"]: verify_report.KIND_WORDS["unlock"],
+            columns["part"]: "",
+            columns["notes"]: "",
+            columns["certified"]: "",
+            columns["signatures"]: f"Dana Whitfield, PGCB-SEC-20417, recorded, {signed}",
+            columns["description"]: "Wheel cover unlocked and removed",
+            columns["failed"]: "",
+        }
+        out = io.StringIO()
+        writer = csv_module.DictWriter(out, fieldnames=list(row))
+        writer.writeheader()
+        writer.writerow(row)
+        verdict = verify_report.Verdict()
+        verify_report.check_csv(segment, {7: entry}, out.getvalue().encode(), verdict)
+        return not verdict.failed
+
+    expected = verify_report.expected_cells(entry, verify_report.ZoneInfo("America/New_York"))
+    assert expected["time"] == "01:25 EST" and expected["signatures"].endswith(", 2026-11-24 01:25 EST")
+    assert verdict_of("01:25 EST", "2026-11-24 01:25 EST")
+    assert verdict_of("01:25:07", "2026-11-24 01:25")  # a report made before the zone was named
+    assert not verdict_of("02:25 EST", "2026-11-24 01:25 EST")

@@ -12,6 +12,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from compliance.casinos.models import TableState
 from compliance.rulebook.flags import DEADLINE_COLUMNS, DUE_COLUMNS
 
 register = template.Library()
@@ -53,6 +54,17 @@ def due_of(table, *, now: datetime) -> Due | None:
     column = next((column for column in DUE_COLUMNS if getattr(table, column) == table.next_due), None)
     what = DUE_WORDS[column] if column else _("Next deadline")
     return Due(what=str(what), at=table.next_due, late=table.next_due <= now)
+
+
+@register.simple_tag
+def next_step_shown(table, next_words, due: Due | None):
+    """`{% next_step_shown table next due as next %}`: the "Next: …" a tile or a table's page shows
+    beside what is due, or "" where it would contradict what is overdue ("Next: Open for play" on a
+    table flagged for its uncovered wheel): one next step, the overdue one, which the officer must do.
+    "Stop play and inspect again" (an open table whose inspection is void) is that overdue step."""
+    stop_play = table.state == TableState.OPEN and bool(table.inspection_void_reason)
+    overdue = (due is not None and due.late) or bool(getattr(table, "open_flags", None))
+    return next_words if stop_play or not overdue else ""
 
 
 @register.simple_tag

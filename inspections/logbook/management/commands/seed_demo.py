@@ -79,7 +79,8 @@ IRREGULARITIES = (
 
 # What each table is doing at the end of the demo week (today), so the dashboard has some of
 # everything: open for play, inspected and waiting, unlocked with an adjustment awaiting its
-# inspection, still covered and locked, and one closed whose wheel is not yet covered.
+# inspection, still covered and locked, and one closed whose wheel is not yet covered (the README's
+# "The demo", checked by tests/inspections/test_demo_story.py).
 TODAY = {
     "R-01": ("unlock", "adjustment", "inspection", "open", "irregularity"),
     "R-02": ("unlock", "inspection", "open"),
@@ -90,6 +91,11 @@ TODAY = {
     "R-07": (),
     "R-08": ("unlock", "adjustment"),
 }
+# The tables being worked on as the demo starts: their wheel was unlocked minutes before the seeding,
+# one step a minute, so that their grace period to cover it (§ 617a.2(f)) is still running when the
+# first scan comes, whatever the hour (the others' day began hours before, and R-06's closing is
+# past its deadline on purpose).
+JUST_NOW = frozenset({"R-03", "R-08"})
 DAYS = 7
 
 # The demo's approved Roulette odds: § 617a.4(a)'s minimums (First Five is left out: it needs a
@@ -155,6 +161,7 @@ class History:
         self.jurisdiction = tables[0].property.jurisdiction
         self.spares = 0  # spare balls registered for the replacements
         # "Today" is the four hours before the last full hour; each earlier day starts 24 h before.
+        self.now = now
         self.today = now.replace(minute=0, second=0, microsecond=0) - timedelta(hours=4)
 
     # -- who signs -----------------------------------------------------------------------------
@@ -272,6 +279,8 @@ class History:
 
     def plan_today(self, index: int, steps: tuple[str, ...]) -> None:
         t = self.today + timedelta(minutes=5 + 4 * index)
+        if self.tables[index].number in JUST_NOW:
+            t = self.now - timedelta(minutes=len(steps) + 1)
         for step in steps:
             if step in (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT):
                 self.adjustment(index, t, step)
@@ -284,7 +293,7 @@ class History:
             else:
                 who = self.guard() if step == EntryKind.UNLOCK else "floor"
                 self.event(index, step, t, who)
-            t += timedelta(minutes=8)
+            t += timedelta(minutes=1 if self.tables[index].number in JUST_NOW else 8)
 
     def plan(self) -> None:
         first_day = self.today - timedelta(days=DAYS)
@@ -298,8 +307,10 @@ class History:
             self.plan_today(index, TODAY[table.number])
 
     def write(self) -> list[Entry]:
-        # The property's chain is in time order: all tables' entries interleaved as they happened.
-        return [step.run() for step in sorted(self.steps, key=lambda s: (s.at, s.table_index, s.order))]
+        # The property's chain is in time order: all tables' entries interleaved as they happened,
+        # each signed at its own time.
+        with services.history_signed_when_it_happened():
+            return [step.run() for step in sorted(self.steps, key=lambda s: (s.at, s.table_index, s.order))]
 
 
 class Command(BaseCommand):
@@ -378,7 +389,7 @@ class Command(BaseCommand):
             licence_number=demo.PROPERTY_LICENCE,
             jurisdiction=demo.PROPERTY_JURISDICTION,
             time_zone=demo.PROPERTY_TIME_ZONE,
-            # A short grace, so that a wheel left uncovered shows as flagged within minutes.
+            # The grace period to cover an uncovered wheel: R-06 is past it at start, R-03 and R-08 within it.
             cover_grace_minutes=demo.COVER_GRACE_MINUTES,
             notify_emails=[demo.SUPERVISORS_EMAIL],
         )
