@@ -126,7 +126,7 @@ def _saved(request, submission):
 
 def _show(form, violations) -> None:
     for violation in violations:
-        citation = f" ({violation.citation})" if violation.citation else ""
+        citation = f" ({violation.cited})" if violation.citation else ""
         form.add_error(form.field_for(violation.field), f"{violation.message}{citation}")
 
 
@@ -258,7 +258,7 @@ def rules_submission(request, pk: int):
             "submission": submission,
             # Each option in words, never its code.
             "options": [
-                (words.option_label(name), words.option_value(value)) for name, value in submission.options.items()
+                (_(words.option_label(name)), _(words.option_value(value))) for name, value in submission.options.items()
             ],
             "property": prop,
             "form": form,
@@ -308,13 +308,13 @@ def _other_configurations(submission, labels) -> list[dict]:
             {
                 "key": configuration.key,
                 "name": configuration.name,
-                "wheels": ", ".join(wheels.get(w, w) for w in configuration.wheel_types),
+                "wheels": ", ".join(str(wheels.get(w, w)) for w in configuration.wheel_types),
                 "odds": [
                     (labels.fields[f"odds_{code}"].label if f"odds_{code}" in labels.fields else code, value)
                     for code, value in odds
                 ],
                 "options": [
-                    (words.option_label(name), words.option_value(value))
+                    (_(words.option_label(name)), _(words.option_value(value)))
                     for name, value in configuration.options.items()
                 ],
             }
@@ -406,7 +406,7 @@ def layout(request, pk: int):
         "manage/layout.html",
         {
             "layout": layout,
-            "features": [words.feature_label(f) for f in layout.features],
+            "features": [_(words.feature_label(f)) for f in layout.features],
             "decision_form": decision_form,
         },
     )

@@ -23,7 +23,7 @@ from typing import Any
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.subjects import Submission, Table
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Listed, Odds, Typed, Violation, said, translated
 from compliance.rulebook.vocabulary import Game, WheelType
 from compliance.rulebook.words import option_label, option_value
 
@@ -124,16 +124,50 @@ def within(configuration: Configuration, index: int | None, found: Iterable[Viol
     ]
 
 
+# Why a table is left without a configuration, in the rulebook's English (said in the reader's
+# language where a page shows it: its catalogue's entries, compliance.casinos.i18n).
+NOT_IN_VERSION = "it uses the configuration “{configuration}”, which this version does not have"
+WHEEL_NOT_ALLOWED = "it has a {wheel} wheel, which the configuration “{name}” does not allow"
+
+# The words of a configuration's differences from the version in effect (`_differences`).
+DIFFERENCES = (
+    "wheel types: {before} → {after}",
+    "{label}: offered at {after}",
+    "{label}: no longer offered (was {before})",
+    "{label}: {before} → {after}",
+    "name: {before} → {after}",
+    "not chosen",
+    "none",
+)
+
+
 @dataclass(frozen=True)
 class LeftWithout:
     """A table that a version would leave without a configuration in effect, and why."""
 
     table: str
     configuration: str
-    reason: str
+    reason: str  # in English: the API's
+    template: str = dataclasses.field(default="", compare=False, repr=False)
+    values: Mapping[str, object] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def said(self) -> str:
+        """The reason in the language in use (the configuration's key and name as typed)."""
+        return said(self.template, self.values) if self.template else translated(self.reason)
 
     def as_dict(self) -> dict[str, str]:
-        return dataclasses.asdict(self)
+        return {"table": self.table, "configuration": self.configuration, "reason": self.reason}
+
+
+def _left(table: Table, template: str, **values: object) -> LeftWithout:
+    return LeftWithout(
+        table=table.number,
+        configuration=table.configuration,
+        reason=template.format(**values),
+        template=template,
+        values=values,
+    )
 
 
 def tables_left_without(*, submission: Submission, tables: Iterable[Table]) -> list[LeftWithout]:
@@ -145,22 +179,10 @@ def tables_left_without(*, submission: Submission, tables: Iterable[Table]) -> l
             continue
         configuration = configuration_of(submission, table.configuration)
         if configuration is None:
-            left.append(
-                LeftWithout(
-                    table=table.number,
-                    configuration=table.configuration,
-                    reason=f"it uses the configuration “{table.configuration}”, which this version does not have",
-                )
-            )
+            left.append(_left(table, NOT_IN_VERSION, configuration=Typed(table.configuration)))
         elif table.game == Game.ROULETTE and table.wheel_type not in configuration.wheel_types:
             wheel = (table.get_wheel_type_display() or "no").lower()
-            left.append(
-                LeftWithout(
-                    table=table.number,
-                    configuration=table.configuration,
-                    reason=f"it has a {wheel} wheel, which the configuration “{configuration.name}” does not allow",
-                )
-            )
+            left.append(_left(table, WHEEL_NOT_ALLOWED, wheel=wheel, name=Typed(configuration.name)))
     return left
 
 
@@ -170,47 +192,68 @@ class Change:
 
     configuration: str
     change: str  # "added", "removed" or "changed"
-    details: list[str]
+    details: list[str]  # in English: the API's
+    # Each detail's template and values, to say it in the reader's language (`said_details`).
+    parts: list[tuple[str, Mapping[str, object]]] = dataclasses.field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def said_details(self) -> list[str]:
+        return [said(template, values) for template, values in self.parts] or list(self.details)
 
     def as_dict(self) -> dict[str, object]:
-        return dataclasses.asdict(self)
+        return {"configuration": self.configuration, "change": self.change, "details": list(self.details)}
 
 
-def _odds(value: object) -> str:
+def _odds(value: object) -> object:
     if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2:
-        return f"{value[0]} to {value[1]}"
-    return str(value)
+        return Odds(*value)
+    return Typed(str(value))
 
 
-def _wheel_types(codes: Iterable[str]) -> str:
+def _wheel_types(codes: Iterable[str]) -> object:
     """The wheel types in the words of the rules ("single zero, double zero used as single zero")."""
     known = WheelType.values()
-    return ", ".join(WheelType.label_of(code).lower() if code in known else code for code in codes) or "none"
+    names = [WheelType.label_of(code).lower() if code in known else code for code in codes]
+    return Listed(names) if names else "none"
 
 
-def _differences(old: Configuration, new: Configuration, labels: Mapping[str, str]) -> list[str]:
-    details = []
+def _option(value: object) -> object:
+    return "not chosen" if value in NOT_CHOSEN else option_value(value)
+
+
+def _differences(old: Configuration, new: Configuration, labels: Mapping[str, str]) -> list[tuple[str, dict]]:
+    """Each difference as a template of the rulebook's English and its values."""
+    details: list[tuple[str, dict]] = []
     if sorted(old.wheel_types) != sorted(new.wheel_types):
-        details.append(f"wheel types: {_wheel_types(old.wheel_types)} → {_wheel_types(new.wheel_types)}")
+        details.append(
+            (
+                "wheel types: {before} → {after}",
+                {"before": _wheel_types(old.wheel_types), "after": _wheel_types(new.wheel_types)},
+            )
+        )
     for code in sorted(set(old.payout_odds) | set(new.payout_odds)):
         before, after = old.payout_odds.get(code), new.payout_odds.get(code)
         if before != after:
             label = labels.get(code, code.replace("_", " "))
             if before is None:
-                details.append(f"{label}: offered at {_odds(after)}")
+                details.append(("{label}: offered at {after}", {"label": label, "after": _odds(after)}))
             elif after is None:
-                details.append(f"{label}: no longer offered (was {_odds(before)})")
+                details.append(("{label}: no longer offered (was {before})", {"label": label, "before": _odds(before)}))
             else:
-                details.append(f"{label}: {_odds(before)} → {_odds(after)}")
+                details.append(
+                    ("{label}: {before} → {after}", {"label": label, "before": _odds(before), "after": _odds(after)})
+                )
     for name in sorted(set(old.options) | set(new.options)):
         before, after = old.options.get(name), new.options.get(name)
         if before != after:
             details.append(
-                f"{option_label(name)}: {'not chosen' if before in NOT_CHOSEN else option_value(before)} → "
-                f"{'not chosen' if after in NOT_CHOSEN else option_value(after)}"
+                (
+                    "{label}: {before} → {after}",
+                    {"label": option_label(name), "before": _option(before), "after": _option(after)},
+                )
             )
     if old.name != new.name:
-        details.append(f"name: {old.name} → {new.name}")
+        details.append(("name: {before} → {after}", {"before": Typed(old.name), "after": Typed(new.name)}))
     return details
 
 
@@ -225,7 +268,8 @@ def compare(
     for key, configuration in new.items():
         if key not in old:
             changes.append(Change(configuration.name, "added", []))
-        elif details := _differences(old[key], configuration, labels or {}):
-            changes.append(Change(configuration.name, "changed", details))
+        elif parts := _differences(old[key], configuration, labels or {}):
+            details = [template.format(**values) for template, values in parts]
+            changes.append(Change(configuration.name, "changed", details, parts))
     changes.extend(Change(c.name, "removed", []) for key, c in old.items() if key not in new)
     return changes
