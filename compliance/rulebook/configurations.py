@@ -221,9 +221,11 @@ def _option(value: object) -> object:
     return "not chosen" if value in NOT_CHOSEN else option_value(value)
 
 
-def _differences(old: Configuration, new: Configuration, labels: Mapping[str, str]) -> list[tuple[str, dict]]:
+def _differences(
+    old: Configuration, new: Configuration, labels: Mapping[str, str]
+) -> list[tuple[str, Mapping[str, object]]]:
     """Each difference as a template of the rulebook's English and its values."""
-    details: list[tuple[str, dict]] = []
+    details: list[tuple[str, Mapping[str, object]]] = []
     if sorted(old.wheel_types) != sorted(new.wheel_types):
         details.append(
             (
