@@ -129,3 +129,15 @@ def test_the_layouts_areas_in_spanish(client, casino):
     assert spanish != words.feature_label("wheel_replica")
     assert spanish[0].upper() + spanish[1:] in page
     assert "replica of the Roulette wheel" not in page
+
+
+def test_a_product_policy_with_a_number_of_the_settings_is_said_with_that_number():
+    from compliance.rulebook.artwork import artwork_policy
+    from compliance.rulebook.reports import pending_policy, period_policy
+
+    with translation.override("es"):
+        assert cited(period_policy(max_days=92)) == "Política del producto: un informe abarca como máximo 92 días"
+        assert "3 informes" in cited(pending_policy(max_mine=3, max_of_property=20))
+        assert cited(artwork_policy(max_bytes=10 * 1024 * 1024)).endswith("de como máximo 10 MB")
+    with translation.override("en"):
+        assert cited(period_policy(max_days=92)) == period_policy(max_days=92)

@@ -258,7 +258,8 @@ def rules_submission(request, pk: int):
             "submission": submission,
             # Each option in words, never its code.
             "options": [
-                (_(words.option_label(name)), _(words.option_value(value))) for name, value in submission.options.items()
+                (_(words.option_label(name)), _(words.option_value(value)))
+                for name, value in submission.options.items()
             ],
             "property": prop,
             "form": form,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -100,6 +101,26 @@ def said(template: str, values: Mapping[str, object]) -> str:
 POLICY = "Product policy"
 
 
+# The product policies whose words carry a number of the settings ("at most {max_days} days"): each
+# module that cites one registers its template here (`policy_template`), so that `cited` finds the
+# template of a citation and says it with the same numbers.
+POLICY_TEMPLATES: list[str] = []
+
+
+def policy_template(template: str) -> str:
+    """Registers a product policy's template with placeholders; returns it, to be filled."""
+    if template not in POLICY_TEMPLATES:
+        POLICY_TEMPLATES.append(template)
+    return template
+
+
+def _filled(template: str, citation: str) -> dict[str, str] | None:
+    """The values that fill `template` to make `citation`, or None if it is not one of its kind."""
+    pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(template))
+    match = re.fullmatch(pattern, citation)
+    return match.groupdict() if match else None
+
+
 def cited(citation: str | None) -> str:
     """A citation in the language in use. The law's ("58 Pa. Code § 617a.2(b)") is the paragraph's own
     name, kept as the law writes it; a product policy's ("Product policy: a ball is on one table at a
@@ -107,7 +128,13 @@ def cited(citation: str | None) -> str:
     unchanged inside it (issue 30)."""
     if not citation:
         return ""
-    return translated(citation) if citation.startswith(POLICY) else citation
+    if not citation.startswith(POLICY):
+        return citation
+    for template in POLICY_TEMPLATES:
+        values = _filled(template, citation)
+        if values is not None:
+            return said(template, values)
+    return translated(citation)
 
 
 @dataclass(frozen=True)
