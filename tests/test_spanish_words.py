@@ -6,11 +6,14 @@ kept as written."""
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 from django import forms
+from django.conf import settings
 from django.utils import translation
 
 from compliance.approvals.forms import OddsField, RulesSubmissionForm
@@ -141,3 +144,21 @@ def test_a_product_policy_with_a_number_of_the_settings_is_said_with_that_number
         assert cited(artwork_policy(max_bytes=10 * 1024 * 1024)).endswith("de como máximo 10 MB")
     with translation.override("en"):
         assert cited(period_policy(max_days=92)) == period_policy(max_days=92)
+
+
+# A citation a person reads goes through `cited` (Python: `violation.cited`, `cited(...)`; templates:
+# `|cited`): what still writes a bare `.citation` where a person reads it is listed here.
+BARE_CITATION = re.compile(r"\{\{ *[\w.]+\.citation *\}\}|\(\{violation\.citation\}\)|\"citation\": flag\.citation")
+
+
+def test_every_citation_a_person_reads_is_said_through_cited():
+    root = Path(settings.BASE_DIR)
+    places = [*root.glob("templates/**/*.html"), *root.glob("compliance/**/*.py"), *root.glob("inspections/**/*.py")]
+    bare = [
+        f"{path.relative_to(root)}: {match.group(0)}"
+        for path in places
+        # Not the API's data, the law itself, nor the PDF reports' rows (the reports stay in English).
+        if "/api/" not in str(path) and "/rulebook/" not in str(path) and not str(path).endswith("reports/kinds.py")
+        for match in BARE_CITATION.finditer(path.read_text(encoding="utf-8"))
+    ]
+    assert not bare, "\n".join(bare)

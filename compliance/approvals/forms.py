@@ -197,5 +197,5 @@ class LayoutForm(OneTimeTokenForm):
     def show(self, refusal: RuleViolation) -> None:
         for violation in refusal.violations:
             field = (violation.field or "").split(".")[0]
-            citation = f" ({violation.citation})" if violation.citation else ""
+            citation = f" ({violation.cited})" if violation.citation else ""
             self.add_error(field if field in self.fields else None, f"{violation.message}{citation}")

@@ -35,6 +35,7 @@ from compliance.casinos.clock import date_text, local_text
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import LOGBOOK_PROCEDURE, Jurisdiction, raise_if_any, rulebook_for
 from compliance.rulebook.flags import DEADLINE_OF
+from compliance.rulebook.violations import cited
 from inspections.flags.models import ComplianceException, Digest, FlagResolution, FlagStatus
 from inspections.logbook.models import Entry, EntryKind
 
@@ -366,7 +367,7 @@ def _flag_text(flag: ComplianceException) -> str:
     due, detected = local_text(flag.due_at, zone), local_text(flag.detected_at, zone)
     lines = (
         _("Table %(table)s: %(flag)s (%(citation)s).")
-        % {"table": one_line(flag.table.number), "flag": flag_label(flag), "citation": flag.citation},
+        % {"table": one_line(flag.table.number), "flag": flag_label(flag), "citation": cited(flag.citation)},
         _("Deadline missed: %(due)s. Detected: %(detected)s.") % {"due": due, "detected": detected},
         _(
             "The flag resolves itself when the problem is cured, or a compliance manager resolves it with a signed note."

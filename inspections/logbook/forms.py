@@ -31,7 +31,7 @@ class SignedForm(SignatureFields):
                 target = target.removeprefix("items.")
             if target not in self.fields:
                 target = None
-            citation = f" ({violation.citation})" if violation.citation else ""
+            citation = f" ({violation.cited})" if violation.citation else ""
             self.add_error(target, f"{violation.message}{citation}")
 
 
