@@ -162,3 +162,26 @@ def test_every_citation_a_person_reads_is_said_through_cited():
         for match in BARE_CITATION.finditer(path.read_text(encoding="utf-8"))
     ]
     assert not bare, "\n".join(bare)
+
+
+def test_an_amendment_and_a_table_event_are_said_in_spanish_the_reason_as_typed(client, casino):
+    from tests.inspections.test_amendments import amend, unlocked
+    from tests.inspections.test_services import inspect
+
+    unlocked(casino)
+    first = inspect(casino)
+    second = inspect(casino)
+    amendment = amend(casino, second, kind="duplicate", duplicate_of=first.seq, reason="Tapped twice by mistake")
+    # The record keeps English.
+    assert amendment.description.startswith(f"Entry #{second.seq} marked duplicate of #{first.seq}")
+    set_language(casino.floorperson, "es")
+    client.force_login(casino.floorperson)
+    page = client.get(f"/tables/{casino.table.pk}/").content.decode()
+    assert f"Anotación n.º {second.seq} marcada como «duplicado de la n.º {first.seq}»: Tapped twice by mistake" in page
+    assert "marked duplicate" not in page
+    amend_page = client.get(f"/entries/{amendment.pk}/amend/").content.decode()
+    assert "Anotación n.º" in amend_page and "marked duplicate" not in amend_page
+    unlock = casino.table.entries.get(kind="unlock")
+    unlock_page = client.get(f"/entries/{unlock.pk}/amend/").content.decode()
+    assert "Cubierta de la rueda desbloqueada y retirada" in unlock_page
+    assert "Wheel cover unlocked" not in unlock_page
