@@ -24,7 +24,7 @@ sent with their defaults (22 recorded, 244 refused in words), 0 server errors, 0
 ISO, 0 sentences left in English on the Spanish pages. About 50 s on one core (12 s of it seeding
 the demo). Each walk prints its own figures (`pytest -s`). Before issue 30's fixes the same walk
 found /rules-submissions/1/ answering 500 for the compliance manager, the regulator and the
-administrator, three date inputs written "19/11/2026" on Spanish pages, and 43 to 75 English
+administrator, three date inputs written "19/11/2026" on Spanish pages, and 22 to 118 English
 sentences on each person's Spanish pages.
 """
 
