@@ -5,7 +5,7 @@ For each person and language (the person's own choice, as `/language/` saves it)
 through the sign-in page with the demo password and follows every same-origin link (GET; not
 signing out, not the API; a file to download is fetched for its status only). It asserts:
 
-* no page answers a server error (5xx);
+* no page answers a server error (5xx), and no link the person is shown is refused or not found (4xx);
 * every form of every page, sent with its own defaults (the values the server wrote into it), is
   recorded (a redirect) or refused in words (the page again, with its refusal), never a 5xx, and
   never "this field is required" on a field the server had filled;
@@ -448,7 +448,9 @@ def walk_demo(client: Client, language: str, seeded: dict) -> Walk:
             if target and target not in seen and not NOT_WALKED.search(urlsplit(target).path):
                 queue.append(target)
             continue
-        if response.status_code >= 500:
+        if response.status_code >= 400:
+            # A link the product shows to this person leads somewhere: never a server error, nor a
+            # page refused or not found.
             walk.problems.append(f"{path}: answered {response.status_code}")
             continue
         if not response.get("Content-Type", "").startswith(HTML_TYPES):
