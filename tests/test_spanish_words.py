@@ -185,3 +185,15 @@ def test_an_amendment_and_a_table_event_are_said_in_spanish_the_reason_as_typed(
     unlock_page = client.get(f"/entries/{unlock.pk}/amend/").content.decode()
     assert "Cubierta de la rueda desbloqueada y retirada" in unlock_page
     assert "Wheel cover unlocked" not in unlock_page
+
+
+def test_the_live_check_says_the_odds_in_spanish(client, casino):
+    set_language(casino.compliance, "es")
+    client.force_login(casino.compliance)
+    page = client.post(
+        f"/manage/properties/{casino.property.pk}/rules/check/",
+        {"effective_from": "2026-11-27", "wheel_types": ["double_zero"], "odds_straight": "34 a 1"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "35 a 1" in page and "34 a 1" in page, page[:3000]
+    assert " to 1" not in page
