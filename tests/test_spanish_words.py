@@ -197,3 +197,15 @@ def test_the_live_check_says_the_odds_in_spanish(client, casino):
     ).content.decode()
     assert "35 a 1" in page and "34 a 1" in page, page[:3000]
     assert " to 1" not in page
+
+
+def test_a_wheel_left_without_its_configuration_is_named_in_spanish():
+    configuration = {"key": "lightning", "name": "Lightning", "wheel_types": ["single_zero"], "payout_odds": {}}
+    submission = SimpleNamespace(
+        game="roulette", wheel_types=["single_zero"], payout_odds={}, options={}, configurations=[configuration]
+    )
+    table = _Table("R-02", "lightning", wheel_type="double_zero")
+    (left,) = tables_left_without(submission=submission, tables=[table])
+    assert left.reason == "it has a double zero wheel, which the configuration “Lightning” does not allow"
+    with translation.override("es"):
+        assert left.said == "tiene una rueda de doble cero, que la configuración «Lightning» no admite"

@@ -181,7 +181,8 @@ def tables_left_without(*, submission: Submission, tables: Iterable[Table]) -> l
         if configuration is None:
             left.append(_left(table, NOT_IN_VERSION, configuration=Typed(table.configuration)))
         elif table.game == Game.ROULETTE and table.wheel_type not in configuration.wheel_types:
-            wheel = (table.get_wheel_type_display() or "no").lower()
+            known = table.wheel_type in WheelType.values()
+            wheel = Listed([WheelType.label_of(table.wheel_type)]) if known else "no"
             left.append(_left(table, WHEEL_NOT_ALLOWED, wheel=wheel, name=Typed(configuration.name)))
     return left
 
@@ -213,7 +214,7 @@ def _odds(value: object) -> object:
 def _wheel_types(codes: Iterable[str]) -> object:
     """The wheel types in the words of the rules ("single zero, double zero used as single zero")."""
     known = WheelType.values()
-    names = [WheelType.label_of(code).lower() if code in known else code for code in codes]
+    names = [WheelType.label_of(code) if code in known else code for code in codes]
     return Listed(names) if names else "none"
 
 

@@ -52,12 +52,13 @@ class Typed(str):
 
 
 class Listed(tuple):
-    """Words of the rulebook listed ("single zero, double zero"): each said in the language in use."""
+    """Labels of the rulebook listed in a sentence, in lower case ("single zero, double zero"): each
+    said in the language in use ("un cero, doble cero")."""
 
     __slots__ = ()
 
     def __str__(self) -> str:
-        return ", ".join(str(word) for word in self)
+        return ", ".join(str(word).lower() for word in self)
 
 
 def number_said(value: object) -> str:
@@ -83,7 +84,7 @@ def said(template: str, values: Mapping[str, object]) -> str:
         if isinstance(value, Typed):
             return str(value)
         if isinstance(value, Listed):
-            return ", ".join(translated(str(word)) for word in value)
+            return ", ".join(translated(str(word)).lower() for word in value)
         if isinstance(value, Decimal | float):
             return number_said(value)
         return translated(value) if isinstance(value, str) and value else value
