@@ -3,7 +3,9 @@ home reaches by links, on the data `manage.py seed_demo` makes (not a world of t
 
 For each person and language (the person's own choice, as `/language/` saves it), the walk signs in
 through the sign-in page with the demo password and follows every same-origin link (GET; not
-signing out, not the API; a file to download is fetched for its status only). It asserts:
+signing out, not the API; a file to download is fetched for its status only; ten pages of a kind at
+most, e.g. ten of the 350 entries' amendment forms, and one page of a list's older pages; of the
+admin site its index and each model's list). It asserts:
 
 * no page answers a server error (5xx), and no link the person is shown is refused or not found (4xx);
 * every form of every page, sent with its own defaults (the values the server wrote into it, and
@@ -11,7 +13,9 @@ signing out, not the API; a file to download is fetched for its status only). It
   page is read too) or refused in words (the page again, with its refusal), never a 5xx, and never
   "this field is required" on a field the server had filled;
 * no sentence on a Spanish page is English, but for citations ("58 Pa. Code § 617a.2(b)") and what
-  people typed or signed (read from the demo's own rows: names, notes, references);
+  people typed or signed (read from the demo's own rows: names, notes, references, `TYPED`). A piece
+  of the page's text (an element's text, a placeholder, a title, a label) is English when it is a
+  msgid of the catalogue whose Spanish differs, or when it has two words of `ENGLISH`;
 * every date, date-and-time and time input's value is ISO (`YYYY-MM-DD`).
 
 Each form is sent inside a transaction rolled back after its answer is read, so the walk goes on
