@@ -338,7 +338,8 @@ def _done(request, table, entry, *, state_before: str) -> object:
         label = _(kinds[flag.kind].label) if flag.kind in kinds else flag.kind
         messages.error(
             request,
-            _("Flag raised by this entry: %(flag)s (%(citation)s).") % {"flag": label, "citation": cited(flag.citation)},
+            _("Flag raised by this entry: %(flag)s (%(citation)s).")
+            % {"flag": label, "citation": cited(flag.citation)},
         )
     return redirect("table", pk=table.pk)
 
