@@ -135,7 +135,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
             ],
             # Every date and time a person reads, in the one format (|local:property): no template loads it.
-            "builtins": ["compliance.casinos.templatetags.moments"],
+            # A citation in the reader's language (|cited): a product policy's words translated.
+            "builtins": ["compliance.casinos.templatetags.moments", "compliance.casinos.templatetags.citations"],
         },
     },
 ]

@@ -9,6 +9,7 @@ import pytest
 import time_machine
 from django.db import connection
 from django.test import RequestFactory
+from django.utils import translation
 from hypothesis import Phase
 from hypothesis import settings as hypothesis_settings
 
@@ -59,6 +60,15 @@ def pytest_generate_tests(metafunc):
 
 
 write_guard.install()
+
+
+@pytest.fixture(autouse=True)
+def _language_reset():
+    """Every test starts in the default language: a page asked for in Spanish leaves Spanish active
+    in the thread (the middleware activates it and nothing deactivates it), and a later test on the
+    same worker that says something in the language in use would read Spanish."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

@@ -21,7 +21,7 @@ class PersonChangeForm(UserChangeForm):
         changes = {name: data[name] for name in self.changed_data if name in services.PERSON_EDITABLE}
         for violation in services.person_violations(person=self.instance, changes=changes):
             field = violation.field if violation.field in self.fields else None
-            self.add_error(field, f"{violation.message} ({violation.citation})")
+            self.add_error(field, f"{violation.message} ({violation.cited})")
         return data
 
 

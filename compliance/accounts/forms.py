@@ -53,5 +53,5 @@ class SignatureFields(OneTimeTokenForm):
         """Each violation next to its field (the signature's beside the password), with its citation."""
         for violation in refusal.violations:
             field = {"signature": "password"}.get(violation.field, violation.field)
-            citation = f" ({violation.citation})" if violation.citation else ""
+            citation = f" ({violation.cited})" if violation.citation else ""
             self.add_error(field if field in self.fields else None, f"{violation.message}{citation}")

@@ -7,20 +7,26 @@ import re
 from django import forms
 from django.core.exceptions import ValidationError
 from django.utils.text import capfirst
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from compliance.accounts.forms import OneTimeTokenForm, SignatureFields
 from compliance.casinos.models import WheelType
 from compliance.rulebook import RuleViolation, words
+from compliance.rulebook.violations import Odds, cited
 from compliance.rulebook.wagers import Paytable
 from config.forms import note_field
 from config.validators import printable_line
 
-ODDS = re.compile(r"^\s*(\d{1,6})\s*(?:(?:to|:|/)\s*(\d{1,6}))?\s*$", re.IGNORECASE)
+# "35 to 1" in English, "35 a 1" in Spanish: either is read in every language (a manager who
+# types the other language's word is not refused), and the form shows the reader's (issue 30).
+ODDS = re.compile(r"^\s*(\d{1,6})\s*(?:(?:to|a|:|/)\s*(\d{1,6}))?\s*$", re.IGNORECASE)
+EXAMPLE = Odds(35, 1)
 
 
 class OddsField(forms.CharField):
-    """Payout odds typed as "35 to 1" (or "35"), kept as [35, 1]; blank means the wager is not offered."""
+    """Payout odds typed as "35 to 1", "35 a 1" (or "35"), kept as [35, 1]; blank means the wager is
+    not offered. Shown in the reader's language ("35 a 1" in Spanish)."""
 
     def to_python(self, value):
         value = super().to_python(value)
@@ -28,15 +34,17 @@ class OddsField(forms.CharField):
             return None
         match = ODDS.match(value)
         if not match:
-            raise ValidationError("Write the odds as “35 to 1”.")
+            raise ValidationError(gettext("Write the odds as “%(example)s”.") % {"example": EXAMPLE.said})
         odds = [int(match[1]), int(match[2] or 1)]
         if 0 in odds:
-            raise ValidationError("Odds are two whole numbers above zero, as in “35 to 1”.")
+            raise ValidationError(
+                gettext("Odds are two whole numbers above zero, as in “%(example)s”.") % {"example": EXAMPLE.said}
+            )
         return odds
 
     def prepare_value(self, value):
         if isinstance(value, list | tuple) and len(value) == 2:
-            return f"{value[0]} to {value[1]}"
+            return Odds(*value).said
         return value
 
 
@@ -50,7 +58,7 @@ class PayoutListField(forms.CharField):
         try:
             return [int(part) for part in re.split(r"[\s,;]+", value.strip()) if part]
         except ValueError:
-            raise ValidationError("Write whole numbers separated by commas, e.g. “1000, 500, 250”.") from None
+            raise ValidationError(gettext("Write whole numbers separated by commas, e.g. “1000, 500, 250”.")) from None
 
     def prepare_value(self, value):
         if isinstance(value, list):
@@ -60,7 +68,7 @@ class PayoutListField(forms.CharField):
 
 def option_label(name: str) -> str:
     """An option's words (the rulebook's words.option_label)."""
-    return words.option_label(name)
+    return gettext(words.option_label(name))
 
 
 class FileForm(SignatureFields):
@@ -92,10 +100,10 @@ class RulesSubmissionForm(OneTimeTokenForm):
         self.option_values: dict[str, dict[str, object]] = {}
         for code, wager in game_rules.WAGERS.items():
             self.fields[f"odds_{code}"] = OddsField(
-                label=wager.label,
+                label=gettext(wager.label),
                 required=False,
-                help_text=f"at least {wager.minimum[0]} to {wager.minimum[1]}",
-                widget=forms.TextInput(attrs={"placeholder": "not offered", "inputmode": "text"}),
+                help_text=gettext("at least %(odds)s") % {"odds": Odds(*wager.minimum).said},
+                widget=forms.TextInput(attrs={"placeholder": gettext("not offered"), "inputmode": "text"}),
             )
         for name, rule in game_rules.OPTIONS.items():
             if isinstance(rule, Paytable) and rule.include_all:
@@ -216,7 +224,7 @@ class TableConfigurationForm(OneTimeTokenForm):
 
     def show(self, refusal: RuleViolation) -> None:
         for violation in refusal.violations:
-            citation = f" ({violation.citation})" if violation.citation else ""
+            citation = f" ({cited(violation.citation)})" if violation.citation else ""
             self.add_error("configuration", f"{violation.message}{citation}")
 
 
@@ -228,7 +236,7 @@ def _choice_key(choice) -> str:
 
 def _choice_label(choice) -> str:
     if isinstance(choice, bool):
-        return "Offered" if choice else "Not offered"
+        return gettext("Offered") if choice else gettext("Not offered")
     return str(choice)
 
 
@@ -249,12 +257,12 @@ class LayoutForm(OneTimeTokenForm):
 
     def __init__(self, *args, features, tables, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["features"].choices = [(f, capfirst(words.feature_label(f))) for f in sorted(features)]
+        self.fields["features"].choices = [(f, capfirst(gettext(words.feature_label(f)))) for f in sorted(features)]
         self.fields["tables"].queryset = tables
         self.fields["tables"].label_from_instance = lambda table: f"{table.number} ({table.get_game_display()})"
 
     def show(self, refusal: RuleViolation) -> None:
         for violation in refusal.violations:
             field = (violation.field or "").split(".")[0]
-            citation = f" ({violation.citation})" if violation.citation else ""
+            citation = f" ({violation.cited})" if violation.citation else ""
             self.add_error(field if field in self.fields else None, f"{violation.message}{citation}")

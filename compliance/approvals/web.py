@@ -48,6 +48,7 @@ from compliance.rulebook import RuleViolation, game_rules_for, malformed, rulebo
 from compliance.rulebook.configurations import STANDARD, STANDARD_NAME, configuration_of
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.roles import MAY
+from compliance.rulebook.violations import cited
 
 
 def _roles(roles) -> str:
@@ -154,7 +155,7 @@ def _saved(request, submission):
 
 def _show(form, violations) -> None:
     for violation in violations:
-        citation = f" ({violation.citation})" if violation.citation else ""
+        citation = f" ({violation.cited})" if violation.citation else ""
         form.add_error(form.field_for(violation.field), f"{violation.message}{citation}")
 
 
@@ -203,7 +204,7 @@ def _edge_rows(form, edges: dict, notes: dict[str, str]) -> list[dict]:
         {
             "wager": labels.get(code, code),
             "edges": {wheels.get(w, w): edge for w, edge in by_wheel.items()},
-            "note": notes.get(code, ""),
+            "note": _(notes[code]) if code in notes else "",  # the rulebook's sentence, said
         }
         for code, by_wheel in edges.items()
     ]
@@ -297,7 +298,8 @@ def rules_submission(request, pk: int):
             "submission": submission,
             # Each option in words, never its code.
             "options": [
-                (words.option_label(name), words.option_value(value)) for name, value in submission.options.items()
+                (_(words.option_label(name)), _(words.option_value(value)))
+                for name, value in submission.options.items()
             ],
             "property": prop,
             "form": form,
@@ -361,7 +363,7 @@ def _other_configurations(submission, labels) -> list[dict]:
                     for code, value in odds
                 ],
                 "options": [
-                    (words.option_label(name), words.option_value(value))
+                    (_(words.option_label(name)), _(words.option_value(value)))
                     for name, value in configuration.options.items()
                 ],
                 "live": _checked(
@@ -552,7 +554,7 @@ def configuration_edit(request, pk: int, key: str):
             )
         except RuleViolation as refusal:
             for violation in refusal.violations:
-                citation = f" ({violation.citation})" if violation.citation else ""
+                citation = f" ({cited(violation.citation)})" if violation.citation else ""
                 messages.error(request, f"{violation.message}{citation}")
         else:
             if isinstance(removed, AlreadyRecorded):
@@ -760,7 +762,7 @@ def layout(request, pk: int):
         "manage/layout.html",
         {
             "layout": layout,
-            "features": [words.feature_label(f) for f in layout.features],
+            "features": [_(words.feature_label(f)) for f in layout.features],
             "decision_form": decision_form,
         },
     )

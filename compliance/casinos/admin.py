@@ -118,7 +118,7 @@ class GamingTableForm(forms.ModelForm):
         found = services.table_violations(table=self.instance if self.instance.pk else None, changes=changes)
         for violation in found:
             field = violation.field if violation.field in self.fields else None
-            self.add_error(field, f"{violation.message} ({violation.citation})")
+            self.add_error(field, f"{violation.message} ({violation.cited})")
         return data
 
 
@@ -196,7 +196,7 @@ class EquipmentForm(forms.ModelForm):
             )
         for violation in found:
             field = (violation.field or "").split(".")[0] or None
-            self.add_error(field, f"{violation.message} ({violation.citation})")
+            self.add_error(field, f"{violation.message} ({violation.cited})")
         return data
 
 

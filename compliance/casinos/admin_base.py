@@ -18,7 +18,7 @@ class ServiceAdmin(admin.ModelAdmin):
             return super().changeform_view(request, object_id, form_url, extra_context)
         except RuleViolation as refusal:
             for violation in refusal.violations:
-                messages.error(request, f"{violation.message} ({violation.citation})")
+                messages.error(request, f"{violation.message} ({violation.cited})")
             return HttpResponseRedirect(request.get_full_path())
 
     def has_delete_permission(self, request, obj=None) -> bool:

@@ -8,6 +8,7 @@ them, and tests/test_i18n.py checks that each has its translation."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import importlib
 import pkgutil
 import re
@@ -15,10 +16,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import compliance.rulebook
-from compliance.rulebook import words
+from compliance.rulebook import configurations, words
 from compliance.rulebook.catalogue import CATALOGUE
 from compliance.rulebook.facts import ChecklistItem, FlagKind
 from compliance.rulebook.procedure import role_names
+from compliance.rulebook.violations import POLICY, Odds
 from compliance.rulebook.vocabulary import Role, Vocabulary
 from compliance.rulebook.wagers import Wager
 
@@ -63,6 +65,37 @@ def _labelled(value: object, seen: set[int]) -> Iterator[str]:
         yield role_names(value)
 
 
+def _policies(value: object, seen: set[int]) -> Iterator[str]:
+    """The product policies cited inside a module's value ("Product policy: …"): sentences of the
+    product, translated when read (violations.cited), unlike the law's paragraphs."""
+    if id(value) in seen:
+        return
+    seen.add(id(value))
+    if isinstance(value, str):
+        if value.startswith(POLICY):
+            yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _policies(item, seen)
+    elif isinstance(value, tuple | list | set | frozenset):
+        for item in value:
+            yield from _policies(item, seen)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for item in dataclasses.fields(value):
+            yield from _policies(getattr(value, item.name, None), seen)
+
+
+def policy_citations() -> list[str]:
+    """Every product policy the rulebook cites, once each, in a stable order."""
+    found: list[str] = []
+    seen: set[int] = set()
+    for module in _modules():
+        for name, value in vars(module).items():
+            if not name.startswith("_") and not callable(value):
+                found.extend(_policies(value, seen))
+    return list(dict.fromkeys(found))
+
+
 def rulebook_messages() -> list[str]:
     """Every sentence and word of the rulebook a person reads, once each, in a stable order."""
     found: list[str] = [entry.template for entry in CATALOGUE.values()]
@@ -81,6 +114,9 @@ def rulebook_messages() -> list[str]:
                 found.extend(_labelled(value, seen))
         source = Path(module.__file__ or "").read_text(encoding="utf-8") if module.__file__ else ""
         found += [ast.literal_eval(match) for match in REWORDED.findall(source)]
+    found += [configurations.NOT_IN_VERSION, configurations.WHEEL_NOT_ALLOWED, *configurations.DIFFERENCES]
+    found.append(Odds.WORDS)
+    found += policy_citations()
     return list(dict.fromkeys(text for text in found if text))
 
 

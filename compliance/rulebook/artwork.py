@@ -9,7 +9,7 @@ it: a PDF, PNG or JPEG file, recognised by its first bytes (never by its name), 
 from __future__ import annotations
 
 from compliance.rulebook.catalogue import violation
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Violation, policy_template
 
 # The artwork's kinds, each by the bytes its files begin with, and its media type.
 ARTWORK_SIGNATURES = {
@@ -20,11 +20,13 @@ ARTWORK_SIGNATURES = {
 ARTWORK_HEAD_BYTES = max(len(magic) for magic, _ in ARTWORK_SIGNATURES.values())
 
 
+ARTWORK_POLICY = policy_template(
+    "Product policy: a layout is submitted with its artwork, a PDF, PNG or JPEG file of at most {size}"
+)
+
+
 def artwork_policy(*, max_bytes: int) -> str:
-    return (
-        "Product policy: a layout is submitted with its artwork, a PDF, PNG or JPEG file of at most "
-        f"{_megabytes(max_bytes)}"
-    )
+    return ARTWORK_POLICY.format(size=_megabytes(max_bytes))
 
 
 def _megabytes(size: int) -> str:

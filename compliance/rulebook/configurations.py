@@ -23,7 +23,7 @@ from typing import Any
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.subjects import Submission, Table
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Listed, Odds, Typed, Violation, said, translated
 from compliance.rulebook.vocabulary import Game, WheelType
 from compliance.rulebook.words import option_label, option_value
 
@@ -136,16 +136,50 @@ def within(configuration: Configuration, index: int | None, found: Iterable[Viol
     ]
 
 
+# Why a table is left without a configuration, in the rulebook's English (said in the reader's
+# language where a page shows it: its catalogue's entries, compliance.casinos.i18n).
+NOT_IN_VERSION = "it uses the configuration “{configuration}”, which this version does not have"
+WHEEL_NOT_ALLOWED = "it has a {wheel} wheel, which the configuration “{name}” does not allow"
+
+# The words of a configuration's differences from the version in effect (`_differences`).
+DIFFERENCES = (
+    "wheel types: {before} → {after}",
+    "{label}: offered at {after}",
+    "{label}: no longer offered (was {before})",
+    "{label}: {before} → {after}",
+    "name: {before} → {after}",
+    "not chosen",
+    "none",
+)
+
+
 @dataclass(frozen=True)
 class LeftWithout:
     """A table that a version would leave without a configuration in effect, and why."""
 
     table: str
     configuration: str
-    reason: str
+    reason: str  # in English: the API's
+    template: str = dataclasses.field(default="", compare=False, repr=False)
+    values: Mapping[str, object] = dataclasses.field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def said(self) -> str:
+        """The reason in the language in use (the configuration's key and name as typed)."""
+        return said(self.template, self.values) if self.template else translated(self.reason)
 
     def as_dict(self) -> dict[str, str]:
-        return dataclasses.asdict(self)
+        return {"table": self.table, "configuration": self.configuration, "reason": self.reason}
+
+
+def _left(table: Table, template: str, **values: object) -> LeftWithout:
+    return LeftWithout(
+        table=table.number,
+        configuration=table.configuration,
+        reason=template.format(**values),
+        template=template,
+        values=values,
+    )
 
 
 def tables_left_without(*, submission: Submission, tables: Iterable[Table]) -> list[LeftWithout]:
@@ -157,22 +191,11 @@ def tables_left_without(*, submission: Submission, tables: Iterable[Table]) -> l
             continue
         configuration = configuration_of(submission, table.configuration)
         if configuration is None:
-            left.append(
-                LeftWithout(
-                    table=table.number,
-                    configuration=table.configuration,
-                    reason=f"it uses the configuration “{table.configuration}”, which this version does not have",
-                )
-            )
+            left.append(_left(table, NOT_IN_VERSION, configuration=Typed(table.configuration)))
         elif table.game == Game.ROULETTE and table.wheel_type not in configuration.wheel_types:
-            wheel = (table.get_wheel_type_display() or "no").lower()
-            left.append(
-                LeftWithout(
-                    table=table.number,
-                    configuration=table.configuration,
-                    reason=f"it has a {wheel} wheel, which the configuration “{configuration.name}” does not allow",
-                )
-            )
+            known = table.wheel_type in WheelType.values()
+            wheel = Listed([WheelType.label_of(table.wheel_type)]) if known else "no"
+            left.append(_left(table, WHEEL_NOT_ALLOWED, wheel=wheel, name=Typed(configuration.name)))
     return left
 
 
@@ -189,18 +212,36 @@ class Difference:
     before: object
     after: object
 
-    def text(self) -> str:
+    def parts(self) -> tuple[str, Mapping[str, object]]:
+        """The difference as a template of the rulebook's English and its values (`said` fills it in
+        the reader's language, `text` in English)."""
         if self.subject == "wheel_types":
-            return f"wheel types: {_wheel_types(self.before)} → {_wheel_types(self.after)}"  # type: ignore[arg-type]
+            return (
+                "wheel types: {before} → {after}",
+                {"before": _wheel_types(self.before), "after": _wheel_types(self.after)},  # type: ignore[arg-type]
+            )
         if self.subject == "payout_odds":
             if self.before is None:
-                return f"{self.label}: offered at {_odds(self.after)}"
+                return ("{label}: offered at {after}", {"label": self.label, "after": _odds(self.after)})
             if self.after is None:
-                return f"{self.label}: no longer offered (was {_odds(self.before)})"
-            return f"{self.label}: {_odds(self.before)} → {_odds(self.after)}"
+                return (
+                    "{label}: no longer offered (was {before})",
+                    {"label": self.label, "before": _odds(self.before)},
+                )
+            return (
+                "{label}: {before} → {after}",
+                {"label": self.label, "before": _odds(self.before), "after": _odds(self.after)},
+            )
         if self.subject == "options":
-            return f"{self.label}: {_option(self.before)} → {_option(self.after)}"
-        return f"name: {self.before} → {self.after}"
+            return (
+                "{label}: {before} → {after}",
+                {"label": self.label, "before": _option(self.before), "after": _option(self.after)},
+            )
+        return ("name: {before} → {after}", {"before": Typed(str(self.before)), "after": Typed(str(self.after))})
+
+    def text(self) -> str:
+        template, values = self.parts()
+        return template.format(**values)
 
 
 @dataclass(frozen=True)
@@ -220,19 +261,20 @@ class Change:
         return {"configuration": self.configuration, "change": self.change, "details": self.details}
 
 
-def _odds(value: object) -> str:
+def _odds(value: object) -> object:
     if isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2:
-        return f"{value[0]} to {value[1]}"
-    return str(value)
+        return Odds(*value)
+    return Typed(str(value))
 
 
-def _wheel_types(codes: Iterable[str]) -> str:
+def _wheel_types(codes: Iterable[str]) -> object:
     """The wheel types in the words of the rules ("single zero, double zero used as single zero")."""
     known = WheelType.values()
-    return ", ".join(WheelType.label_of(code).lower() if code in known else code for code in codes) or "none"
+    names = [WheelType.label_of(code) if code in known else code for code in codes]
+    return Listed(names) if names else "none"
 
 
-def _option(value: object) -> str:
+def _option(value: object) -> object:
     return "not chosen" if value in NOT_CHOSEN else option_value(value)
 
 

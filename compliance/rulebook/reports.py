@@ -8,19 +8,25 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from compliance.rulebook.catalogue import violation
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Violation, policy_template
 
 DATES_POLICY = "Product policy: a report's period lies between 2000-01-01 and the property's tomorrow"
 # No logbook entry is older than the product: a report of earlier days is a mistyped year.
 EARLIEST_REPORT_DAY = date(2000, 1, 1)
 
 
+PERIOD_POLICY = policy_template("Product policy: one report covers at most {max_days} days")
+PENDING_POLICY = policy_template(
+    "Product policy: at most {max_mine} reports waiting at once per person, {max_of_property} per property"
+)
+
+
 def period_policy(*, max_days: int) -> str:
-    return f"Product policy: one report covers at most {max_days} days"
+    return PERIOD_POLICY.format(max_days=max_days)
 
 
 def pending_policy(*, max_mine: int, max_of_property: int) -> str:
-    return f"Product policy: at most {max_mine} reports waiting at once per person, {max_of_property} per property"
+    return PENDING_POLICY.format(max_mine=max_mine, max_of_property=max_of_property)
 
 
 def report_period_within(*, period_from: date, period_to: date, max_days: int) -> Violation | None:

@@ -39,6 +39,7 @@ from compliance.casinos.clock import date_text, local_text
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import LOGBOOK_PROCEDURE, Jurisdiction, raise_if_any, rulebook_for
 from compliance.rulebook.flags import DEADLINE_OF
+from compliance.rulebook.violations import cited
 from inspections.flags.models import (
     ComplianceException,
     Digest,
@@ -475,7 +476,7 @@ def _flag_text(flag: ComplianceException) -> str:
     due, detected = local_text(flag.due_at, zone), local_text(flag.detected_at, zone)
     lines = (
         _("Table %(table)s: %(flag)s (%(citation)s).")
-        % {"table": one_line(flag.table.number), "flag": flag_label(flag), "citation": flag.citation},
+        % {"table": one_line(flag.table.number), "flag": flag_label(flag), "citation": cited(flag.citation)},
         _("Deadline missed: %(due)s. Detected: %(detected)s.") % {"due": due, "detected": detected},
         _(
             "The flag stays open until the logbook entry that cures the problem; a compliance manager may acknowledge "

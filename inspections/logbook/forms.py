@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
@@ -32,7 +32,7 @@ class SignedForm(SignatureFields):
                 target = target.removeprefix("items.")
             if target not in self.fields:
                 target = None
-            citation = f" ({violation.citation})" if violation.citation else ""
+            citation = f" ({violation.cited})" if violation.citation else ""
             self.add_error(target, f"{violation.message}{citation}")
 
 
@@ -80,7 +80,8 @@ class NewBallField(forms.ModelChoiceField):
         super().__init__(queryset=Ball.objects.none(), required=False, **kwargs)
 
     def label_from_instance(self, ball: Ball) -> str:
-        return f"{ball.serial} ({ball.get_material_display().lower()}, {ball.diameter_inches} in)"
+        # The size as the page around it writes a number (Spanish: "0,8125 in", as the table's page).
+        return f"{ball.serial} ({ball.get_material_display().lower()}, {formats.localize(ball.diameter_inches)} in)"
 
 
 class AdjustmentForm(SignedForm):

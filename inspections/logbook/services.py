@@ -21,6 +21,7 @@ from django.db.models import F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
@@ -510,12 +511,14 @@ def _recorded_event(
 
 # The table events and what the logbook says of each; the rule that may refuse one and the state it
 # leads to are the rulebook's (table_states: guard, next_state).
+# The record keeps English; a page says it in the reader's language (the catalogue's entries).
 _EVENTS: dict[str, str] = {
-    EntryKind.UNLOCK: "Wheel cover unlocked and removed",
-    EntryKind.OPEN: "Table opened for play",
-    EntryKind.CLOSE: "Table closed",
-    EntryKind.COVER: "Wheel covered and the cover securely locked",
+    EntryKind.UNLOCK: gettext_noop("Wheel cover unlocked and removed"),
+    EntryKind.OPEN: gettext_noop("Table opened for play"),
+    EntryKind.CLOSE: gettext_noop("Table closed"),
+    EntryKind.COVER: gettext_noop("Wheel covered and the cover securely locked"),
 }
+EVENT_DESCRIPTIONS = _EVENTS
 
 
 def table_event_record(

@@ -29,6 +29,7 @@ from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.roles import MAY
 from compliance.rulebook.table_states import actions_from
+from compliance.rulebook.violations import cited
 from compliance.rulebook.words import option_label
 from inspections.logbook import services
 from inspections.logbook.forms import (
@@ -39,7 +40,7 @@ from inspections.logbook.forms import (
     IrregularityForm,
     TableEventForm,
 )
-from inspections.logbook.models import Entry, EntryKind
+from inspections.logbook.models import Entry, EntryKind, amendment_label
 from inspections.logbook.selectors import entries_visible_to, floor_summary, floor_tables
 
 PAGE = 25  # timeline entries on a table's page
@@ -125,10 +126,11 @@ def home(request):
         visible = properties_visible_to(request.user).order_by("name", "pk")
         values = visible.values_list("pk", "name", "licence_number", "time_zone")[start : start + SUMMARY_PAGE + 1]
         floor_url = escape(reverse("floor"))
+        link = escape(_("Tables and logbooks (read-only)"))
         properties = [
             mark_safe(  # noqa: S308 — every value escaped here
                 f"<tr><td>{escape(name)}</td><td>{escape(licence)}</td><td>{escape(zone)}</td>"
-                f'<td><a href="{floor_url}?property={pk}">Tables and logbooks (read-only)</a></td></tr>'
+                f'<td><a href="{floor_url}?property={pk}">{link}</a></td></tr>'
             )
             for pk, name, licence, zone in values
         ]
@@ -244,6 +246,8 @@ def table_page(request, pk: int):
     }
     named.discard(None)
     serials = dict(balls_visible_to(request.user).filter(pk__in=named).values_list("pk", "serial")) if named else {}
+    amended = {entry.amends_id for entry in page["entries"] if entry.kind == EntryKind.AMENDMENT}
+    amended_seq = dict(Entry.objects.filter(pk__in=amended).values_list("pk", "seq")) if amended else {}
     for entry in page["entries"]:
         if entry.kind == EntryKind.INSPECTION:
             entry.said = inspection_said(entry, checklist)
@@ -251,6 +255,8 @@ def table_page(request, pk: int):
             entry.said = irregularity_said(entry, reasons, serials)
         elif outcome_kind(entry) == table_states.BALL_CHANGE:
             entry.said = ball_change_said(entry, serials)
+        elif entry.kind == EntryKind.AMENDMENT:
+            entry.said = amendment_said(entry, amended_seq)
     layout = layout_approved_for(table_id=table.pk)
     rules_in_effect = rules_submission_in_effect(
         property_id=table.property_id, game=table.game, on=property_today(table.property)
@@ -313,7 +319,7 @@ def floor_actions(user, table, *, layout=None, rules_submission=None) -> list[tu
 
 
 def _cited(violation: Violation) -> str:
-    return f"{violation.message} ({violation.citation})" if violation.citation else violation.message
+    return f"{violation.message} ({violation.cited})" if violation.citation else violation.message
 
 
 def _done(request, table, entry, *, state_before: str) -> object:
@@ -346,7 +352,8 @@ def _done(request, table, entry, *, state_before: str) -> object:
         label = _(kinds[flag.kind].label) if flag.kind in kinds else flag.kind
         messages.error(
             request,
-            _("Flag raised by this entry: %(flag)s (%(citation)s).") % {"flag": label, "citation": flag.citation},
+            _("Flag raised by this entry: %(flag)s (%(citation)s).")
+            % {"flag": label, "citation": cited(flag.citation)},
         )
     return redirect("table", pk=table.pk)
 
@@ -381,6 +388,38 @@ def inspection_said(entry: Entry, checklist) -> str:
         return _("Inspection passed")
     failed = "; ".join(_(label) for code, label in labels.items() if items.get(code) is False)
     return _("Inspection FAILED: %(items)s") % {"items": failed}
+
+
+def entry_described(request, entry: Entry, rules) -> str:
+    """An entry's description in the reader's language where the logbook wrote it (an inspection's
+    result, a table event, a "no spin", an amendment), as typed where a person wrote it."""
+    if entry.kind == EntryKind.INSPECTION:
+        return inspection_said(entry, rules.checklist_for(entry.table))
+    if entry.kind == EntryKind.IRREGULARITY:
+        reasons = {**dict(rules.IRREGULARITY_KINDS), **dict(casino_war_rules.IRREGULARITY_KINDS)}
+        ball = (entry.details or {}).get("new_ball")
+        serials = dict(balls_visible_to(request.user).filter(pk=ball).values_list("pk", "serial")) if ball else {}
+        return irregularity_said(entry, reasons, serials)
+    if entry.kind == EntryKind.AMENDMENT:
+        amended = dict(Entry.objects.filter(pk=entry.amends_id).values_list("pk", "seq"))
+        return amendment_said(entry, amended)
+    if entry.description and entry.description == services.EVENT_DESCRIPTIONS.get(entry.kind):
+        return _(entry.description)
+    return entry.description
+
+
+def amendment_said(entry: Entry, amended_seq: dict[int, int]) -> str:
+    """An amendment in the reader's language (the record's description keeps English): what it marks
+    the entry it amends, and the reason as the person typed it."""
+    details = entry.details or {}
+    seq = amended_seq.get(entry.amends_id)
+    if seq is None or "reason" not in details:
+        return entry.description
+    reason = details["reason"]
+    if details.get("amendment_kind", "correction") == "correction":
+        return _("Amends entry #%(seq)s: %(reason)s") % {"seq": seq, "reason": reason}
+    label = amendment_label(details, translate=_)
+    return _("Entry #%(seq)s marked %(label)s: %(reason)s") % {"seq": seq, "label": label, "reason": reason}
 
 
 def irregularity_said(entry: Entry, reasons: dict[str, str], serials: dict[int, str]) -> str:
@@ -640,7 +679,7 @@ def amendment(request, entry_pk: int):
         % {"seq": entry.seq, "citation": table.property.rulebook().INSPECTION_LOG},
         kind="amendment",
         template="floor/amend.html",
-        extra={"entry": entry, "zone": zone},
+        extra={"entry": entry, "zone": zone, "described": entry_described(request, entry, rules)},
         record=lambda form: services.amendment_record(
             entry_id=entry.pk,
             reason=form.cleaned_data["reason"],

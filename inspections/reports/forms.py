@@ -93,5 +93,5 @@ class ReportForm(OneTimeTokenForm):
         """The service's refusal next to its field (the whole form's when it names none), with its citation."""
         for violation in refusal.violations:
             field = {"from": "period_from", "to": "period_to"}.get(violation.field, violation.field)
-            citation = f" ({violation.citation})" if violation.citation else ""
+            citation = f" ({violation.cited})" if violation.citation else ""
             self.add_error(field if field in self.fields else None, f"{violation.message}{citation}")

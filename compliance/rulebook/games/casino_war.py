@@ -10,7 +10,7 @@ from compliance.rulebook.configurations import configuration_of
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.subjects import Submission, Table
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Odds, Violation
 from compliance.rulebook.vocabulary import Game
 from compliance.rulebook.words import in_words
 
@@ -129,7 +129,7 @@ def check_casino_war_submission(*, payout_odds: dict[str, object], options: dict
                     field=field,
                     citation=citation,
                     wager=code.replace("_", " "),
-                    odds=f"{required[0]} to {required[1]}",
+                    odds=Odds(*required),
                 )
             )
     for code, (_required, citation) in payouts.items():

@@ -9,7 +9,7 @@ from fractions import Fraction
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.side_wagers import check_paytable, straight_as_fixed, straight_fixed
 from compliance.rulebook.jurisdiction import GameRules
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Odds, Violation
 from compliance.rulebook.wagers import DOUBLE, Option, Paytable, Wager, house_edge, odds_given
 
 # An option left out: not chosen.
@@ -54,8 +54,8 @@ def below_minimum(
             field=f"payout_odds.{code}",
             citation=citation,
             wager=wager.label,
-            minimum=f"{minimum[0]} to {minimum[1]}",
-            given=f"{odds[0]} to {odds[1]}",
+            minimum=Odds(*minimum),
+            given=Odds(*odds),
         )
     return None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from compliance.rulebook.catalogue import violation
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Odds, Violation
 from compliance.rulebook.wagers import Option, Paytable
 
 
@@ -66,5 +66,5 @@ def straight_fixed(known: dict[str, Option], options: dict[str, object]) -> tupl
 
 def straight_as_fixed(*, odds: tuple[int, int], fixed: tuple[int, int], citation: str, field: str) -> Violation | None:
     if Fraction(*odds) != Fraction(*fixed):
-        return violation("lightning_straight_odds", field=field, citation=citation, odds=f"{fixed[0]} to {fixed[1]}")
+        return violation("lightning_straight_odds", field=field, citation=citation, odds=Odds(*fixed))
     return None
