@@ -78,6 +78,9 @@ class Jurisdiction(GameRules, Protocol):
         number_order: list[str],
         colours: list[str] | None = None,
         game: str = ...,
+        compartments: str = ...,
+        compartment_colour: str = ...,
+        compartment_approval: str = ...,
     ) -> list[Violation]: ...
 
     def ring_colours(self, numbers: tuple[str, ...] | list[str]) -> list[str]: ...

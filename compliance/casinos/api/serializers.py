@@ -80,6 +80,9 @@ class WheelSerializer(serializers.ModelSerializer):
             "diameter_inches",
             "number_order",
             "colours",
+            "compartments",
+            "compartment_colour",
+            "compartment_approval",
             "registered_at",
         ]
 
