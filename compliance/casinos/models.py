@@ -205,6 +205,19 @@ class Wheel(models.Model):
         validators=[printable_line],
         help_text="The Bureau's reference approving the neutral colour (§ 601a.10(a)).",
     )
+    # § 619a.1(a), (d), (e) (proposed): what a Big Six wheel must have, stated at registration (True);
+    # None on a Roulette wheel, and on a Big Six wheel registered before they were recorded.
+    sections_under_glass = models.BooleanField(
+        null=True, blank=True, help_text="Big Six only: its sections are covered with glass (§ 619a.1(a))."
+    )
+    sections_show_odds = models.BooleanField(
+        null=True, blank=True, help_text="Big Six only: each section displays its wager's payout odds (§ 619a.1(d))."
+    )
+    clapper = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="Big Six only: a clapper selects a section at the end of the spin (§ 619a.1(e)).",
+    )
     registered_at = models.DateTimeField(auto_now_add=True)
 
     objects = PropertyScopedQuerySet.as_manager()

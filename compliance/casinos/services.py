@@ -249,9 +249,14 @@ WHEEL_FIELDS = (
     "compartments",
     "compartment_colour",
     "compartment_approval",
+    "sections_under_glass",
+    "sections_show_odds",
+    "clapper",
 )
 # How a Roulette wheel's compartments are coloured (§ 617a.1(c), (d)); empty on a Big Six wheel.
 COMPARTMENT_FIELDS = ("compartments", "compartment_colour", "compartment_approval")
+# What a Big Six wheel must have (§ 619a.1(a), (d), (e), proposed); None on a Roulette wheel.
+BIG_SIX_PART_FIELDS = ("sections_under_glass", "sections_show_odds", "clapper")
 BALL_FIELDS = ("property", "serial", "material", "diameter_inches")
 
 
@@ -266,9 +271,11 @@ def wheel_violations(
     compartments: str = "",
     compartment_colour: str = "",
     compartment_approval: str = "",
+    parts: dict[str, bool | None] | None = None,
 ) -> list[Violation]:
     """What § 617a.1(b)–(d) (a Roulette wheel: its numbers, its ring's and compartments' colours) or
-    § 619a.1(a), (b) (a Big Six wheel) say of a wheel registered at this property."""
+    § 619a.1(a), (b), (d), (e) (a Big Six wheel: its sections, glass, odds and clapper) say of a wheel
+    registered at this property."""
     return rulebook_for(prop.jurisdiction).check_wheel(
         game=game,
         wheel_type=wheel_type,
@@ -278,6 +285,7 @@ def wheel_violations(
         compartments=compartments,
         compartment_colour=compartment_colour,
         compartment_approval=compartment_approval,
+        parts=parts,
     )
 
 
@@ -300,6 +308,8 @@ def wheel_register(*, actor: User, **fields) -> Wheel:
     fields["colours"] = list(fields.get("colours") or [])
     for name in COMPARTMENT_FIELDS:
         fields[name] = (fields.get(name) or "").strip()
+    for name in BIG_SIX_PART_FIELDS:
+        fields[name] = fields.get(name)
     raise_if_any(
         wheel_violations(
             prop=prop,
@@ -309,6 +319,7 @@ def wheel_register(*, actor: User, **fields) -> Wheel:
             number_order=fields["number_order"],
             colours=fields["colours"],
             **{name: fields[name] for name in COMPARTMENT_FIELDS},
+            parts={name: fields[name] for name in BIG_SIX_PART_FIELDS},
         )
     )
     return Wheel.objects.create(**fields)

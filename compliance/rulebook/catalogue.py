@@ -95,6 +95,10 @@ CATALOGUE: dict[str, Entry] = {
         "Table {table} is a {table_game} table; wheel {serial} is a {wheel_game} wheel.", GIVEN
     ),
     "big_six_not_roulette": Entry("A Big Six wheel has no {what}: leave it empty.", pa.BIG_SIX_WHEEL),
+    "big_six_wheel_part": Entry("A Big Six wheel is registered only if {part}: confirm it.", GIVEN),
+    "roulette_not_big_six": Entry(
+        "A Roulette wheel is registered without what a Big Six wheel states ({part}): leave it empty.", GIVEN
+    ),
     "big_six_wheel_too_small": Entry(
         "A Big Six wheel is at least 5 feet (60 inches) in diameter; this one is {diameter}.", pa.BIG_SIX_WHEEL
     ),

@@ -3,6 +3,7 @@ Six wheel of § 619a.1(a), (b) (proposed, 41 Pa.B. 3000)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 
 from compliance.rulebook.catalogue import violation
@@ -32,11 +33,14 @@ def check_wheel(
     compartments: str = "",
     compartment_colour: str = "",
     compartment_approval: str = "",
+    parts: Mapping[str, bool | None] | None = None,
 ) -> list[Violation]:
-    """A wheel registered: a Big Six wheel by § 619a.1(a), (b) (proposed), a Roulette wheel by
-    § 617a.1(b)–(d): its diameter, the order of its numbers read clockwise from 0, the colours of
+    """A wheel registered: a Big Six wheel by § 619a.1(a), (b), (d), (e) (proposed), a Roulette wheel
+    by § 617a.1(b)–(d): its diameter, the order of its numbers read clockwise from 0, the colours of
     its ring (`colours`, one for each number of `number_order`, in the same order) and of its
-    compartments (`compartments`: as the ring, or a neutral colour named with its approval)."""
+    compartments (`compartments`: as the ring, or a neutral colour named with its approval). `parts`:
+    what the registrar states of a Big Six wheel (pa.BIG_SIX_WHEEL_PARTS: glass, odds, clapper)."""
+    parts = parts or {}
     if game == Game.BIG_SIX:
         found = check_big_six_wheel(
             wheel_type=wheel_type, diameter_inches=diameter_inches, sections=number_order, colours=colours
@@ -45,8 +49,17 @@ def check_wheel(
             found.append(
                 violation("big_six_not_roulette", field="compartments", what="colour of a Roulette compartment")
             )
+        found.extend(
+            violation("big_six_wheel_part", field=name, citation=citation, part=part)
+            for name, part, citation in pa.BIG_SIX_WHEEL_PARTS
+            if parts.get(name) is not True
+        )
         return found
-    violations = []
+    violations = [
+        violation("roulette_not_big_six", field=name, citation=citation, part=part)
+        for name, part, citation in pa.BIG_SIX_WHEEL_PARTS
+        if parts.get(name) is not None
+    ]
     if diameter_inches < pa.WHEEL_MIN_DIAMETER_INCHES:
         violations.append(violation("wheel_too_small", field="diameter_inches", diameter=diameter_inches))
     if wheel_type not in (WheelType.SINGLE_ZERO, WheelType.DOUBLE_ZERO):

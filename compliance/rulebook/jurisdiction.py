@@ -81,6 +81,7 @@ class Jurisdiction(GameRules, Protocol):
         compartments: str = ...,
         compartment_colour: str = ...,
         compartment_approval: str = ...,
+        parts: Mapping[str, bool | None] | None = ...,
     ) -> list[Violation]: ...
 
     def ring_colours(self, numbers: tuple[str, ...] | list[str]) -> list[str]: ...

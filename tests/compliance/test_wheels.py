@@ -33,7 +33,15 @@ def roulette_body(order=pa.DOUBLE_ZERO_ORDER, wheel_type="double_zero"):
 
 
 def big_six_body(order=pa.BIG_SIX_ORDER):
-    return {"game": "big_six", "diameter_inches": "72", "number_order": list(order)}
+    return {
+        "game": "big_six",
+        "diameter_inches": "72",
+        "number_order": list(order),
+        # § 619a.1(a), (d), (e) (proposed): glass, odds on each section, a clapper.
+        "sections_under_glass": True,
+        "sections_show_odds": True,
+        "clapper": True,
+    }
 
 
 @pytest.fixture(params=["PA", "NJ", "S4"])
@@ -294,6 +302,9 @@ def test_the_admin_registers_and_checks_a_big_six_wheel(admin_site, casino):
         compartments="",
         diameter_inches="72",
         number_order=json.dumps(order),
+        sections_under_glass="true",
+        sections_show_odds="true",
+        clapper="true",
     )
     response = admin_site.post("/admin/casinos/wheel/add/", form)
     assert response.status_code == 200

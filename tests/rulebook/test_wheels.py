@@ -35,6 +35,7 @@ def big_six(sections, *, diameter="72", wheel_type="", colours=None):
         diameter_inches=Decimal(diameter),
         number_order=list(sections),
         colours=colours,
+        parts=dict.fromkeys(("sections_under_glass", "sections_show_odds", "clapper"), True),
     )
 
 

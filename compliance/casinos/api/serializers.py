@@ -83,6 +83,9 @@ class WheelSerializer(serializers.ModelSerializer):
             "compartments",
             "compartment_colour",
             "compartment_approval",
+            "sections_under_glass",
+            "sections_show_odds",
+            "clapper",
             "registered_at",
         ]
 

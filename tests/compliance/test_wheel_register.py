@@ -1,8 +1,10 @@
-"""A Roulette wheel's compartments (issue 31, item 4): "The color of each compartment must either be a
-corresponding color to those depicted on the ring or a neutral color as approved in accordance with
-§ 601a.10(a)" (58 Pa. Code § 617a.1(c), (d)). The register records which, and a neutral colour with
-the Bureau's approval's reference; a wheel that says neither is refused, at every jurisdiction's
-property (New Jersey's and Section 4's borrow the paragraph, saying so)."""
+"""What the wheel register records and checks (issue 31, item 4). A Roulette wheel's compartments:
+"The color of each compartment must either be a corresponding color to those depicted on the ring or
+a neutral color as approved in accordance with § 601a.10(a)" (58 Pa. Code § 617a.1(c), (d)): the
+register records which, and a neutral colour with the Bureau's approval's reference. A Big Six
+wheel's glass, odds on each section and clapper (§ 619a.1(a), (d), (e), proposed): stated at
+registration. A wheel without them is refused at every jurisdiction's property (New Jersey's and
+Section 4's borrow the paragraphs, saying so)."""
 
 import pytest
 
@@ -108,3 +110,49 @@ def test_a_big_six_wheel_has_no_roulette_compartments(any_casino):
     assert [(code, field) for code, _, field in errors_of(response)] == [("big_six_not_roulette", "compartments")]
     assert post_wheel(any_casino, **big_six_body()).status_code == 201
     assert Wheel.objects.get().compartments == ""
+
+
+# ---- A Big Six wheel: glass, odds on each section, a clapper (§ 619a.1(a), (d), (e), proposed) ----
+
+PARTS = [
+    ("sections_under_glass", "58 Pa. Code § 619a.1(a) (proposed, 41 Pa.B. 3000)"),
+    ("sections_show_odds", "58 Pa. Code § 619a.1(d) (proposed, 41 Pa.B. 3000)"),
+    ("clapper", "58 Pa. Code § 619a.1(e) (proposed, 41 Pa.B. 3000)"),
+]
+
+
+def big_six_cited(paragraph: str, code: str) -> str:
+    if code == "PA":
+        return paragraph
+    return f"{paragraph} (applied by policy: {TEXT[code]} sets no such Big Six rule)"
+
+
+def test_a_big_six_wheel_is_registered_stating_its_glass_odds_and_clapper(any_casino):
+    response = post_wheel(any_casino, **big_six_body())
+    assert response.status_code == 201, response.content
+    wheel = Wheel.objects.get()
+    assert (wheel.sections_under_glass, wheel.sections_show_odds, wheel.clapper) == (True, True, True)
+    assert {name: response.json()[name] for name, _ in PARTS} == dict.fromkeys((n for n, _ in PARTS), True)
+
+
+@pytest.mark.parametrize(("part", "paragraph"), PARTS)
+@pytest.mark.parametrize("stated", [None, False])
+def test_a_big_six_wheel_without_one_of_them_is_refused_citing_its_paragraph(any_casino, part, paragraph, stated):
+    body = big_six_body()
+    if stated is None:
+        del body[part]
+    else:
+        body[part] = stated
+    assert errors_of(post_wheel(any_casino, **body)) == [
+        ("big_six_wheel_part", big_six_cited(paragraph, code_of(any_casino)), part)
+    ]
+    assert not Wheel.objects.exists()
+
+
+def test_a_roulette_wheel_states_none_of_them(any_casino):
+    body = {**roulette_body(), "clapper": True}
+    assert [(code, field) for code, _, field in errors_of(post_wheel(any_casino, **body))] == [
+        ("roulette_not_big_six", "clapper")
+    ]
+    assert post_wheel(any_casino, **roulette_body()).status_code == 201
+    assert Wheel.objects.get().clapper is None
