@@ -78,11 +78,18 @@ ROULETTE_LAYOUT = [
     "wheel_replica",
     "double_zero_cover",
     "single_zero_signage",
+    # N.J.A.C. 19:47-5.2(b), Section 4(b)(2): a double-zero table's notice of the option in effect,
+    # asked again at each opening there (and unknown to no jurisdiction: Pennsylvania accepts it).
+    "double_zero_option_notice",
 ]
 
 
 def configure_for_opening(
-    table: GamingTable, *, created_by: User, rules_wheel_types: list[str] | None = None
+    table: GamingTable,
+    *,
+    created_by: User,
+    rules_wheel_types: list[str] | None = None,
+    layout_features: list[str] | None = None,
 ) -> GamingTable:
     """What a Roulette table needs before it opens: registered equipment, an approved Rules
     Submission in effect for its wheel type, an approved layout. Made directly: these tests are
@@ -122,7 +129,7 @@ def configure_for_opening(
     layout = LayoutSubmission.objects.create(
         property=table.property,
         name=f"Layout {table.number}",
-        features=ROULETTE_LAYOUT,
+        features=ROULETTE_LAYOUT if layout_features is None else layout_features,
         status="approved",
         created_by=created_by,
         content_hash="0" * 64,

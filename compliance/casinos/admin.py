@@ -189,6 +189,8 @@ class EquipmentForm(forms.ModelForm):
                 diameter_inches=data["diameter_inches"],
                 number_order=data["number_order"] or [],
                 colours=data.get("colours") or [],
+                **{name: data.get(name) or "" for name in services.COMPARTMENT_FIELDS},
+                parts={name: data.get(name) for name in services.BIG_SIX_PART_FIELDS},
             )
         else:
             found = services.ball_violations(

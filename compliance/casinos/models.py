@@ -153,6 +153,11 @@ class WheelColour(models.TextChoices):
     BLACK = choice(words.WheelColour.BLACK)
 
 
+class Compartments(models.TextChoices):
+    RING = choice(words.Compartments.RING)
+    NEUTRAL = choice(words.Compartments.NEUTRAL)
+
+
 class Wheel(models.Model):
     """A registered wheel: a Roulette wheel checked against § 617a.1(b)–(d), a Big Six wheel against
     § 619a.1(a), (b) (proposed), when registered."""
@@ -181,6 +186,37 @@ class Wheel(models.Model):
         blank=True,
         help_text="Roulette only: the colour of the ring's area of each number (green, red or black), in the order "
         "of the numbers.",
+    )
+    # § 617a.1(c), (d): each compartment the colour of its ring's area, or a neutral colour approved by
+    # the Bureau (§ 601a.10(a)): which, and for a neutral one its colour and the approval's reference.
+    # Empty on a Big Six wheel, and on a Roulette wheel registered before they were recorded.
+    compartments = models.CharField(
+        max_length=10,
+        choices=Compartments.choices,
+        blank=True,
+        help_text="Roulette only: the compartments coloured as the ring's areas, or a neutral colour approved.",
+    )
+    compartment_colour = models.CharField(
+        max_length=40, blank=True, validators=[printable_line], help_text="The neutral colour of the compartments."
+    )
+    compartment_approval = models.CharField(
+        max_length=80,
+        blank=True,
+        validators=[printable_line],
+        help_text="The Bureau's reference approving the neutral colour (§ 601a.10(a)).",
+    )
+    # § 619a.1(a), (d), (e) (proposed): what a Big Six wheel must have, stated at registration (True);
+    # None on a Roulette wheel, and on a Big Six wheel registered before they were recorded.
+    sections_under_glass = models.BooleanField(
+        null=True, blank=True, help_text="Big Six only: its sections are covered with glass (§ 619a.1(a))."
+    )
+    sections_show_odds = models.BooleanField(
+        null=True, blank=True, help_text="Big Six only: each section displays its wager's payout odds (§ 619a.1(d))."
+    )
+    clapper = models.BooleanField(
+        null=True,
+        blank=True,
+        help_text="Big Six only: a clapper selects a section at the end of the spin (§ 619a.1(e)).",
     )
     registered_at = models.DateTimeField(auto_now_add=True)
 

@@ -238,7 +238,25 @@ def _derived(table: GamingTable, *, changed: set[str] | None, actor: User) -> li
 
 # ---- Equipment: registered once, by the rule; never rewritten or deleted ----
 
-WHEEL_FIELDS = ("property", "serial", "game", "wheel_type", "diameter_inches", "number_order", "colours")
+WHEEL_FIELDS = (
+    "property",
+    "serial",
+    "game",
+    "wheel_type",
+    "diameter_inches",
+    "number_order",
+    "colours",
+    "compartments",
+    "compartment_colour",
+    "compartment_approval",
+    "sections_under_glass",
+    "sections_show_odds",
+    "clapper",
+)
+# How a Roulette wheel's compartments are coloured (§ 617a.1(c), (d)); empty on a Big Six wheel.
+COMPARTMENT_FIELDS = ("compartments", "compartment_colour", "compartment_approval")
+# What a Big Six wheel must have (§ 619a.1(a), (d), (e), proposed); None on a Roulette wheel.
+BIG_SIX_PART_FIELDS = ("sections_under_glass", "sections_show_odds", "clapper")
 BALL_FIELDS = ("property", "serial", "material", "diameter_inches")
 
 
@@ -250,11 +268,24 @@ def wheel_violations(
     number_order: list[str],
     colours: list[str] | None = None,
     game: str = Game.ROULETTE,
+    compartments: str = "",
+    compartment_colour: str = "",
+    compartment_approval: str = "",
+    parts: dict[str, bool | None] | None = None,
 ) -> list[Violation]:
-    """What § 617a.1(b)–(d) (a Roulette wheel) or § 619a.1(a), (b) (a Big Six wheel) say of a wheel
+    """What § 617a.1(b)–(d) (a Roulette wheel: its numbers, its ring's and compartments' colours) or
+    § 619a.1(a), (b), (d), (e) (a Big Six wheel: its sections, glass, odds and clapper) say of a wheel
     registered at this property."""
     return rulebook_for(prop.jurisdiction).check_wheel(
-        game=game, wheel_type=wheel_type, diameter_inches=diameter_inches, number_order=number_order, colours=colours
+        game=game,
+        wheel_type=wheel_type,
+        diameter_inches=diameter_inches,
+        number_order=number_order,
+        colours=colours,
+        compartments=compartments,
+        compartment_colour=compartment_colour,
+        compartment_approval=compartment_approval,
+        parts=parts,
     )
 
 
@@ -266,7 +297,8 @@ def ball_violations(*, prop: Property, material: str, diameter_inches) -> list[V
 @transaction.atomic
 def wheel_register(*, actor: User, **fields) -> Wheel:
     """A wheel registered at a property its registrar manages: a Roulette wheel checked against
-    § 617a.1(b)–(d) (its numbers and their colours), a Big Six wheel against § 619a.1(a), (b)."""
+    § 617a.1(b)–(d) (its numbers, their colours and its compartments'), a Big Six wheel against
+    § 619a.1(a), (b)."""
     only_editable(fields, WHEEL_FIELDS)
     prop = fields["property"]
     if not properties_managed_by(actor).filter(pk=prop.pk).exists():
@@ -274,6 +306,10 @@ def wheel_register(*, actor: User, **fields) -> Wheel:
     fields = {**fields, "game": fields.get("game") or Game.ROULETTE}
     fields["wheel_type"] = fields.get("wheel_type") or ""
     fields["colours"] = list(fields.get("colours") or [])
+    for name in COMPARTMENT_FIELDS:
+        fields[name] = (fields.get(name) or "").strip()
+    for name in BIG_SIX_PART_FIELDS:
+        fields[name] = fields.get(name)
     raise_if_any(
         wheel_violations(
             prop=prop,
@@ -282,6 +318,8 @@ def wheel_register(*, actor: User, **fields) -> Wheel:
             diameter_inches=fields["diameter_inches"],
             number_order=fields["number_order"],
             colours=fields["colours"],
+            **{name: fields[name] for name in COMPARTMENT_FIELDS},
+            parts={name: fields[name] for name in BIG_SIX_PART_FIELDS},
         )
     )
     return Wheel.objects.create(**fields)

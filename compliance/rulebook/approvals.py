@@ -5,7 +5,7 @@ is filed, by whom, who decides, and whether a table's configuration is ready to 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.configurations import (
@@ -198,10 +198,19 @@ def may_decide_layout(layout: Submission, *, signer: Person) -> list[Violation |
 # ---- Before a table opens ----
 
 
-def configuration_ready(*, table: Table, layout: Submission, rules_submission: Submission) -> list[Violation]:
+# A jurisdiction's own layout areas beyond Pennsylvania's (rulebooks.Borrowing.own_layout_areas): called
+# with the layout's features, its tables, the game and the wagers offered; answers the areas missing.
+OwnLayoutAreas = Callable[..., list[Violation]]
+
+
+def configuration_ready(
+    *, table: Table, layout: Submission, rules_submission: Submission, own_layout: OwnLayoutAreas | None = None
+) -> list[Violation]:
     """Before a table opens: an approved layout and an approved Rules Submission in effect for its
     game that approves the table's configuration (configurations.py); for Roulette, a configuration
-    covering its wheel type, and registered (so compliant) equipment."""
+    covering its wheel type, and registered (so compliant) equipment. The layout is checked again
+    against the table as it is now (its wheel type, its configuration's wagers and options), with
+    the jurisdiction's own areas (`own_layout`) as well as Pennsylvania's."""
     violations = []
     configuration = configuration_of(rules_submission, table.configuration)
     if layout is None:
@@ -237,6 +246,10 @@ def configuration_ready(*, table: Table, layout: Submission, rules_submission: S
     if layout is not None and configuration is not None:
         # The rules in effect may offer more than when the layout was approved (§ 617c.1(b), …).
         lacking = check_layout(features=layout.features, tables=[table], options=configuration.options, game=table.game)
+        if own_layout is not None:
+            lacking += own_layout(
+                features=layout.features, tables=[table], game=table.game, offered=list(configuration.payout_odds)
+            )
         violations.extend(
             dataclasses.replace(
                 v.reworded("Table {table}'s approved layout: {inner}", table=table.number), field="table"

@@ -70,6 +70,18 @@ CATALOGUE: dict[str, Entry] = {
         "(0 and 00 green, 1 to 36 alternately red and black); {entered} were given.",
         GIVEN,
     ),
+    "wheel_compartment_colours": Entry(
+        "Say how the compartments are colored: as the ring's areas, or a neutral colour approved by the Bureau.",
+        GIVEN,
+    ),
+    "wheel_compartment_colours_neutral": Entry(
+        "Compartments of a neutral colour are as approved by the Bureau: give the colour and the approval's reference.",
+        GIVEN,
+    ),
+    "wheel_compartment_colours_as_ring": Entry(
+        "Compartments colored as the ring's areas have no neutral colour or approval of one: leave them empty.",
+        GIVEN,
+    ),
     "wheel_colour_green": Entry("Compartment {position} ({number}) is colored green, not {entered}.", GIVEN),
     "wheel_colour_red_or_black": Entry(
         "Compartment {position} ({number}) is colored red or black, not {entered}.", GIVEN
@@ -83,6 +95,10 @@ CATALOGUE: dict[str, Entry] = {
         "Table {table} is a {table_game} table; wheel {serial} is a {wheel_game} wheel.", GIVEN
     ),
     "big_six_not_roulette": Entry("A Big Six wheel has no {what}: leave it empty.", pa.BIG_SIX_WHEEL),
+    "big_six_wheel_part": Entry("A Big Six wheel is registered only if {part}: confirm it.", GIVEN),
+    "roulette_not_big_six": Entry(
+        "A Roulette wheel is registered without what a Big Six wheel states ({part}): leave it empty.", GIVEN
+    ),
     "big_six_wheel_too_small": Entry(
         "A Big Six wheel is at least 5 feet (60 inches) in diameter; this one is {diameter}.", pa.BIG_SIX_WHEEL
     ),

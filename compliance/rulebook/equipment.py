@@ -3,13 +3,14 @@ Six wheel of § 619a.1(a), (b) (proposed, 41 Pa.B. 3000)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.subjects import Equipment, Table
 from compliance.rulebook.violations import Violation
-from compliance.rulebook.vocabulary import Game, TableState, WheelColour, WheelType
+from compliance.rulebook.vocabulary import Compartments, Game, TableState, WheelColour, WheelType
 
 # What an inspection inspected (§ 617a.1(c)–(e), § 617a.2(a)(1)–(5)) apart from the wheel and
 # ball (equipment_change): the game, the wheel type (item (5) depends on it), the external movable
@@ -29,15 +30,36 @@ def check_wheel(
     number_order: list[str],
     colours: list[str] | None = None,
     game: str = Game.ROULETTE,
+    compartments: str = "",
+    compartment_colour: str = "",
+    compartment_approval: str = "",
+    parts: Mapping[str, bool | None] | None = None,
 ) -> list[Violation]:
-    """A wheel registered: a Big Six wheel by § 619a.1(a), (b) (proposed), a Roulette wheel by
-    § 617a.1(b)–(d): its diameter, the order of its numbers read clockwise from 0, and the colours of
-    its ring (`colours`, one for each number of `number_order`, in the same order)."""
+    """A wheel registered: a Big Six wheel by § 619a.1(a), (b), (d), (e) (proposed), a Roulette wheel
+    by § 617a.1(b)–(d): its diameter, the order of its numbers read clockwise from 0, the colours of
+    its ring (`colours`, one for each number of `number_order`, in the same order) and of its
+    compartments (`compartments`: as the ring, or a neutral colour named with its approval). `parts`:
+    what the registrar states of a Big Six wheel (pa.BIG_SIX_WHEEL_PARTS: glass, odds, clapper)."""
+    parts = parts or {}
     if game == Game.BIG_SIX:
-        return check_big_six_wheel(
+        found = check_big_six_wheel(
             wheel_type=wheel_type, diameter_inches=diameter_inches, sections=number_order, colours=colours
         )
-    violations = []
+        if compartments or compartment_colour or compartment_approval:
+            found.append(
+                violation("big_six_not_roulette", field="compartments", what="colour of a Roulette compartment")
+            )
+        found.extend(
+            violation("big_six_wheel_part", field=name, citation=citation, part=part)
+            for name, part, citation in pa.BIG_SIX_WHEEL_PARTS
+            if parts.get(name) is not True
+        )
+        return found
+    violations = [
+        violation("roulette_not_big_six", field=name, citation=citation, part=part)
+        for name, part, citation in pa.BIG_SIX_WHEEL_PARTS
+        if parts.get(name) is not None
+    ]
     if diameter_inches < pa.WHEEL_MIN_DIAMETER_INCHES:
         violations.append(violation("wheel_too_small", field="diameter_inches", diameter=diameter_inches))
     if wheel_type not in (WheelType.SINGLE_ZERO, WheelType.DOUBLE_ZERO):
@@ -46,6 +68,14 @@ def check_wheel(
     required = wheel_order_for(wheel_type)
     single = required is pa.SINGLE_ZERO_ORDER
     citation = pa.SINGLE_ZERO_WHEEL if single else pa.DOUBLE_ZERO_WHEEL
+    violations.extend(
+        wheel_compartments(
+            compartments=compartments,
+            colour=compartment_colour,
+            approval=compartment_approval,
+            citation=citation,
+        )
+    )
     entered = tuple(str(number).strip() for number in number_order)
     if len(entered) != len(required):
         violations.append(
@@ -76,6 +106,26 @@ def check_wheel(
 
 
 ZEROS = frozenset({"0", "00"})
+
+
+def wheel_compartments(*, compartments: str, colour: str, approval: str, citation: str) -> list[Violation]:
+    """§ 617a.1(c), (d): "The color of each compartment must either be a corresponding color to those
+    depicted on the ring or a neutral color as approved in accordance with § 601a.10(a)": which one
+    is recorded, and a neutral colour with the approval's reference (that approval is the Bureau's,
+    outside this logbook: the reference is what the register can show of it)."""
+    colour, approval = colour.strip(), approval.strip()
+    if compartments == Compartments.RING:
+        if colour or approval:
+            field = "compartment_colour" if colour else "compartment_approval"
+            return [violation("wheel_compartment_colours_as_ring", field=field, citation=citation)]
+        return []
+    if compartments == Compartments.NEUTRAL:
+        return [
+            violation("wheel_compartment_colours_neutral", field=field, citation=citation)
+            for field, given in (("compartment_colour", colour), ("compartment_approval", approval))
+            if not given
+        ]
+    return [violation("wheel_compartment_colours", field="compartments", citation=citation)]
 
 
 def ring_colours(numbers: tuple[str, ...] | list[str]) -> list[str]:

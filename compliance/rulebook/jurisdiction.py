@@ -78,6 +78,10 @@ class Jurisdiction(GameRules, Protocol):
         number_order: list[str],
         colours: list[str] | None = None,
         game: str = ...,
+        compartments: str = ...,
+        compartment_colour: str = ...,
+        compartment_approval: str = ...,
+        parts: Mapping[str, bool | None] | None = ...,
     ) -> list[Violation]: ...
 
     def ring_colours(self, numbers: tuple[str, ...] | list[str]) -> list[str]: ...

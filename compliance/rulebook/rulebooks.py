@@ -142,7 +142,10 @@ class Pennsylvania:
         return approvals.check_layout(features=features, tables=tables, options=options, game=game)
 
     may_decide_layout = staticmethod(approvals.may_decide_layout)
-    configuration_ready = staticmethod(approvals.configuration_ready)
+
+    def configuration_ready(self, *, table: Table, layout: Submission, rules_submission: Submission) -> list[Violation]:
+        """The opening gate: what the Board approved, in effect today, allows the table as it is now."""
+        return approvals.configuration_ready(table=table, layout=layout, rules_submission=rules_submission)
 
     # Chapter 651a: Casino War.
     casino_war_decks_allowed = staticmethod(casino_war.casino_war_decks_allowed)
@@ -259,7 +262,6 @@ RULES = (
     "may_file",
     "may_decide",
     "may_decide_layout",
-    "configuration_ready",
     "casino_war_decks_allowed",
     "deck_change_allowed",
     "cards_at_opening",
@@ -373,8 +375,25 @@ class Borrowing(Pennsylvania):
         self.RULES_SUBMISSION = self.borrowed(facts.RULES_SUBMISSION)
         self.CHECKLIST = tuple(self.translate(item) for item in facts.CHECKLIST)
         self.CHECKLIST_BY_CODE = {item.code: item for item in self.CHECKLIST}
-        self.FLAG_KINDS = tuple(self.translate(kind) for kind in flags.FLAG_KINDS)
+        self.FLAG_KINDS = tuple(self._flag_kind(kind) for kind in flags.FLAG_KINDS)
         self.FLAG_KINDS_BY_CODE = {kind.code: kind for kind in self.FLAG_KINDS}
+
+    def _flag_kind(self, kind: FlagKind) -> FlagKind:
+        """A flag kind as this text cites it. An open table is flagged as not approved when what takes
+        effect no longer allows it: the layout approval and Rules Submission (borrowed), or a wager now
+        offered whose area this text asks the layout for (its own paragraphs, which the opening gate
+        applies: configuration_ready). Its wheel and game do not change while it is open, so the
+        notices those ask for are refused at its opening, not flagged."""
+        translated = self.translate(kind)
+        if kind.code != "not_approved":
+            return translated
+        own = dict.fromkeys(citation for areas in self.LAYOUT_FOR_WAGER.values() for _, citation in areas)
+        if not own:
+            return translated
+        # One text's paragraphs after its name, as the law lists them: "N.J.A.C. 19:47-5.1(f), 19:47-5.1(e)7".
+        name = next(iter(own)).split(" ")[0]
+        listed = ", ".join(c.removeprefix(f"{name} ") for c in own)
+        return dataclasses.replace(translated, citation=f"{translated.citation}; {name} {listed}")
 
     def _translating(self, rule: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(rule)
@@ -416,6 +435,14 @@ class Borrowing(Pennsylvania):
         found: list[Violation] = self.translate(
             approvals.check_layout(features=features, tables=tables, options=options, game=game)
         )
+        return found + self.own_layout_areas(features=features, tables=tables, game=game, offered=offered)
+
+    def own_layout_areas(
+        self, *, features: list[str], tables: Iterable[Table], game: str, offered: Iterable[str]
+    ) -> list[Violation]:
+        """The areas and notices this text itself asks of a layout, each citing its own paragraph, for
+        what is offered on `tables` (`offered`: the wagers in effect) and their wheels: asked when a
+        layout is submitted (check_layout) and again before each opening (configuration_ready)."""
         needed: list[tuple[str, str]] = []
         if game == Game.ROULETTE:
             for wager in offered:
@@ -424,14 +451,22 @@ class Borrowing(Pennsylvania):
                 needed.extend(self.LAYOUT_FOR_DOUBLE_ZERO)
         elif game == Game.BIG_SIX:
             needed.extend(self.LAYOUT_FOR_BIG_SIX)
-        for feature, citation in dict(needed).items():
-            if feature not in features:
-                found.append(
-                    violation(
-                        "layout_feature_missing", field="features", citation=citation, feature=feature_label(feature)
-                    )
-                )
-        return found
+        return [
+            violation("layout_feature_missing", field="features", citation=citation, feature=feature_label(feature))
+            for feature, citation in dict(needed).items()
+            if feature not in features
+        ]
+
+    def configuration_ready(self, *, table: Table, layout: Submission, rules_submission: Submission) -> list[Violation]:
+        """Pennsylvania's opening gate (borrowed), the table's approved layout held to this text's own
+        areas too: a table whose wheel type or configuration changed since its layout was approved
+        opens only if the layout still has them (N.J.A.C. 19:47-5.1(e), (f), 5.2(b); Section 4(a)(6)(ii),
+        (b)(2)), and an open one is flagged when what is in effect asks for more."""
+        return self.translate(
+            approvals.configuration_ready(
+                table=table, layout=layout, rules_submission=rules_submission, own_layout=self.own_layout_areas
+            )
+        )
 
     def property_procedure_allowed(self, *, procedure: str) -> Violation | None:
         """The text sets no procedure: the property keeps Pennsylvania's by policy, or none."""

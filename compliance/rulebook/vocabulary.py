@@ -55,6 +55,14 @@ class WheelColour(Vocabulary):
     BLACK = "black", "Black"
 
 
+class Compartments(Vocabulary):
+    """How a Roulette wheel's compartments are coloured (§ 617a.1(c), (d)): "a corresponding color to
+    those depicted on the ring or a neutral color as approved"."""
+
+    RING = "ring", "The colours of the ring"
+    NEUTRAL = "neutral", "A neutral colour, approved"
+
+
 class TableState(Vocabulary):
     """Where a table is in its day (docs/architecture.md: The table's state machine); table_states.TRANSITIONS says how it moves."""
 

@@ -24,6 +24,8 @@ def register_wheel(client, prop, **overrides):
     if "colours" not in body and body.get("game", "roulette") == "roulette":
         # The usual ring's colours of the numbers entered (§ 617a.1(c), (d)).
         body["colours"] = pa.ring_colours(body["number_order"])
+    if "compartments" not in body and body.get("game", "roulette") == "roulette":
+        body["compartments"] = "ring"  # coloured as the ring's areas (§ 617a.1(c), (d))
     return client.post("/api/wheels/", body, format="json")
 
 

@@ -105,7 +105,12 @@ def test_an_inspection_item_cites_the_borrowed_paragraph(house):
 def test_equipment_standards_are_borrowed(code):
     rules = rulebook_for(code)
     order = list(rules.wheel_order_for("single_zero"))
-    wheel = {"wheel_type": "single_zero", "number_order": order, "colours": rules.ring_colours(order)}
+    wheel = {
+        "wheel_type": "single_zero",
+        "number_order": order,
+        "colours": rules.ring_colours(order),
+        "compartments": "ring",
+    }
     assert rules.check_wheel(diameter_inches=Decimal(30), **wheel) == []
     (small,) = rules.check_wheel(diameter_inches=Decimal(29), **wheel)
     assert (small.code, small.citation) == (

@@ -24,11 +24,24 @@ def post_wheel(staff, **body):
 
 
 def roulette_body(order=pa.DOUBLE_ZERO_ORDER, wheel_type="double_zero"):
-    return {"wheel_type": wheel_type, "number_order": list(order), "colours": pa.ring_colours(order)}
+    return {
+        "wheel_type": wheel_type,
+        "number_order": list(order),
+        "colours": pa.ring_colours(order),
+        "compartments": "ring",
+    }
 
 
 def big_six_body(order=pa.BIG_SIX_ORDER):
-    return {"game": "big_six", "diameter_inches": "72", "number_order": list(order)}
+    return {
+        "game": "big_six",
+        "diameter_inches": "72",
+        "number_order": list(order),
+        # § 619a.1(a), (d), (e) (proposed): glass, odds on each section, a clapper.
+        "sections_under_glass": True,
+        "sections_show_odds": True,
+        "clapper": True,
+    }
 
 
 @pytest.fixture(params=["PA", "NJ", "S4"])
@@ -260,6 +273,7 @@ def admin_wheel_form(staff, **fields):
         "diameter_inches": "32",
         "number_order": json.dumps(list(pa.SINGLE_ZERO_ORDER)),
         "colours": json.dumps(pa.ring_colours(pa.SINGLE_ZERO_ORDER)),
+        "compartments": "ring",
     }
     return {**form, **fields}
 
@@ -281,7 +295,16 @@ def test_the_admin_registers_and_checks_a_big_six_wheel(admin_site, casino):
     order = list(pa.BIG_SIX_ORDER)
     order[5], order[6] = order[6], order[5]
     form = admin_wheel_form(
-        casino, game="big_six", wheel_type="", colours="", diameter_inches="72", number_order=json.dumps(order)
+        casino,
+        game="big_six",
+        wheel_type="",
+        colours="",
+        compartments="",
+        diameter_inches="72",
+        number_order=json.dumps(order),
+        sections_under_glass="true",
+        sections_show_odds="true",
+        clapper="true",
     )
     response = admin_site.post("/admin/casinos/wheel/add/", form)
     assert response.status_code == 200

@@ -144,12 +144,15 @@ def test_chapters_619a_and_651a_are_cited_as_proposed(citation):
 
 @pytest.mark.parametrize("citation", CITATIONS)
 def test_product_policy_never_pretends_to_be_a_paragraph(citation):
-    """Policy begins "Product policy"; a borrowed paragraph begins with the paragraph it borrows."""
+    """Policy begins "Product policy"; a borrowed paragraph begins with the paragraph it borrows (the
+    text's own paragraphs may follow it: the not-approved flag's, issue 31, item 1)."""
     if "Product policy" in citation:
         assert citation.startswith("Product policy"), citation
     if "applied by policy" in citation:
         assert re.fullmatch(
-            r"58 Pa\. Code § .+ \(applied by policy: (N\.J\.A\.C\. 19:47-5|Section 4) [a-zA-Z ]+\)", citation
+            r"58 Pa\. Code § .+ \(applied by policy: (N\.J\.A\.C\. 19:47-5|Section 4) [a-zA-Z ]+\)"
+            r"(; (N\.J\.A\.C\. 19:47-|Section 4\()[^;]+)?",
+            citation,
         ), citation
 
 

@@ -19,7 +19,13 @@ ORDERS = {"single_zero": (pa.SINGLE_ZERO_ORDER, SINGLE_C), "double_zero": (pa.DO
 
 def roulette(wheel_type: str, colours, order=None):
     order = order or ORDERS[wheel_type][0]
-    return pa.check_wheel(wheel_type=wheel_type, diameter_inches=Decimal(32), number_order=list(order), colours=colours)
+    return pa.check_wheel(
+        wheel_type=wheel_type,
+        diameter_inches=Decimal(32),
+        number_order=list(order),
+        colours=colours,
+        compartments="ring",
+    )
 
 
 def big_six(sections, *, diameter="72", wheel_type="", colours=None):
@@ -29,6 +35,7 @@ def big_six(sections, *, diameter="72", wheel_type="", colours=None):
         diameter_inches=Decimal(diameter),
         number_order=list(sections),
         colours=colours,
+        parts=dict.fromkeys(("sections_under_glass", "sections_show_odds", "clapper"), True),
     )
 
 

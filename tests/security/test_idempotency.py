@@ -271,6 +271,7 @@ def _requests(casino, regulator):
                 "diameter_inches": "32",
                 "number_order": _single_zero_order(),
                 "colours": pa.ring_colours(pa.SINGLE_ZERO_ORDER),
+                "compartments": "ring",
             },
         ),
     }

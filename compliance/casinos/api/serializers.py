@@ -80,6 +80,12 @@ class WheelSerializer(serializers.ModelSerializer):
             "diameter_inches",
             "number_order",
             "colours",
+            "compartments",
+            "compartment_colour",
+            "compartment_approval",
+            "sections_under_glass",
+            "sections_show_odds",
+            "clapper",
             "registered_at",
         ]
 

@@ -165,6 +165,22 @@ WHEEL_MIN_DIAMETER_INCHES = Decimal(30)
 # clockwise order BIG_SIX_ORDER (§ 619a.1(b)), both below.
 BIG_SIX_WHEEL = "58 Pa. Code § 619a.1(a) (proposed, 41 Pa.B. 3000)"
 BIG_SIX_WHEEL_ORDER = "58 Pa. Code § 619a.1(b) (proposed, 41 Pa.B. 3000)"
+# What else the wheel "must" have, stated by the registrar when it is registered (the register's
+# fields): its sections covered with glass (a), each showing the payout odds of § 619a.3 (d), and a
+# clapper that selects a section at the end of the spin (e).
+BIG_SIX_WHEEL_PARTS = (
+    ("sections_under_glass", "its sections are covered with glass", BIG_SIX_WHEEL),
+    (
+        "sections_show_odds",
+        "each of its sections displays the payout odds of its wager",
+        "58 Pa. Code § 619a.1(d) (proposed, 41 Pa.B. 3000)",
+    ),
+    (
+        "clapper",
+        "it has a clapper that selects a section at the end of the spin",
+        "58 Pa. Code § 619a.1(e) (proposed, 41 Pa.B. 3000)",
+    ),
+)
 # "A circular wheel at least 5 feet in diameter".
 BIG_SIX_WHEEL_MIN_DIAMETER_INCHES = Decimal(60)
 # A table of another game has no wheel: Chapter 651a describes a Casino War table with none.

@@ -423,6 +423,7 @@ class Command(BaseCommand):
                 diameter_inches=Decimal(32),
                 number_order=list(rules.wheel_order_for(physical)),
                 colours=rules.ring_colours(rules.wheel_order_for(physical)),
+                compartments="ring",
             )
             ball = casinos.ball_register(
                 actor=manager,
