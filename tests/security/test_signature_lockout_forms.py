@@ -5,6 +5,7 @@ wrong passwords lock their name, after which even the right password is refused.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from html.parser import HTMLParser
 from types import SimpleNamespace
 from urllib.parse import urljoin, urlparse
@@ -17,6 +18,7 @@ from django.utils import timezone
 
 from compliance.accounts.models import SignatureFailures
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
+from compliance.casinos.models import Ball
 from inspections.logbook.models import Entry
 from tests.factories import (
     PASSWORD,
@@ -42,6 +44,8 @@ class Page(HTMLParser):
         self.forms: list[dict] = []
         self._form: dict | None = None
         self._select: str | None = None
+        self._required = self._optional = False
+        self._first = ""
         self._textarea: str | None = None
 
     def handle_starttag(self, tag, attrs):
@@ -52,8 +56,11 @@ class Page(HTMLParser):
             self._form = {"action": a.get("action") or "", "method": (a.get("method") or "get").lower(), "fields": {}}
             self._form["passwords"] = []
             self.forms.append(self._form)
-        elif tag == "option" and self._form is not None and self._select and a.get("value"):
-            self._form["fields"].setdefault(self._select, a["value"])
+        elif tag == "option" and self._form is not None and self._select:
+            if a.get("value"):
+                self._first = self._first or a["value"]
+            else:
+                self._optional = True
         elif self._form is None or "name" not in a:
             return
         elif tag == "input":
@@ -72,14 +79,20 @@ class Page(HTMLParser):
         elif tag == "button" and a.get("value"):
             self._form["fields"].setdefault(a["name"], a["value"])
         elif tag == "select":
-            self._select = a["name"]
+            self._select, self._first = a["name"], ""
+            # A choice with an empty option is optional (a no spin's new ball) unless it is required (a
+            # ball change's): a person chooses the first option of a required one, and leaves an
+            # optional one empty.
+            self._required, self._optional = "required" in a, False
         elif tag == "textarea":
             self._form["fields"][a["name"]] = "Checked by the test."
 
     def handle_endtag(self, tag):
         if tag == "form":
             self._form = None
-        elif tag == "select":
+        elif tag == "select" and self._form is not None and self._select:
+            if self._first and (self._required or not self._optional):
+                self._form["fields"].setdefault(self._select, self._first)
             self._select = None
 
 
@@ -128,6 +141,10 @@ def floor(casino):
     pending.tables.add(casino.table)
     now = timezone.now()
     flag_raised(casino.table, kind="cover_overdue", due_at=now)
+    # A spare ball, so that the ball change form has a ball to put on.
+    Ball.objects.create(
+        property=casino.property, serial="B-SPARE", material="non_metallic", diameter_inches=Decimal("0.8125")
+    )
     event(casino, "cover")  # an entry to amend; R-01 is locked
     # A table in each state, so that each of the floor's actions is offered somewhere.
     for number, steps in (
