@@ -12,6 +12,7 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
@@ -31,7 +32,7 @@ from compliance.rulebook.amendments import parse_time
 from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from config.keyring import signing_key
-from inspections.logbook import chain, checkpoints
+from inspections.logbook import chain, checkpoints, ledger
 from inspections.logbook.deadlines import configuration_due, deadlines_set
 from inspections.logbook.models import (
     ChainHead,
@@ -894,7 +895,9 @@ def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint
     """Sign the property's chain head with the checkpoint key, after checking the chain from the last
     checkpoint to it; None when the interval's checkpoint has nothing new to cover (a report's is always
     made). Raises checkpoints.CheckpointKeyMissing without a key ring, CheckpointRefused when the chain
-    since the last checkpoint is broken or contradicts it.
+    since the last checkpoint is broken or contradicts it, or when the database does not extend what
+    the signer last signed for the property (its ledger, outside the database: deleted checkpoints or
+    entries, an older backup, another property's identity), so nothing is signed over it.
 
     The chain's lock is held only to read the head and to append the checkpoint: the check and the
     timestamp authority's answer (a network call) come in between, and if another checkpoint was
@@ -909,15 +912,37 @@ def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint
             last = Checkpoint.objects.filter(property_id=property_id).order_by("-seq").first()
         if reason == "interval" and last is not None and last.entry_seq == head.length:
             return None
-        verified = chain.chain_verify(property_id=property_id, since=last, upto=(head.length, head.head))
+        # What the signer itself last signed, outside the database (its ledger): the chain must extend
+        # it. Without it, a database whose checkpoints were all deleted would be checked against itself
+        # alone, and its rewritten history signed.
+        try:
+            signed_before = ledger.ledger_read().get(property_id)
+        except ledger.LedgerUnreadable as unreadable:
+            refusal = chain.ChainReport(property_id=property_id, entries_checked=0, head_hash=chain.GENESIS)
+            refusal.checkpoint_problem, refusal.reason = "unverifiable", str(unreadable)
+            raise CheckpointRefused(refusal) from None
+        verified = chain.chain_verify(
+            property_id=property_id,
+            since=last,
+            upto=(head.length, head.head),
+            known=[("the signer's ledger", signed_before)] if signed_before else [],
+        )
         if not verified.ok:
             raise CheckpointRefused(verified)
+        prop = Property.objects.get(pk=property_id)
         now = timezone.now()
         key = signing_key(keys, now)
         assert key.private_key is not None  # signing_key answers only keys that have one
         seq = last.seq + 1 if last else 1
         message = checkpoints.checkpoint_message(
-            property_id=property_id, seq=seq, entry_seq=head.length, head=head.head, signed_at=now, key_id=key.key_id
+            property_id=property_id,
+            licence=prop.licence_number,
+            jurisdiction=prop.jurisdiction,
+            seq=seq,
+            entry_seq=head.length,
+            head=head.head,
+            signed_at=now,
+            key_id=key.key_id,
         )
         signature = key.private_key.sign(message)
         token, note = None, ""
@@ -930,8 +955,10 @@ def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint
             newest = Checkpoint.objects.filter(property_id=property_id).order_by("-seq").first()
             if (newest.seq if newest else 0) != seq - 1:
                 continue  # another checkpoint came first: sign again over the head as it is now
-            return Checkpoint.objects.create(
+            checkpoint = Checkpoint.objects.create(
                 property_id=property_id,
+                licence_number=prop.licence_number,
+                jurisdiction=prop.jurisdiction,
                 seq=seq,
                 entry=Entry.objects.get(property_id=property_id, seq=head.length),
                 entry_seq=head.length,
@@ -943,6 +970,11 @@ def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint
                 timestamp_token=token,
                 timestamp_note=note,
             )
+        # Into the ledger once the checkpoint is committed (at once here, or when an enclosing transaction
+        # commits): it never records a checkpoint the database rolled back. A crash in between leaves it
+        # one checkpoint behind, which the next one makes good.
+        transaction.on_commit(partial(ledger.ledger_record, checkpoints.checkpoint_record(checkpoint)))
+        return checkpoint
 
 
 def checkpoint_grown(*, now: datetime | None = None, every: timedelta | None = None) -> dict[str, list[int]]:
