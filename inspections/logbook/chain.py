@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
@@ -166,6 +166,8 @@ class ChainReport:
     # entries it read (re-hashed), which is what the check costs.
     start: Checkpoint | None = None
     rows_read: int = 0
+    # The history losses an operator accepted after a restore (the signer's ledger keeps them): said always.
+    losses: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -185,11 +187,13 @@ class ChainReport:
                 if self.signed
                 else ", no checkpoint key configured: checked against itself only"
             )
-            return f"property {self.property_id}: intact, {self.entries_checked} entries, head {self.head_hash}{signed}"
+            lost = "".join(f"\n  {loss}" for loss in self.losses)
+            return f"property {self.property_id}: intact, {self.entries_checked} entries, head {self.head_hash}{signed}{lost}"
         where = f" at entry #{self.broken_seq}" if self.broken_seq else ""
         return (
             f"property {self.property_id}: BROKEN{where}"
             f"{f' (id {self.broken_entry_id})' if self.broken_entry_id else ''}: {self.reason}"
+            + "".join(f"\n  {loss}" for loss in self.losses)
         )
 
 
@@ -511,7 +515,14 @@ def chain_verify_whole(*, property_id: int, held: Sequence[tuple[str, dict]] = (
         return report
     known = [("the signer's ledger", records[property_id])] if property_id in records else []
     known += [(source, record) for source, record in held if record.get("property") == property_id]
-    return chain_verify(property_id=property_id, known=known)
+    report = chain_verify(property_id=property_id, known=known)
+    report.losses = [
+        f"history lost at a restore, accepted {loss['accepted_at']} ({loss['reason']}): checkpoint #{loss['lost']['seq']} "
+        f"over entry #{loss['lost']['entry_seq']}, signed {loss['lost']['signed_at']}; {loss['missing_entries']} entries "
+        f"and {loss['missing_checkpoints']} checkpoints were not restored"
+        for loss in ledger.ledger_losses(property_id)
+    ]
+    return report
 
 
 def held_checkpoints(path: str) -> list[tuple[str, dict]]:

@@ -10,7 +10,8 @@ head, time, the property's licence and jurisdiction, the signature). The signer 
 chain that does not extend it, and verify_logbook compares the database with it
 (chain.known_checkpoint_check).
 
-The file is JSON, {"format": "logbook-signed-heads/1", "properties": {"<id>": record}}. It is
+The file is JSON, {"format": "logbook-signed-heads/1", "properties": {"<id>": record}, "losses": [...]}
+(a loss: history a restore could not bring back, accepted by an operator; ledger_loss_accept). It is
 written after the checkpoint's transaction commits (a crash between leaves it one checkpoint behind
 the database, which is still a true statement of the past), under an exclusive lock of
 `<file>.lock`, by writing a new file and renaming it over the old one (never half-written), and a
@@ -74,6 +75,36 @@ def _locked(path: Path):
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def ledger_losses(property_id: int) -> list[dict]:
+    """The history losses accepted for a property after a restore (ledger_loss_accept), oldest first."""
+    path = ledger_path()
+    if path is None:
+        return []
+    return [loss for loss in _read(path).get("losses", []) if loss["lost"]["property"] == property_id]
+
+
+def ledger_loss_accept(
+    *, property_id: int, lost: dict, now: str, reason: str, counts: dict, current: dict | None
+) -> None:
+    """After a restore that lost history: the signed record the database no longer reaches is kept
+    among the ledger's losses (with the counts, the time and the reason given), and the property's
+    record becomes the database's last checkpoint (`current`), so that signing can go on from there.
+    Nothing is forgotten: verify_logbook names every loss."""
+    path = ledger_path()
+    if path is None:
+        return
+    with _locked(path):
+        document = _read(path)
+        if document["properties"].get(str(property_id)) != lost:
+            raise LedgerUnreadable("the signer's ledger changed meanwhile: check again")
+        document.setdefault("losses", []).append({"lost": lost, "accepted_at": now, "reason": reason, **counts})
+        if current is None:
+            del document["properties"][str(property_id)]
+        else:
+            document["properties"][str(property_id)] = current
+        _write(path, document)
+
+
 def ledger_record(record: dict) -> None:
     """Remember a checkpoint the signer made (its record), unless the ledger already holds a later one."""
     path = ledger_path()
@@ -85,10 +116,15 @@ def ledger_record(record: dict) -> None:
         if known is not None and known["seq"] >= record["seq"]:
             return
         document["properties"][str(record["property"])] = record
-        temporary = path.with_name(path.name + ".tmp")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(document, handle, indent=1, sort_keys=True)
-            handle.flush()
-            os.fsync(handle.fileno())
-        temporary.replace(path)
+        _write(path, document)
+
+
+def _write(path: Path, document: dict) -> None:
+    """A new file renamed over the old one: a reader sees the old ledger or the new, never half of one."""
+    temporary = path.with_name(path.name + ".tmp")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(document, handle, indent=1, sort_keys=True)
+        handle.flush()
+        os.fsync(handle.fileno())
+    temporary.replace(path)

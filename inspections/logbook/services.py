@@ -977,6 +977,43 @@ def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint
         return checkpoint
 
 
+class HistoryLossRefused(Exception):
+    """Nothing to accept: the database is not missing history the signer signed, or is broken otherwise."""
+
+
+def checkpoint_history_loss_accept(*, property_id: int, reason: str) -> dict:
+    """After restoring a backup older than the signer's ledger (README, Restore): the history the
+    restore could not bring back is accepted as lost, so that the property's logbook is signed again
+    from what the database holds. Only a loss is accepted: the database must otherwise verify (its
+    chain whole, its checkpoints valid) and hold nothing that contradicts the ledger. The ledger keeps
+    the lost record, the counts and `reason`, and verify_logbook names it from then on. Answers the loss."""
+    if not reason.strip():
+        raise HistoryLossRefused("say why the history is lost (the restore, its date)")
+    keys = checkpoints.checkpoint_keys()
+    lost = ledger.ledger_read().get(property_id)
+    if lost is None:
+        raise HistoryLossRefused(f"the signer's ledger holds nothing for property {property_id}")
+    held = chain.known_checkpoint_check(property_id=property_id, record=lost, keys=keys, source="the signer's ledger")
+    if held.problem != "missing_history":
+        raise HistoryLossRefused(f"no history is missing to accept: {held.reason or 'the database reaches the ledger'}")
+    verified = chain.chain_verify(property_id=property_id)
+    # Entries the restore brought back after its last checkpoint may be old and uncovered: the next
+    # checkpoint covers them.
+    if not verified.ok and verified.checkpoint_problem != "uncovered":
+        raise HistoryLossRefused(f"the database's own chain does not verify: {verified.as_text()}")
+    last = Checkpoint.objects.filter(property_id=property_id).order_by("-seq").first()
+    counts = {"missing_entries": held.missing_entries, "missing_checkpoints": held.missing_checkpoints}
+    ledger.ledger_loss_accept(
+        property_id=property_id,
+        lost=lost,
+        now=timezone.now().isoformat(),
+        reason=reason.strip(),
+        counts=counts,
+        current=checkpoints.checkpoint_record(last) if last else None,
+    )
+    return {"lost": lost, **counts}
+
+
 def checkpoint_grown(*, now: datetime | None = None, every: timedelta | None = None) -> dict[str, list[int]]:
     """Beat's task (every minute): a checkpoint for every property whose logbook grew since its last
     one, once that one is `every` old (LOGBOOK_CHECKPOINT_MINUTES unless given), so the setting alone

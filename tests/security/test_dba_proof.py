@@ -11,10 +11,11 @@ import json
 import os
 import sqlite3
 import subprocess
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.core.management import call_command
+import time_machine
+from django.core.management import CommandError, call_command
 from django.db import connection
 
 from inspections.logbook import chain, checkpoints, ledger, services
@@ -273,3 +274,37 @@ def test_a_checkpoint_signed_before_identities_were_bound_still_verifies(history
     )
     report = chain.chain_verify_whole(property_id=history.property.pk)
     assert report.ok and report.checkpoints_checked == 3, report.reason
+
+
+def test_a_loss_accepted_after_a_restore_lets_signing_go_on_and_is_named_for_ever(committed_db, casino, dump, capsys):
+    """A real disaster recovery: the older dump is all there is. The operator accepts the loss; the
+    signer signs again from the database, and verify_logbook names the loss on every run."""
+    event(casino, "cover")
+    services.checkpoint_sign(property_id=casino.property.pk)
+    event(casino, "unlock")  # in the backup, after its last checkpoint
+    dump.take()
+    adjust(casino)
+    inspect(casino)
+    services.checkpoint_sign(property_id=casino.property.pk)
+    dump.restore()
+    assert Entry.objects.filter(property=casino.property).count() == 2
+    with pytest.raises(CommandError, match="say why the history is lost"):
+        call_command("checkpoint_accept_loss", property=casino.property.pk, reason=" ")
+    # Hours later: the restored entries after its last checkpoint are old, and no checkpoint covers them yet.
+    with time_machine.travel(datetime.now(UTC) + timedelta(hours=3), tick=False):
+        call_command("checkpoint_accept_loss", property=casino.property.pk, reason="restored the 02:00 backup")
+    assert "accepted as lost 2 entries and 1 checkpoints" in capsys.readouterr().out
+    adjust(casino)
+    assert services.checkpoint_sign(property_id=casino.property.pk, reason="report").seq == 2
+    code, said = verify_logbook(capsys)
+    assert code == 0, said
+    assert "history lost at a restore" in said and "restored the 02:00 backup" in said
+    assert "2 entries and 1 checkpoints were not restored" in said
+    with pytest.raises(CommandError, match="no history is missing"):
+        call_command("checkpoint_accept_loss", property=casino.property.pk, reason="again")
+
+
+def test_a_rewrite_is_never_accepted_as_a_loss(history):
+    rewrite_and_rechain(history, seq=7)
+    with pytest.raises(CommandError, match="no history is missing"):
+        call_command("checkpoint_accept_loss", property=history.property.pk, reason="it was not a restore")
