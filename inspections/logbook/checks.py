@@ -57,12 +57,15 @@ def signing_kept_apart(app_configs, **kwargs) -> list[Warning]:
                 )
             )
     media = Path(settings.MEDIA_ROOT).resolve()
-    ledger = ledger_path()
-    for name, path in (("key ring", settings.LOGBOOK_CHECKPOINT_KEYRING), ("signer's ledger", ledger)):
-        if path and Path(path).resolve().is_relative_to(media):
+    kept: list[tuple[str, Path | None]] = [
+        ("key ring", Path(settings.LOGBOOK_CHECKPOINT_KEYRING) if settings.LOGBOOK_CHECKPOINT_KEYRING else None),
+        ("signer's ledger", ledger_path()),
+    ]
+    for name, where in kept:
+        if where is not None and where.resolve().is_relative_to(media):
             found.append(
                 Warning(
-                    f"The checkpoint {name} {path} is under MEDIA_ROOT ({media}), where people's files are kept.",
+                    f"The checkpoint {name} {where} is under MEDIA_ROOT ({media}), where people's files are kept.",
                     hint="Keep the key ring and its ledger in a directory of their own, outside MEDIA_ROOT and "
                     "the database's backups (README, Production).",
                     id="logbook.W005",
