@@ -104,6 +104,7 @@ MACHINE_FORMATS = {
         "the register's CSV cell, reproduced offline by scripts/verify_report.py"
     ),
     ("config/keyring.py", "checkpoint-{now:%Y%m%dT%H%M%S}"): "a key's file name",
+    ("scripts/run.py", "checkpoint-ledger.{datetime.now(UTC):%Y%m%dT%H%M%S}"): "a set-aside ledger's file name",
     ("scripts/verify_report.py", '"time": local.strftime("%H:%M:%S")'): "the register's CSV cell, checked",
     ("scripts/verify_report.py", "astimezone(zone):%Y-%m-%d %H:%M}"): "the register's CSV cell, checked",
     ("scripts/verify_report.py", "{info['gen_time'].native:%Y-%m-%d %H:%M:%S} UTC"): (
