@@ -212,8 +212,8 @@ def seed_property(name: str, count: int, *, key, last_day: date, stamp: str) -> 
                     for row in signatures:
                         copy.write_row(row)
                 with cur.copy(
-                    "COPY logbook_checkpoint (property_id, seq, entry_id, entry_seq, head, signed_at, reason, key_id,"
-                    " signature, timestamp_token, timestamp_note) FROM STDIN"
+                    "COPY logbook_checkpoint (property_id, licence_number, jurisdiction, seq, entry_id, entry_seq, head,"
+                    " signed_at, reason, key_id, signature, timestamp_token, timestamp_note) FROM STDIN"
                 ) as copy:
                     for row in marks:
                         copy.write_row(row)
@@ -225,11 +225,13 @@ def seed_property(name: str, count: int, *, key, last_day: date, stamp: str) -> 
             nonlocal checkpoint_seq
             checkpoint_seq += 1
             signed_at = tick + timedelta(seconds=1)
-            message = checkpoints.checkpoint_message(property_id=prop.pk, seq=checkpoint_seq, entry_seq=seq,
+            message = checkpoints.checkpoint_message(property_id=prop.pk, licence=prop.licence_number,
+                                                     jurisdiction=prop.jurisdiction, seq=checkpoint_seq, entry_seq=seq,
                                                      head=prev_hash, signed_at=signed_at, key_id=key.key_id)  # fmt: skip
             signature = key.private_key.sign(message).hex()
-            marks.append((prop.pk, checkpoint_seq, base + seq, seq, prev_hash, signed_at, "interval", key.key_id,
-                          signature, None, "no timestamp authority is configured (LOGBOOK_TSA_URL)"))  # fmt: skip
+            marks.append((prop.pk, prop.licence_number, prop.jurisdiction, checkpoint_seq, base + seq, seq, prev_hash,
+                          signed_at, "interval", key.key_id, signature, None,
+                          "no timestamp authority is configured (LOGBOOK_TSA_URL)"))  # fmt: skip
 
         for at, number, table, kind, signers, description, passed, details in history(
             tables=tables, people=people, count=count, last_day=last_day

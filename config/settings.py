@@ -437,6 +437,11 @@ elif (
     os.getenv("LOGBOOK_CHECKPOINT_KEYRING") is None and (BASE_DIR / "var" / "keys" / "checkpoint-keyring.json").exists()
 ):
     LOGBOOK_CHECKPOINT_KEYRING = str(BASE_DIR / "var" / "keys" / "checkpoint-keyring.json")
+# The signer's own record of what it last signed for each property (checkpoint number, entry, head,
+# time, the property's licence and jurisdiction), kept outside the database beside the key ring
+# (inspections/logbook/ledger.py): the signer refuses to sign a chain that does not extend it, and
+# verify_logbook says how much history a database lacks against it. Beside the ring unless named.
+LOGBOOK_CHECKPOINT_LEDGER = os.getenv("LOGBOOK_CHECKPOINT_LEDGER", "")
 # Product policy: a growing logbook is checkpointed at least this often (beat's task runs at this
 # interval); an entry older than twice it that no signed checkpoint covers is reported by
 # verify_logbook as tampering (its checkpoints deleted).

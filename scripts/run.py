@@ -7,7 +7,8 @@ after five seconds). This script does what honcho does not:
 
 1. checks that the ports are free, and points REDIS_URL at the embedded Redis when it is unset;
    makes the development's signing keys under var/keys/ (git-ignored) if there are none: the
-   checkpoint key ring and the reports' self-signed certificate (config/keyring.py);
+   checkpoint key ring and the reports' self-signed certificate (config/keyring.py); with no database
+   yet, sets aside the signer's ledger of a database that is gone;
 2. `manage.py migrate`, then `manage.py seed_demo --if-empty` (the demo casino, on a fresh database);
 3. starts honcho, and once the web server answers prints its address and the demo logins.
 
@@ -94,6 +95,14 @@ def prepare(env: dict[str, str]) -> list[str]:
     if not env.get("LOGBOOK_CHECKPOINT_KEYRING"):
         for made in keyring.development_keys(ROOT / "var" / "keys", now=datetime.now(UTC)):
             say(f"made the development's signing key {made} (not for production)")
+        # The signer's ledger (inspections/logbook/ledger.py) remembers what it signed in a database: a
+        # development database deleted leaves it describing a logbook that is gone, and the signer would
+        # refuse the new demo's. Set aside, never deleted (production keeps its ledger: README, Restore).
+        ledger = ROOT / "var" / "keys" / "checkpoint-ledger.json"
+        if not env.get("DATABASE_URL") and not (ROOT / "db.sqlite3").exists() and ledger.exists():
+            aside = ledger.with_name(f"checkpoint-ledger.{datetime.now(UTC):%Y%m%dT%H%M%S}.json")
+            ledger.rename(aside)
+            say(f"a new database: the signer's ledger of the old one is kept as {aside}")
     for step in (["migrate", "--noinput"], ["seed_demo", "--if-empty"]):
         say(f"manage.py {' '.join(step)}")
         if subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env).returncode != 0:  # noqa: S603

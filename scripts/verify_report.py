@@ -14,8 +14,8 @@ What it checks, in this order, each answered in plain words:
 2. the chain segment attached to the PDF (chain-segment.json): every entry's hash recomputed from its
    record and the previous hash, end to end, and every signature bound to its entry's content;
 3. the signed checkpoints attached with it: each one's Ed25519 signature by one of your keys (and
-   its RFC 3161 timestamp, if it carries one); the chain passes through every signed head, and the
-   segment ends on a signed checkpoint;
+   its RFC 3161 timestamp, if it carries one), for the licence and jurisdiction the report names; the
+   chain passes through every signed head, and the segment ends on a signed checkpoint;
 4. the CSV attached to the PDF against the segment: every row is its entry, cell by cell, and every
    entry of the period is a row.
 Exit status: 0 when everything checks, 1 when anything does not (each failure says what), 2 when the
@@ -23,8 +23,10 @@ command itself is wrong (a file that cannot be read, a key that is not one).
 
 The hashes, as the logbook makes them: entry hash = SHA-256(previous hash as 64 ASCII characters ‖
 canonical JSON of {"body", "signatures"}); a signature's content_hash = SHA-256(canonical JSON of
-the body); a checkpoint signs the canonical JSON of {"format", "property", "seq", "entry_seq",
-"head", "signed_at", "key_id"}. Canonical JSON: keys sorted, no spaces, UTF-8.
+the body); a checkpoint signs the canonical JSON of {"format", "property", "licence", "jurisdiction",
+"seq", "entry_seq", "head", "signed_at", "key_id"} (format 2; format 1, signed before the property's
+licence and jurisdiction were bound, lacks those two), and they must be the licence and jurisdiction
+the report names. Canonical JSON: keys sorted, no spaces, UTF-8.
 """
 
 from __future__ import annotations
@@ -41,8 +43,23 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 SEGMENT = "chain-segment.json"
-SEGMENT_FORMAT = "logbook-chain-segment/1"
-CHECKPOINT_FORMAT = "logbook-checkpoint/1"
+# Format 2 of the segment names the property's jurisdiction beside its licence; format 2 of a
+# checkpoint signs them both (a format-1 checkpoint, signed before, signs the property's number only).
+SEGMENT_FORMATS = ("logbook-chain-segment/1", "logbook-chain-segment/2")
+CHECKPOINT_FIELDS = {
+    "logbook-checkpoint/1": ("format", "property", "seq", "entry_seq", "head", "signed_at", "key_id"),
+    "logbook-checkpoint/2": (
+        "format",
+        "property",
+        "licence",
+        "jurisdiction",
+        "seq",
+        "entry_seq",
+        "head",
+        "signed_at",
+        "key_id",
+    ),
+}
 GENESIS = "0" * 64
 
 # The register's columns as the report prints them, and the words for the entries' kinds.
@@ -417,17 +434,11 @@ def check_checkpoints(
         if key is None:
             verdict.fail(f"{name} is signed by key {record['key_id']}, which is none of the keys you gave (--key)")
             continue
-        message = canonical(
-            {
-                "format": CHECKPOINT_FORMAT,
-                "property": record["property"],
-                "seq": record["seq"],
-                "entry_seq": record["entry_seq"],
-                "head": record["head"],
-                "signed_at": record["signed_at"],
-                "key_id": record["key_id"],
-            }
-        )
+        fields = CHECKPOINT_FIELDS.get(record.get("format"))
+        if fields is None:
+            verdict.fail(f"{name} is in a format this verifier does not know ({record.get('format')!r})")
+            continue
+        message = canonical({name: record.get(name) for name in fields})
         try:
             key.verify(bytes.fromhex(record["signature"]), message)
         except (InvalidSignature, ValueError):
@@ -435,6 +446,14 @@ def check_checkpoints(
             continue
         if record["property"] != segment["property"]["id"]:
             verdict.fail(f"{name} is another property's")
+            continue
+        signed_identity = (record.get("licence"), record.get("jurisdiction"))
+        said_identity = (segment["property"].get("licence"), segment["property"].get("jurisdiction"))
+        if "licence" in fields and signed_identity != said_identity:
+            verdict.fail(
+                f"{name} was signed for licence {signed_identity[0]} ({signed_identity[1]}), but the report names "
+                f"licence {said_identity[0]} ({said_identity[1]}): it is another property's logbook"
+            )
             continue
         if record.get("timestamp_token"):
             stamped, words = timestamp_check(
@@ -585,13 +604,15 @@ def verify(path: str, key_paths: list[str], cert_path: str | None = None, tsa_ce
         return verdict
     try:
         segment = json.loads(attached[SEGMENT])
-        if segment.get("format") != SEGMENT_FORMAT:
+        if segment.get("format") not in SEGMENT_FORMATS:
             raise ValueError(f"its format is {segment.get('format')!r}")
     except ValueError as error:
         verdict.fail(f"the chain segment cannot be read: {error}")
         return verdict
+    jurisdiction = segment["property"].get("jurisdiction")
     verdict.note(
-        f"{segment['report']['kind']} of {segment['property']['name']} (licence {segment['property']['licence']}), "
+        f"{segment['report']['kind']} of {segment['property']['name']} (licence {segment['property']['licence']}"
+        f"{f', jurisdiction {jurisdiction}' if jurisdiction else ''}), "
         f"{segment['report']['period_from']} to {segment['report']['period_to']}"
     )
     said = segment.get("chain") or {}

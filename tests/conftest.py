@@ -105,6 +105,16 @@ def signing_keys(tmp_path_factory):
     return SimpleNamespace(directory=directory, ring=ring, report_key=key, report_cert=cert)
 
 
+@pytest.fixture(autouse=True)
+def checkpoint_ledger(settings, tmp_path_factory, monkeypatch):
+    """Each test's checkpoint signer keeps its own ledger (inspections/logbook/ledger.py), as do the
+    servers and workers it starts: what one test signed never refuses another's database."""
+    path = tmp_path_factory.mktemp("ledger") / "checkpoint-ledger.json"
+    settings.LOGBOOK_CHECKPOINT_LEDGER = str(path)
+    monkeypatch.setenv("LOGBOOK_CHECKPOINT_LEDGER", str(path))
+    return path
+
+
 @pytest.fixture
 def tsa(settings, tmp_path):
     """A real RFC 3161 timestamp authority on 127.0.0.1 (tests/tsa.py), configured and trusted."""

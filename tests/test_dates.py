@@ -108,6 +108,7 @@ MACHINE_FORMATS = {
         "the register's CSV cell, checked (the one format's, or a report's from before it named the zone)"
     ),
     ("scripts/verify_report.py", ".astimezone(zone).strftime(signed_format)"): "the register's CSV cell, checked",
+    ("scripts/run.py", "checkpoint-ledger.{datetime.now(UTC):%Y%m%dT%H%M%S}"): "a set-aside ledger's file name",
     ("scripts/verify_report.py", "{info['gen_time'].native:%Y-%m-%d %H:%M:%S} UTC"): (
         "the verifier's own output, without Django"
     ),

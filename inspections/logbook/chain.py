@@ -8,15 +8,17 @@ hash covers the signatures, and each entry covers the one before it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
 from compliance.accounts.signatures import canonical
-from inspections.logbook import checkpoints
+from compliance.casinos.models import Property
+from inspections.logbook import checkpoints, ledger
 from inspections.logbook.models import ChainHead, Checkpoint, Entry, Signature
 
 GENESIS = "0" * 64
@@ -156,10 +158,16 @@ class ChainReport:
     broken_checkpoint_seq: int | None = None
     checkpoint_problem: str = ""
     signed: bool = True  # False: no key ring configured, the chain was checked against itself only
+    # Against a checkpoint known outside the database (the signer's ledger, a regulator's): how many
+    # entries and checkpoints it signed that the database no longer holds.
+    missing_entries: int = 0
+    missing_checkpoints: int = 0
     # Where the walk started: the signed checkpoint it trusted (None: the first entry), and how many
     # entries it read (re-hashed), which is what the check costs.
     start: Checkpoint | None = None
     rows_read: int = 0
+    # The history losses an operator accepted after a restore (the signer's ledger keeps them): said always.
+    losses: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -167,8 +175,9 @@ class ChainReport:
 
     @property
     def contradicted(self) -> bool:
-        """A signed checkpoint says another history: this chain was rewritten after it was signed."""
-        return self.checkpoint_problem == "contradicted"
+        """A signed checkpoint says another history: this chain was rewritten after it was signed, lost
+        history the signer signed ("missing_history"), or belongs to another property ("identity")."""
+        return self.checkpoint_problem in ("contradicted", "missing_history", "identity")
 
     def as_text(self) -> str:
         if self.ok:
@@ -178,12 +187,88 @@ class ChainReport:
                 if self.signed
                 else ", no checkpoint key configured: checked against itself only"
             )
-            return f"property {self.property_id}: intact, {self.entries_checked} entries, head {self.head_hash}{signed}"
+            lost = "".join(f"\n  {loss}" for loss in self.losses)
+            return f"property {self.property_id}: intact, {self.entries_checked} entries, head {self.head_hash}{signed}{lost}"
         where = f" at entry #{self.broken_seq}" if self.broken_seq else ""
         return (
             f"property {self.property_id}: BROKEN{where}"
             f"{f' (id {self.broken_entry_id})' if self.broken_entry_id else ''}: {self.reason}"
+            + "".join(f"\n  {loss}" for loss in self.losses)
         )
+
+
+@dataclass(frozen=True)
+class HistoryCheck:
+    ok: bool
+    problem: str = ""  # "invalid", "identity", "missing_history", "contradicted"
+    reason: str = ""
+    missing_entries: int = 0
+    missing_checkpoints: int = 0
+
+
+def _identity(property_id: int) -> tuple[str, str] | None:
+    return Property.objects.filter(pk=property_id).values_list("licence_number", "jurisdiction").first()
+
+
+def identity_problem(record: dict, identity: tuple[str, str] | None) -> str:
+    """Why a format-2 checkpoint record is not this property's as the database now says it is ("": it is)."""
+    if record.get("format") != checkpoints.FORMAT or identity is None:
+        return ""
+    if (record.get("licence"), record.get("jurisdiction")) == identity:
+        return ""
+    return (
+        f"was signed for licence {record.get('licence')} ({record.get('jurisdiction')}), but property "
+        f"{record['property']} now says licence {identity[0]} ({identity[1]}): the property's identity was "
+        "changed in the database"
+    )
+
+
+def known_checkpoint_check(*, property_id: int, record: dict, keys, source: str) -> HistoryCheck:
+    """The database against a checkpoint known outside it (`record`, as checkpoints.checkpoint_record
+    makes it: the signer's ledger, or one a regulator holds): its signature, the property's identity,
+    and that the database still holds what it signed: its entry with its head, its checkpoint, and
+    every entry and checkpoint before them. Says how many entries and checkpoints are missing."""
+    seq, entry_seq, head = record.get("seq"), record.get("entry_seq"), record.get("head")
+    name = f"{source} (checkpoint #{seq} over entry #{entry_seq}, signed {record.get('signed_at')})"
+    check = checkpoints.record_check(record, keys)
+    if not check.ok:
+        return HistoryCheck(False, "invalid", f"{name} is not a valid signed checkpoint: {check.reason}")
+    seq, entry_seq, head = int(record["seq"]), int(record["entry_seq"]), str(record["head"])  # as signed
+    if record.get("property") != property_id:
+        return HistoryCheck(False, "invalid", f"{name} is property {record.get('property')}'s, not this one's")
+    wrong = identity_problem(record, _identity(property_id))
+    if wrong:
+        return HistoryCheck(False, "identity", f"{name} {wrong}")
+    last_entry = Entry.objects.filter(property_id=property_id).order_by("-seq").values_list("seq", flat=True).first()
+    last_checkpoint = (
+        Checkpoint.objects.filter(property_id=property_id).order_by("-seq").values_list("seq", flat=True).first()
+    )
+    missing_entries = max(entry_seq - (last_entry or 0), 0)
+    missing_checkpoints = max(seq - (last_checkpoint or 0), 0)
+    if missing_entries or missing_checkpoints:
+        return HistoryCheck(
+            False,
+            "missing_history",
+            f"history is missing: {name} was signed, but the database's entries end at "
+            f"#{last_entry or 0} and its checkpoints at #{last_checkpoint or 0}: {missing_entries} entries and "
+            f"{missing_checkpoints} checkpoints are missing (deleted, or an older backup restored)",
+            missing_entries,
+            missing_checkpoints,
+        )
+    entry = Entry.objects.filter(property_id=property_id, seq=entry_seq).values_list("entry_hash", flat=True).first()
+    if entry != head:
+        return HistoryCheck(
+            False,
+            "contradicted",
+            f"{name} says entry #{entry_seq} has the hash {str(head)[:16]}…, the database has {str(entry)[:16]}…: "
+            "the history was rewritten after it was signed",
+        )
+    stored = Checkpoint.objects.filter(property_id=property_id, seq=seq).values_list("signature", flat=True).first()
+    if stored != record.get("signature"):
+        return HistoryCheck(
+            False, "contradicted", f"{name}: the database's checkpoint #{seq} is another one: it was replaced"
+        )
+    return HistoryCheck(True)
 
 
 def chain_verify(
@@ -193,12 +278,15 @@ def chain_verify(
     since: Checkpoint | None = None,
     upto: tuple[int, str] | None = None,
     now: datetime | None = None,
+    known: Sequence[tuple[str, dict]] = (),
 ) -> ChainReport:
     """Recompute the property's chain from its first entry (or from the signed checkpoint `since`) and
     name the first broken entry; check every checkpoint's signature and timestamp, that the chain
     passes through each signed head, and that no entry older than twice the checkpoint interval is
     left uncovered by a signed checkpoint (deleted checkpoints). `upto` (length, head), as read
-    under the chain's lock, bounds the walk: entries appended since are not this check's."""
+    under the chain's lock, bounds the walk: entries appended since are not this check's. `known`:
+    checkpoint records held outside the database, each with where it comes from, checked first
+    (known_checkpoint_check): the signer's ledger, a regulator's."""
     stored = ChainHead.objects.filter(property_id=property_id).first() or ChainHead(property_id=property_id)
     if upto is not None:
         stored = ChainHead(property_id=property_id, length=upto[0], head=upto[1])
@@ -229,6 +317,16 @@ def chain_verify(
         if signed:
             report.checkpoint_problem = "unverifiable"
             return broken(None, None, f"{len(signed)} signed checkpoints cannot be checked: {missing}")
+    for source, record in known:
+        if keys is None:
+            report.checkpoint_problem = "unverifiable"
+            return broken(None, None, f"{source} cannot be checked: no checkpoint key ring is configured")
+        held = known_checkpoint_check(property_id=property_id, record=record, keys=keys, source=source)
+        if not held.ok:
+            report.checkpoint_problem, report.broken_checkpoint_seq = held.problem, record.get("seq")
+            report.missing_entries, report.missing_checkpoints = held.missing_entries, held.missing_checkpoints
+            return broken(None, None, held.reason)
+    identity = _identity(property_id)
     if since is not None:
         signed = [since, *signed]
     expected_checkpoint = signed[0].seq if since is not None and signed else 1
@@ -243,6 +341,9 @@ def chain_verify(
         check = checkpoints.checkpoint_check(checkpoint, keys or [])
         if not check.ok:
             return checkpoint_broken(checkpoint, "invalid", f"is not a valid signed checkpoint: {check.reason}")
+        wrong = identity_problem(checkpoints.checkpoint_record(checkpoint), identity)
+        if wrong:
+            return checkpoint_broken(checkpoint, "identity", wrong)
         at_entry[checkpoint.entry_seq] = checkpoint  # a later one over the same entry repeats its head
         report.checkpoints_checked += 1
     if since is not None:
@@ -399,3 +500,39 @@ def chain_segment(*, property_id: int, first_seq: int, last_seq: int, chunk_size
             "prev_hash": row["prev_hash"],
             "hash": row["entry_hash"],
         }
+
+
+def chain_verify_whole(*, property_id: int, held: Sequence[tuple[str, dict]] = ()) -> ChainReport:
+    """verify_logbook's check of a property: the whole chain, compared first with what the signer
+    last signed for it (its ledger, outside the database) and with any checkpoint `held` by whoever
+    runs the check (a regulator's, from a report). A database that lost history the signer or the
+    holder saw signed says how many entries and checkpoints it lacks."""
+    try:
+        records = ledger.ledger_read()
+    except ledger.LedgerUnreadable as unreadable:
+        report = ChainReport(property_id=property_id, entries_checked=0, head_hash=GENESIS)
+        report.checkpoint_problem, report.reason = "unverifiable", str(unreadable)
+        return report
+    known = [("the signer's ledger", records[property_id])] if property_id in records else []
+    known += [(source, record) for source, record in held if record.get("property") == property_id]
+    report = chain_verify(property_id=property_id, known=known)
+    report.losses = [
+        f"history lost at a restore, accepted {loss['accepted_at']} ({loss['reason']}): checkpoint #{loss['lost']['seq']} "
+        f"over entry #{loss['lost']['entry_seq']}, signed {loss['lost']['signed_at']}; {loss['missing_entries']} entries "
+        f"and {loss['missing_checkpoints']} checkpoints were not restored"
+        for loss in ledger.ledger_losses(property_id)
+    ]
+    return report
+
+
+def held_checkpoints(path: str) -> list[tuple[str, dict]]:
+    """The checkpoint records in a file someone holds: one record, a list of them, or a report's
+    chain-segment.json (its "checkpoints"). ValueError says why a file is none of these."""
+    with open(path, encoding="utf-8") as handle:
+        document = json.load(handle)
+    if isinstance(document, dict) and isinstance(document.get("checkpoints"), list):
+        document = document["checkpoints"]
+    records = document if isinstance(document, list) else [document]
+    if not all(isinstance(record, dict) and "signature" in record and "seq" in record for record in records):
+        raise ValueError(f"{path} holds no checkpoint record")
+    return [(f"the checkpoint #{record['seq']} held in {path}", record) for record in records]

@@ -1,7 +1,9 @@
 """Signed checkpoints: what is signed, with which key, and how a checkpoint is checked.
 
 A checkpoint's signed message is the canonical JSON of
-    {"format": "logbook-checkpoint/1", "property", "seq", "entry_seq", "head", "signed_at", "key_id"}
+    {"format": "logbook-checkpoint/2", "property", "licence", "jurisdiction", "seq", "entry_seq", "head",
+     "signed_at", "key_id"}
+(format 1, signed before the property's identity was bound, lacks "licence" and "jurisdiction")
 signed with Ed25519 by a key of the ring LOGBOOK_CHECKPOINT_KEYRING names (config/keyring.py), which
 is outside the database: whoever rewrites the database cannot make a checkpoint that verifies. Its
 RFC 3161 token, when there is one, is over the signature's bytes. The offline verifier
@@ -23,7 +25,15 @@ from config.keyring import CheckpointKey, KeyringError, keyring_load
 from inspections.logbook.models import Checkpoint
 from inspections.logbook.timestamps import timestamp_check
 
-FORMAT = "logbook-checkpoint/1"
+FORMAT_1 = "logbook-checkpoint/1"
+FORMAT = "logbook-checkpoint/2"
+# What each format signs. Format 2 binds the property's identity (its licence number and
+# jurisdiction), not only its number: swapping two properties' names and licences in the database no
+# longer leaves their checkpoints verifying. Format-1 checkpoints (signed before) keep verifying.
+SIGNED_FIELDS = {
+    FORMAT_1: ("format", "property", "seq", "entry_seq", "head", "signed_at", "key_id"),
+    FORMAT: ("format", "property", "licence", "jurisdiction", "seq", "entry_seq", "head", "signed_at", "key_id"),
+}
 # A token's time may run this far from the checkpoint's own (the authority is asked right after signing).
 TIMESTAMP_SLACK = dt.timedelta(minutes=5)
 
@@ -58,12 +68,23 @@ def _time(moment: dt.datetime) -> str:
 
 
 def checkpoint_message(
-    *, property_id: int, seq: int, entry_seq: int, head: str, signed_at: dt.datetime, key_id: str
+    *,
+    property_id: int,
+    licence: str,
+    jurisdiction: str,
+    seq: int,
+    entry_seq: int,
+    head: str,
+    signed_at: dt.datetime,
+    key_id: str,
 ) -> bytes:
-    return canonical(
+    """What a new checkpoint signs (format 2)."""
+    return record_message(
         {
             "format": FORMAT,
             "property": property_id,
+            "licence": licence,
+            "jurisdiction": jurisdiction,
             "seq": seq,
             "entry_seq": entry_seq,
             "head": head,
@@ -73,23 +94,31 @@ def checkpoint_message(
     )
 
 
+def record_message(record: dict) -> bytes:
+    """What a checkpoint record (checkpoint_record's, the ledger's, a report's) says was signed: the
+    canonical JSON of its format's fields."""
+    fields = SIGNED_FIELDS.get(record.get("format", ""))
+    if fields is None:
+        raise ValueError(f"unknown checkpoint format {record.get('format')!r}")
+    return canonical({name: record.get(name) for name in fields})
+
+
 def message_of(checkpoint: Checkpoint) -> bytes:
-    return checkpoint_message(
-        property_id=checkpoint.property_id,
-        seq=checkpoint.seq,
-        entry_seq=checkpoint.entry_seq,
-        head=checkpoint.head,
-        signed_at=checkpoint.signed_at,
-        key_id=checkpoint.key_id,
-    )
+    return record_message(checkpoint_record(checkpoint))
 
 
 def checkpoint_record(checkpoint: Checkpoint) -> dict:
-    """The checkpoint as a report carries it (the offline verifier reads exactly this)."""
+    """The checkpoint as a report and the signer's ledger carry it (the offline verifier reads exactly this)."""
     token = checkpoint.timestamp_token
+    identity = (
+        {"licence": checkpoint.licence_number, "jurisdiction": checkpoint.jurisdiction}
+        if checkpoint.format == FORMAT
+        else {}
+    )
     return {
-        "format": FORMAT,
+        "format": checkpoint.format,
         "property": checkpoint.property_id,
+        **identity,
         "seq": checkpoint.seq,
         "entry_seq": checkpoint.entry_seq,
         "head": checkpoint.head,
@@ -108,19 +137,28 @@ class CheckpointCheck:
     trusted_time: dt.datetime | None = None
 
 
+def record_check(record: dict, keys: list[CheckpointKey]) -> CheckpointCheck:
+    """A checkpoint record's signature by a key of the ring, valid when it says it was signed."""
+    key = next((key for key in keys if key.key_id == record.get("key_id")), None)
+    if key is None:
+        return CheckpointCheck(False, f"it is signed by key {record.get('key_id')}, which is not a checkpoint key")
+    try:
+        key.public_key.verify(bytes.fromhex(record["signature"]), record_message(record))
+        signed_at = dt.datetime.fromisoformat(record["signed_at"])
+    except (InvalidSignature, ValueError, KeyError, TypeError):
+        return CheckpointCheck(False, f"its signature does not verify with key {record.get('key_id')}")
+    if not key.valid_at(signed_at):
+        return CheckpointCheck(
+            False, f"it says it was signed at {record['signed_at']}, outside key {key.key_id}'s validity"
+        )
+    return CheckpointCheck(True)
+
+
 def checkpoint_check(checkpoint: Checkpoint, keys: list[CheckpointKey]) -> CheckpointCheck:
     """Its signature by a key of the ring, valid when it was signed, and its timestamp token if any."""
-    key = next((key for key in keys if key.key_id == checkpoint.key_id), None)
-    if key is None:
-        return CheckpointCheck(False, f"it is signed by key {checkpoint.key_id}, which is not a checkpoint key")
-    try:
-        key.public_key.verify(bytes.fromhex(checkpoint.signature), message_of(checkpoint))
-    except (InvalidSignature, ValueError):
-        return CheckpointCheck(False, f"its signature does not verify with key {checkpoint.key_id}")
-    if not key.valid_at(checkpoint.signed_at):
-        return CheckpointCheck(
-            False, f"it says it was signed at {_time(checkpoint.signed_at)}, outside key {key.key_id}'s validity"
-        )
+    signed = record_check(checkpoint_record(checkpoint), keys)
+    if not signed.ok:
+        return signed
     if not checkpoint.timestamp_token:
         return CheckpointCheck(True)
     stamped = timestamp_check(bytes(checkpoint.timestamp_token), bytes.fromhex(checkpoint.signature))

@@ -220,6 +220,11 @@ class Checkpoint(models.Model):
     signature = models.CharField(max_length=128, help_text="Ed25519, hexadecimal.", validators=[printable_line])
     timestamp_token = models.BinaryField(null=True, blank=True, editable=False)
     timestamp_note = models.CharField(max_length=300, blank=True, validators=[printable_line])
+    # The property's identity as signed (format 2): a checkpoint binds the licence and jurisdiction, not
+    # only the property's number. Empty (NULL) in a format-1 checkpoint, signed before they were bound;
+    # nullable so that adding them keeps the append-only table (SQLite would rebuild it for a default).
+    licence_number = models.CharField(max_length=50, null=True, blank=True, validators=[printable_line])
+    jurisdiction = models.CharField(max_length=2, null=True, blank=True)
 
     objects = CheckpointQuerySet.as_manager()
 
@@ -229,6 +234,10 @@ class Checkpoint(models.Model):
 
     def __str__(self) -> str:
         return f"checkpoint #{self.seq} of property {self.property_id}: entry #{self.entry_seq}"
+
+    @builtins.property  # `property` is the field above
+    def format(self) -> str:
+        return "logbook-checkpoint/1" if self.licence_number is None else "logbook-checkpoint/2"
 
 
 # The tables the append-only triggers protect (installed by this app's migrations).

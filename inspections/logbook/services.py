@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
@@ -34,7 +35,7 @@ from compliance.rulebook.amendments import parse_time
 from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from config.keyring import signing_key
-from inspections.logbook import chain, checkpoints
+from inspections.logbook import chain, checkpoints, ledger
 from inspections.logbook.deadlines import configuration_due, deadlines_set
 from inspections.logbook.models import (
     ChainHead,
@@ -917,7 +918,9 @@ def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint
     """Sign the property's chain head with the checkpoint key, after checking the chain from the last
     checkpoint to it; None when the interval's checkpoint has nothing new to cover (a report's is always
     made). Raises checkpoints.CheckpointKeyMissing without a key ring, CheckpointRefused when the chain
-    since the last checkpoint is broken or contradicts it.
+    since the last checkpoint is broken or contradicts it, or when the database does not extend what
+    the signer last signed for the property (its ledger, outside the database: deleted checkpoints or
+    entries, an older backup, another property's identity), so nothing is signed over it.
 
     The chain's lock is held only to read the head and to append the checkpoint: the check and the
     timestamp authority's answer (a network call) come in between, and if another checkpoint was
@@ -932,15 +935,37 @@ def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint
             last = Checkpoint.objects.filter(property_id=property_id).order_by("-seq").first()
         if reason == "interval" and last is not None and last.entry_seq == head.length:
             return None
-        verified = chain.chain_verify(property_id=property_id, since=last, upto=(head.length, head.head))
+        # What the signer itself last signed, outside the database (its ledger): the chain must extend
+        # it. Without it, a database whose checkpoints were all deleted would be checked against itself
+        # alone, and its rewritten history signed.
+        try:
+            signed_before = ledger.ledger_read().get(property_id)
+        except ledger.LedgerUnreadable as unreadable:
+            refusal = chain.ChainReport(property_id=property_id, entries_checked=0, head_hash=chain.GENESIS)
+            refusal.checkpoint_problem, refusal.reason = "unverifiable", str(unreadable)
+            raise CheckpointRefused(refusal) from None
+        verified = chain.chain_verify(
+            property_id=property_id,
+            since=last,
+            upto=(head.length, head.head),
+            known=[("the signer's ledger", signed_before)] if signed_before else [],
+        )
         if not verified.ok:
             raise CheckpointRefused(verified)
+        prop = Property.objects.get(pk=property_id)
         now = timezone.now()
         key = signing_key(keys, now)
         assert key.private_key is not None  # signing_key answers only keys that have one
         seq = last.seq + 1 if last else 1
         message = checkpoints.checkpoint_message(
-            property_id=property_id, seq=seq, entry_seq=head.length, head=head.head, signed_at=now, key_id=key.key_id
+            property_id=property_id,
+            licence=prop.licence_number,
+            jurisdiction=prop.jurisdiction,
+            seq=seq,
+            entry_seq=head.length,
+            head=head.head,
+            signed_at=now,
+            key_id=key.key_id,
         )
         signature = key.private_key.sign(message)
         token, note = None, ""
@@ -953,8 +978,10 @@ def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint
             newest = Checkpoint.objects.filter(property_id=property_id).order_by("-seq").first()
             if (newest.seq if newest else 0) != seq - 1:
                 continue  # another checkpoint came first: sign again over the head as it is now
-            return Checkpoint.objects.create(
+            checkpoint = Checkpoint.objects.create(
                 property_id=property_id,
+                licence_number=prop.licence_number,
+                jurisdiction=prop.jurisdiction,
                 seq=seq,
                 entry=Entry.objects.get(property_id=property_id, seq=head.length),
                 entry_seq=head.length,
@@ -966,6 +993,48 @@ def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint
                 timestamp_token=token,
                 timestamp_note=note,
             )
+        # Into the ledger once the checkpoint is committed (at once here, or when an enclosing transaction
+        # commits): it never records a checkpoint the database rolled back. A crash in between leaves it
+        # one checkpoint behind, which the next one makes good.
+        transaction.on_commit(partial(ledger.ledger_record, checkpoints.checkpoint_record(checkpoint)))
+        return checkpoint
+
+
+class HistoryLossRefused(Exception):
+    """Nothing to accept: the database is not missing history the signer signed, or is broken otherwise."""
+
+
+def checkpoint_history_loss_accept(*, property_id: int, reason: str) -> dict:
+    """After restoring a backup older than the signer's ledger (README, Restore): the history the
+    restore could not bring back is accepted as lost, so that the property's logbook is signed again
+    from what the database holds. Only a loss is accepted: the database must otherwise verify (its
+    chain whole, its checkpoints valid) and hold nothing that contradicts the ledger. The ledger keeps
+    the lost record, the counts and `reason`, and verify_logbook names it from then on. Answers the loss."""
+    if not reason.strip():
+        raise HistoryLossRefused("say why the history is lost (the restore, its date)")
+    keys = checkpoints.checkpoint_keys()
+    lost = ledger.ledger_read().get(property_id)
+    if lost is None:
+        raise HistoryLossRefused(f"the signer's ledger holds nothing for property {property_id}")
+    held = chain.known_checkpoint_check(property_id=property_id, record=lost, keys=keys, source="the signer's ledger")
+    if held.problem != "missing_history":
+        raise HistoryLossRefused(f"no history is missing to accept: {held.reason or 'the database reaches the ledger'}")
+    verified = chain.chain_verify(property_id=property_id)
+    # Entries the restore brought back after its last checkpoint may be old and uncovered: the next
+    # checkpoint covers them.
+    if not verified.ok and verified.checkpoint_problem != "uncovered":
+        raise HistoryLossRefused(f"the database's own chain does not verify: {verified.as_text()}")
+    last = Checkpoint.objects.filter(property_id=property_id).order_by("-seq").first()
+    counts = {"missing_entries": held.missing_entries, "missing_checkpoints": held.missing_checkpoints}
+    ledger.ledger_loss_accept(
+        property_id=property_id,
+        lost=lost,
+        now=timezone.now().isoformat(),
+        reason=reason.strip(),
+        counts=counts,
+        current=checkpoints.checkpoint_record(last) if last else None,
+    )
+    return {"lost": lost, **counts}
 
 
 def checkpoint_grown(*, now: datetime | None = None, every: timedelta | None = None) -> dict[str, list[int]]:

@@ -56,7 +56,8 @@ from inspections.reports.kinds import ENTRY_KINDS, artwork_attachment_name, cell
 from inspections.reports.models import Report, ReportStatus
 
 SEGMENT = "chain-segment.json"
-SEGMENT_FORMAT = "logbook-chain-segment/1"
+# Format 2 names the property's jurisdiction beside its licence: both are what its checkpoints sign.
+SEGMENT_FORMAT = "logbook-chain-segment/2"
 SEGMENT_ENTRIES = "segment-entries.json"  # the segment's entries, written beside the pieces
 
 COVER = -1  # the index of the cover piece
@@ -209,6 +210,7 @@ def segment_write(report: Report, path: Path) -> None:
             "id": report.property_id,
             "name": report.property.name,
             "licence": report.property.licence_number,
+            "jurisdiction": report.property.jurisdiction,
             "time_zone": report.property.time_zone,
         },
         "report": {

@@ -202,14 +202,25 @@ def test_a_checkpoint_signed_by_an_unknown_key_is_refused(history):
     forger = ed25519.Ed25519PrivateKey.generate()
     key_id = keyring.key_id_of(forger.public_key())
     signed_at = datetime.now(UTC)
+    prop = history.property
     message = checkpoints.checkpoint_message(
-        property_id=history.property.pk, seq=2, entry_seq=5, head=head.head, signed_at=signed_at, key_id=key_id
+        property_id=prop.pk,
+        licence=prop.licence_number,
+        jurisdiction=prop.jurisdiction,
+        seq=2,
+        entry_seq=5,
+        head=head.head,
+        signed_at=signed_at,
+        key_id=key_id,
     )
     entry = Entry.objects.get(property=history.property, seq=5)
     sql(
-        "INSERT INTO logbook_checkpoint (property_id, seq, entry_id, entry_seq, head, signed_at, reason, key_id,"
-        " signature, timestamp_note) VALUES (%s, 2, %s, 5, %s, %s, 'interval', %s, %s, '')",
-        history.property.pk,
+        "INSERT INTO logbook_checkpoint (property_id, licence_number, jurisdiction, seq, entry_id, entry_seq, head,"
+        " signed_at, reason, key_id, signature, timestamp_note) VALUES (%s, %s, %s, 2, %s, 5, %s, %s, 'interval',"
+        " %s, %s, '')",
+        prop.pk,
+        prop.licence_number,
+        prop.jurisdiction,
         entry.pk,
         head.head,
         signed_at,
@@ -249,8 +260,10 @@ def test_the_checkpoint_message_is_canonical_json_of_its_fields(history):
     checkpoint = services.checkpoint_sign(property_id=history.property.pk)
     assert checkpoints.message_of(checkpoint) == canonical(
         {
-            "format": "logbook-checkpoint/1",
+            "format": "logbook-checkpoint/2",
             "property": history.property.pk,
+            "licence": history.property.licence_number,
+            "jurisdiction": history.property.jurisdiction,
             "seq": 1,
             "entry_seq": 5,
             "head": checkpoint.head,

@@ -185,7 +185,51 @@ def test_a_report_whose_chain_contradicts_an_earlier_signed_checkpoint_cannot_be
     assert "cannot be produced" in report.error and "checkpoint #1" in report.error
 
 
+def test_a_report_of_a_property_whose_identity_was_swapped_cannot_be_produced(
+    committed_db, media, history, other_casino
+):
+    """Issue 32: two properties' names and licences swapped in the database; before, each one's reports
+    named the other casino over a chain that read intact."""
+    services.checkpoint_sign(property_id=history.property.pk)
+    one, two = history.property, other_casino.property
+    sql("UPDATE casinos_property SET licence_number = 'swap' WHERE id = %s", one.pk)
+    sql(
+        "UPDATE casinos_property SET name = %s, licence_number = %s WHERE id = %s", one.name, one.licence_number, two.pk
+    )
+    sql(
+        "UPDATE casinos_property SET name = %s, licence_number = %s WHERE id = %s", two.name, two.licence_number, one.pk
+    )
+    report = Report.objects.get(pk=requested(history).pk)
+    with pytest.raises(render.ReportRefused):
+        render.generate_locally(report.pk, processes=1)
+    report.refresh_from_db()
+    assert "the property's identity was changed in the database" in report.error
+
+
 # ---- The offline verifier ----
+
+
+def test_a_report_that_names_another_property_is_refused_offline(committed_db, media, history, signing_keys, tmp_path):
+    """The segment names the property by licence and jurisdiction, and the checkpoints sign them: a
+    report rebuilt to name another casino does not verify."""
+    report = generated(history)
+    segment = segment_of(report.file.path)
+    prop = history.property
+    assert segment["format"] == "logbook-chain-segment/2"
+    assert (segment["property"]["licence"], segment["property"]["jurisdiction"]) == (
+        prop.licence_number,
+        prop.jurisdiction,
+    )
+    assert segment["checkpoints"][-1]["licence"] == prop.licence_number
+    segment["property"].update(name="Other Casino", licence="PA-OTHER-1")
+    result = offline(
+        forge(tmp_path, Path(report.file.path), segment=segment), "--key", str(keys_pem(tmp_path, signing_keys.ring))
+    )
+    assert result.returncode == 1
+    assert (
+        f"was signed for licence {prop.licence_number} ({prop.jurisdiction}), but the report names licence "
+        f"PA-OTHER-1 ({prop.jurisdiction}): it is another property's logbook"
+    ) in result.stdout
 
 
 def test_the_offline_verifier_imports_no_django(committed_db, media, history, signing_keys, tmp_path):
@@ -275,15 +319,7 @@ def test_a_checkpoint_signed_by_an_unknown_key_is_refused(committed_db, media, h
     forger = ed25519.Ed25519PrivateKey.generate()
     record = segment["checkpoints"][-1]
     record["key_id"] = keyring.key_id_of(forger.public_key())
-    message = checkpoints.checkpoint_message(
-        property_id=record["property"],
-        seq=record["seq"],
-        entry_seq=record["entry_seq"],
-        head=record["head"],
-        signed_at=datetime.fromisoformat(record["signed_at"]),
-        key_id=record["key_id"],
-    )
-    record["signature"] = forger.sign(message).hex()
+    record["signature"] = forger.sign(checkpoints.record_message(record)).hex()
     result = offline(
         forge(tmp_path, Path(report.file.path), segment=segment), "--key", str(keys_pem(tmp_path, signing_keys.ring))
     )

@@ -84,3 +84,24 @@ def _drop_sql() -> list[str]:
     from config import append_only
 
     return append_only.drop_statements("postgresql", triggers.ALL_TABLES)
+
+
+@pytest.fixture
+def signed_history(history):
+    from inspections.logbook import services
+
+    services.checkpoint_sign(property_id=history.property.pk)
+    return history
+
+
+def test_a_restored_backup_older_than_the_last_checkpoint_says_how_much_is_missing(signed_history, restored):
+    """Issue 32: the restore's verify_logbook compares the database with the signer's ledger (beside the
+    key ring): a backup older than what was signed since reads "history is missing", with counts."""
+    from inspections.logbook import services
+
+    event(signed_history, "close")
+    event(signed_history, "cover")
+    services.checkpoint_sign(property_id=signed_history.property.pk)
+    result = verify(restored)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "history is missing" in result.stderr and "2 entries and 1 checkpoints are missing" in result.stderr
