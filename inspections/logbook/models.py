@@ -224,7 +224,7 @@ class Checkpoint(models.Model):
     # only the property's number. Empty (NULL) in a format-1 checkpoint, signed before they were bound;
     # nullable so that adding them keeps the append-only table (SQLite would rebuild it for a default).
     licence_number = models.CharField(max_length=50, null=True, blank=True, validators=[printable_line])
-    jurisdiction = models.CharField(max_length=2, null=True, blank=True)
+    jurisdiction = models.CharField(max_length=2, null=True, blank=True, validators=[printable_line])
 
     objects = CheckpointQuerySet.as_manager()
 

@@ -14,7 +14,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='checkpoint',
             name='jurisdiction',
-            field=models.CharField(blank=True, max_length=2, null=True),
+            field=models.CharField(blank=True, max_length=2, null=True, validators=[config.validators.PrintableLine()]),
         ),
         migrations.AddField(
             model_name='checkpoint',
