@@ -1,5 +1,6 @@
-"""Every PDF report signed by the application's certificate (PAdES, with pyHanko): any PDF reader
-shows who signed it and that it is unchanged since. Where a timestamp authority is configured
+"""Every PDF report signed by the application's certificate (PAdES, with pyHanko), which the
+deployment's compliance CA issued (config/keyring.py): any PDF reader shows who signed it and that
+it is unchanged since, and a validator given the published CA certificate follows the chain. Where a timestamp authority is configured
 (LOGBOOK_TSA_URL), the signature carries its RFC 3161 timestamp (PAdES B-T).
 
 The signature is an incremental update: the PDF/A-3b file WeasyPrint made, its attachments (the
@@ -29,7 +30,12 @@ def pdf_sign(source: Path, target: Path, *, reason: str, location: str) -> str |
     from pyhanko.sign.fields import SigSeedSubFilter
     from pyhanko.sign.signers.constants import ESIC_EXTENSION_1
 
-    signer = signers.SimpleSigner.load(settings.LOGBOOK_REPORT_SIGNING_KEY, settings.LOGBOOK_REPORT_SIGNING_CERT)
+    # The CA's certificate travels in the signature, so that a validator given only the published CA
+    # (or already trusting the enterprise CA) builds the path to the report certificate.
+    chain = (settings.LOGBOOK_REPORT_CA_CERT,) if settings.LOGBOOK_REPORT_CA_CERT else ()
+    signer = signers.SimpleSigner.load(
+        settings.LOGBOOK_REPORT_SIGNING_KEY, settings.LOGBOOK_REPORT_SIGNING_CERT, ca_chain_files=chain
+    )
     if signer is None:
         raise RuntimeError("the report signing key or certificate cannot be loaded")
     metadata = signers.PdfSignatureMetadata(
