@@ -136,3 +136,61 @@ def test_make_runs_keys_are_issued_by_a_development_ca_kept_apart(tmp_path):
     leaf.verify_directly_issued_by(authority)
     assert keyring.certificates_load(keys / "report-certificates.pem") == [leaf]
     assert keyring.development_keys(keys, now=datetime.now(UTC)) == []  # made once
+
+
+# ---- The offline verifier trusts only a signer that chains to the trust root given ----
+
+
+def signed_again(source: Path, target: Path, key: Path, cert: Path, field: str) -> Path:
+    """`source` with one more signature, an incremental update over the whole file."""
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import signers
+
+    with source.open("rb") as handle, target.open("wb") as out:
+        signers.sign_pdf(
+            IncrementalPdfFileWriter(handle, strict=False),
+            signers.PdfSignatureMetadata(field_name=field),
+            signer=signers.SimpleSigner.load(str(key), str(cert)),
+            output=out,
+        )
+    return target
+
+
+def test_the_verifier_refuses_to_answer_without_a_trust_root(committed_db, media, history, signing_keys, tmp_path):
+    """A stranger's signature over the genuine rows was VERIFIED when --cert was left out, with a hint."""
+    from tests.inspections.test_signed_reports import keys_pem, offline
+
+    report = generated(history)
+    forged = forge(tmp_path, Path(report.file.path))
+    keys = str(keys_pem(tmp_path, signing_keys.ring))
+    result = offline(forged, "--key", keys, trust=False)
+    assert result.returncode == 2 and "VERIFIED" not in result.stdout, result.stdout
+    assert "Cannot check: give the trust root the report's signer must chain to: --ca" in result.stderr
+    # With the published CA, the stranger is refused, and the genuine report verifies.
+    ca = tmp_path / "compliance-ca.pem"
+    ca.write_bytes(APIClient().get("/api/report-ca/", {"format": "pem"}).content)
+    result = offline(forged, "--key", keys, "--ca", str(ca))
+    assert result.returncode == 1, result.stdout
+    assert "Common Name: Forger, whose certificate does not chain to the trust root you gave" in result.stdout
+    result = offline(Path(report.file.path), "--key", keys, "--ca", str(ca))
+    assert result.returncode == 0, result.stdout
+    assert "the signer's certificate chains to the trust root you gave (--ca/--cert)" in result.stdout
+
+
+def test_the_verifier_checks_every_signature_not_only_the_last(committed_db, media, history, signing_keys, tmp_path):
+    """A stranger's signature in the middle, re-signed over by the casino's key: the last signature
+    alone is genuine and covers the file, yet the file carries a signer nobody vouches for."""
+    from tests.inspections.test_signed_reports import keys_pem, offline
+
+    report = generated(history)
+    forged = forge(tmp_path, Path(report.file.path))  # makes the forger's key and certificate
+    stranger = signed_again(
+        Path(report.file.path), tmp_path / "stranger.pdf", tmp_path / "forger.key", tmp_path / "forger.pem", "Stranger"
+    )
+    again = signed_again(stranger, tmp_path / "again.pdf", signing_keys.report_key, signing_keys.report_cert, "Again")
+    assert forged.exists()
+    keys = str(keys_pem(tmp_path, signing_keys.ring))
+    result = offline(again, "--key", keys, "--cert", str(signing_keys.report_cert))
+    assert result.returncode == 1, result.stdout
+    assert "Common Name: Forger, whose certificate does not chain to the trust root you gave" in result.stdout
+    assert "NOT VERIFIED" in result.stdout
