@@ -33,7 +33,7 @@ from pathlib import Path
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from cryptography.x509.oid import NameOID
 
 
@@ -299,9 +299,12 @@ def report_certificate_issue(
         ca_key = serialization.load_pem_private_key(Path(ca_key_path).read_bytes(), password=None)
     except OSError as error:
         raise KeyringError(f"cannot read the CA's key {ca_key_path}: {error.strerror}") from None
-    (ca_certificate, *_) = certificates_load(ca_cert_path) or [None]
-    if ca_certificate is None:
+    if not isinstance(ca_key, ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey):
+        raise KeyringError(f"{ca_key_path} is not an EC or RSA private key")
+    authorities = certificates_load(ca_cert_path)
+    if not authorities:
         raise KeyringError(f"no CA certificate in {ca_cert_path}")
+    ca_certificate = authorities[0]
     if ca_certificate.public_key().public_bytes(
         serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
     ) != ca_key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo):
@@ -332,7 +335,7 @@ def report_certificate_issue(
             critical=True,
         )
         .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
-        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_certificate.public_key()), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
         .sign(ca_key, hashes.SHA384() if isinstance(ca_key, ec.EllipticCurvePrivateKey) else hashes.SHA256())
     )
     Path(key_path).parent.mkdir(parents=True, exist_ok=True)
