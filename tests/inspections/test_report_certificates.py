@@ -15,6 +15,7 @@ from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from config import keyring
+from tests.inspections.test_reports import pdf_pages
 from tests.inspections.test_signed_reports import forge, generated
 
 
@@ -59,6 +60,8 @@ def test_a_report_validates_with_only_the_published_ca_as_trust_root(
     (current,) = [row for row in certificates if row["signing"]]
     assert current["sha256"] == status.signing_cert.sha256_fingerprint.replace(" ", "").lower()
     assert current["valid_from"] and current["valid_until"]
+    # The cover tells its reader where the trust root is published.
+    assert "/api/report-ca/" in " ".join(pdf_pages(report)[0].split())
 
 
 def test_a_stranger_signed_report_is_not_trusted_by_the_published_ca(committed_db, media, history, tmp_path):
