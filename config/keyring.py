@@ -1,5 +1,12 @@
 """The application's signing keys, kept outside the database: the checkpoints' Ed25519 keys and the
-reports' certificate.
+reports' certificate, issued by the deployment's compliance certificate authority.
+
+The compliance CA is the trust root a regulator's validator is given (pdfsig, pyHanko, Acrobat): its
+key is kept offline, never beside the application's keys, and is used only to issue a new report
+certificate (`manage.py report_ca_make`, then `manage.py report_certificate_issue`). An existing
+enterprise CA does as well: its certificate is configured instead (LOGBOOK_REPORT_CA_CERT). Every
+report certificate ever issued is kept, public half only, in the published bundle
+(LOGBOOK_REPORT_CERTIFICATES), so that older reports still name a certificate the application shows.
 
 A checkpoint key ring is a JSON file naming each key's PEM file (relative paths from the ring's own
 directory) and when the key was in use:
@@ -26,7 +33,7 @@ from pathlib import Path
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, ed25519
+from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from cryptography.x509.oid import NameOID
 
 
@@ -211,18 +218,172 @@ def report_certificate_make(
     Path(cert_path).write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
 
 
-def development_keys(directory: str | Path, *, now: dt.datetime) -> list[str]:
-    """`make run`: a checkpoint key ring and a report certificate under `directory` (git-ignored),
-    each made only if it is missing. Answers what was made."""
+def _name(common_name: str) -> x509.Name:
+    return x509.Name(
+        [
+            x509.NameAttribute(NameOID.COMMON_NAME, common_name),
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Roulette compliance logbook"),
+        ]
+    )
+
+
+def report_ca_make(
+    key_path: str | Path, cert_path: str | Path, *, common_name: str, now: dt.datetime, days: int = 7300
+) -> x509.Certificate:
+    """The deployment's compliance certificate authority: a key (kept offline) and its self-signed CA
+    certificate (published), which may issue report certificates only (path length 0)."""
+    key = ec.generate_private_key(ec.SECP384R1())
+    name = _name(common_name)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(days=1))
+        .not_valid_after(now + dt.timedelta(days=days))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=False,
+                content_commitment=False,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=True,
+                crl_sign=True,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .sign(key, hashes.SHA384())
+    )
+    Path(key_path).parent.mkdir(parents=True, exist_ok=True)
+    Path(cert_path).parent.mkdir(parents=True, exist_ok=True)
+    _write_private(
+        Path(key_path),
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
+    )
+    Path(cert_path).write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    return certificate
+
+
+def certificates_load(path: str | Path) -> list[x509.Certificate]:
+    """Every certificate of a PEM file (a bundle), in its order; none if the file does not exist."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    try:
+        return x509.load_pem_x509_certificates(path.read_bytes())
+    except ValueError:
+        raise KeyringError(f"{path} holds no PEM certificate") from None
+
+
+def report_certificate_issue(
+    ca_key_path: str | Path,
+    ca_cert_path: str | Path,
+    key_path: str | Path,
+    cert_path: str | Path,
+    *,
+    common_name: str,
+    now: dt.datetime,
+    days: int = 825,
+    published: str | Path | None = None,
+) -> x509.Certificate:
+    """A new report-signing key and its certificate, issued by the compliance CA; the certificate
+    is appended to the `published` bundle, where the earlier ones stay. The key and certificate
+    files must not exist yet (a rotation writes new ones, then the settings name them)."""
+    try:
+        ca_key = serialization.load_pem_private_key(Path(ca_key_path).read_bytes(), password=None)
+    except OSError as error:
+        raise KeyringError(f"cannot read the CA's key {ca_key_path}: {error.strerror}") from None
+    if not isinstance(ca_key, ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey):
+        raise KeyringError(f"{ca_key_path} is not an EC or RSA private key")
+    authorities = certificates_load(ca_cert_path)
+    if not authorities:
+        raise KeyringError(f"no CA certificate in {ca_cert_path}")
+    ca_certificate = authorities[0]
+    if ca_certificate.public_key().public_bytes(
+        serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    ) != ca_key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo):
+        raise KeyringError(f"{ca_key_path} is not the key of the CA certificate {ca_cert_path}")
+    key = ec.generate_private_key(ec.SECP256R1())
+    not_after = min(now + dt.timedelta(days=days), ca_certificate.not_valid_after_utc)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(_name(common_name))
+        .issuer_name(ca_certificate.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - dt.timedelta(minutes=5))
+        .not_valid_after(not_after)
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=True,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=False,
+                crl_sign=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
+        .sign(ca_key, hashes.SHA384() if isinstance(ca_key, ec.EllipticCurvePrivateKey) else hashes.SHA256())
+    )
+    Path(key_path).parent.mkdir(parents=True, exist_ok=True)
+    _write_private(
+        Path(key_path),
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
+    )
+    pem = certificate.public_bytes(serialization.Encoding.PEM)
+    fd = os.open(cert_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(pem)
+    if published is not None:
+        with Path(published).open("ab") as handle:
+            handle.write(pem)
+    return certificate
+
+
+def development_keys(directory: str | Path, *, now: dt.datetime, ca_directory: str | Path | None = None) -> list[str]:
+    """`make run`: a checkpoint key ring under `directory` (git-ignored), a development compliance
+    CA under `ca_directory` (beside it, never in it: the CA's key is not the application's), and a
+    report certificate the CA issues; each made only if it is missing (a report certificate the CA
+    did not issue, from before there was a CA, is replaced). Answers what was made."""
     directory = Path(directory)
+    ca_directory = Path(ca_directory) if ca_directory is not None else directory.parent / "ca"
     made = []
     ring = directory / "checkpoint-keyring.json"
     if not ring.exists():
         checkpoint_key_add(ring, now=now)
         made.append(str(ring))
+    ca_key, ca_cert = ca_directory / "compliance-ca.key", ca_directory / "compliance-ca.pem"
+    if not ca_key.exists() or not ca_cert.exists():
+        ca_key.unlink(missing_ok=True)
+        report_ca_make(ca_key, ca_cert, common_name="Logbook development compliance CA (not for production)", now=now)
+        made.append(str(ca_cert))
     key, cert = directory / "report-signing.key", directory / "report-signing.pem"
-    if not key.exists() or not cert.exists():
+    (authority,) = certificates_load(ca_cert)
+    current = certificates_load(cert)
+    if not key.exists() or not current or current[0].issuer != authority.subject:
         key.unlink(missing_ok=True)
-        report_certificate_make(key, cert, common_name="Logbook development (not for production)", now=now)
+        cert.unlink(missing_ok=True)
+        report_certificate_issue(
+            ca_key,
+            ca_cert,
+            key,
+            cert,
+            common_name="Logbook development (not for production)",
+            now=now,
+            published=directory / "report-certificates.pem",
+        )
         made.append(str(cert))
     return made

@@ -456,8 +456,9 @@ LOGBOOK_TSA_CERTIFICATES = os.getenv("LOGBOOK_TSA_CERTIFICATES", "")
 LOGBOOK_TSA_TIMEOUT_SECONDS = envint("LOGBOOK_TSA_TIMEOUT_SECONDS", "10")
 if LOGBOOK_TSA_CERTIFICATES and not Path(LOGBOOK_TSA_CERTIFICATES).is_file():
     raise ImproperlyConfigured(f"LOGBOOK_TSA_CERTIFICATES: no file {LOGBOOK_TSA_CERTIFICATES}")
-# The key and certificate (PEM) that sign every PDF report (PAdES); `make run` makes a
-# self-signed pair under var/keys/. Without them a report is not signed (and `check --deploy` says so).
+# The key and certificate (PEM) that sign every PDF report (PAdES), the certificate issued by the
+# compliance CA below; `make run` makes a pair under var/keys/, issued by a development CA under
+# var/ca/. Without them a report is not signed (and `check --deploy` says so).
 LOGBOOK_REPORT_SIGNING_KEY = os.getenv("LOGBOOK_REPORT_SIGNING_KEY", "")
 LOGBOOK_REPORT_SIGNING_CERT = os.getenv("LOGBOOK_REPORT_SIGNING_CERT", "")
 if os.getenv("LOGBOOK_REPORT_SIGNING_KEY") is None and (BASE_DIR / "var" / "keys" / "report-signing.key").exists():
@@ -467,6 +468,23 @@ for _name, _path in (("LOGBOOK_REPORT_SIGNING_KEY", LOGBOOK_REPORT_SIGNING_KEY),
                      ("LOGBOOK_REPORT_SIGNING_CERT", LOGBOOK_REPORT_SIGNING_CERT)):  # fmt: skip
     if bool(LOGBOOK_REPORT_SIGNING_KEY) != bool(LOGBOOK_REPORT_SIGNING_CERT) or (_path and not Path(_path).is_file()):
         raise ImproperlyConfigured(f"{_name}: the report's signing key and certificate are two readable files")
+# The compliance certificate authority's certificate (PEM; an enterprise CA's chain, root last, may
+# stand in its place): what a regulator's validator trusts, published at /api/report-ca/ and carried
+# in each signature. Its key is never configured here. And the bundle of every report certificate
+# ever issued (public halves), published at /api/report-certificates/.
+LOGBOOK_REPORT_CA_CERT = os.getenv("LOGBOOK_REPORT_CA_CERT", "")
+if os.getenv("LOGBOOK_REPORT_CA_CERT") is None and (BASE_DIR / "var" / "ca" / "compliance-ca.pem").exists():
+    LOGBOOK_REPORT_CA_CERT = str(BASE_DIR / "var" / "ca" / "compliance-ca.pem")
+LOGBOOK_REPORT_CERTIFICATES = os.getenv("LOGBOOK_REPORT_CERTIFICATES", "")
+if (
+    os.getenv("LOGBOOK_REPORT_CERTIFICATES") is None
+    and (BASE_DIR / "var" / "keys" / "report-certificates.pem").exists()
+):
+    LOGBOOK_REPORT_CERTIFICATES = str(BASE_DIR / "var" / "keys" / "report-certificates.pem")
+for _name, _path in (("LOGBOOK_REPORT_CA_CERT", LOGBOOK_REPORT_CA_CERT),
+                     ("LOGBOOK_REPORT_CERTIFICATES", LOGBOOK_REPORT_CERTIFICATES)):  # fmt: skip
+    if _path and not Path(_path).is_file():
+        raise ImproperlyConfigured(f"{_name}: no file {_path}")
 
 # How long the answer to an API write sent with an Idempotency-Key (and a signed form's one-time
 # token) is kept: a repeat within it gets the same answer instead of a second entry.

@@ -3,14 +3,19 @@
 (`pip install pyHanko`, which brings `cryptography`).
 
     python3 verify_report.py REPORT.pdf --key CHECKPOINT_KEY.pem [--key OLDER_KEY.pem]
-                             [--cert REPORT_CERTIFICATE.pem] [--tsa-cert TSA.pem]
+                             --ca COMPLIANCE_CA.pem [--tsa-cert TSA.pem]
 
 `--key`: the casino's published checkpoint public key(s), PEM (GET /api/checkpoint-keys/; one file
-may hold several). `--cert`: the certificate that signs the reports, if you hold it, to check the
-PDF's signer against it; `--tsa-cert`: the timestamp authority's certificate, to trust its tokens.
+may hold several). `--ca`: the trust root the report's signer must chain to: the casino's compliance
+CA certificate (GET /api/report-ca/?format=pem), or your own copy of the enterprise CA it names;
+`--cert`: a report certificate you hold, trusted as it is (either or both; one is required: a
+signer nobody vouches for is never accepted). `--tsa-cert`: the timestamp authority's certificate,
+to trust its tokens.
 
 What it checks, in this order, each answered in plain words:
-1. the PDF's signature: made over the whole file, which has not changed since;
+1. every signature in the PDF: each one's bytes unchanged since it was made, the last one over the
+   whole file, and each signer's certificate chaining to the trust root you gave (checked with
+   pyHanko's certificate validator: issuer, validity, key usage);
 2. the chain segment attached to the PDF (chain-segment.json): every entry's hash recomputed from its
    record and the previous hash, end to end, and every signature bound to its entry's content;
 3. the signed checkpoints attached with it: each one's Ed25519 signature by one of your keys (and
@@ -301,13 +306,31 @@ def signature_dictionaries(reader) -> list:
     return found
 
 
-def check_pdf_signature(data: bytes, verdict: Verdict, certificates: list, tsa_certificates: list):
-    """The PDF's signature covers the whole file, unchanged since; answers the reader, or None.
+def chains_to(certificate, carried: list, anchors: list) -> tuple[bool, str]:
+    """The signer's certificate has a valid path to one of `anchors` (the certificates the signature
+    carries may be its intermediates): pyHanko's certificate validator, offline. Answers (ok, why not)."""
+    import asyncio
 
-    Checked here with asn1crypto and cryptography (pyHanko only reads the file): the signed byte
-    range is the whole file but the signature itself, its SHA-256 is what the CMS signature signed,
-    and that signature verifies with the certificate it carries."""
-    from asn1crypto import cms
+    from pyhanko_certvalidator import CertificateValidator, ValidationContext
+
+    if any(certificate.dump() == anchor.dump() for anchor in anchors):
+        return True, ""  # the very certificate you gave (--cert)
+    context = ValidationContext(trust_roots=anchors, allow_fetching=False, revocation_mode="soft-fail")
+    validator = CertificateValidator(certificate, intermediate_certs=carried, validation_context=context)
+    try:
+        asyncio.run(validator.async_validate_usage({"digital_signature"}))
+    except Exception as error:  # path building, validity, usage: each says why
+        return False, str(error) or type(error).__name__
+    return True, ""
+
+
+def check_pdf_signature(data: bytes, verdict: Verdict, anchors: list, tsa_certificates: list):
+    """Every signature of the PDF; answers the reader, or None.
+
+    Checked here with asn1crypto and cryptography (pyHanko reads the file and validates the
+    certificate path): each signed byte range starts the file and the last one is the whole file but
+    the signature itself, its SHA-256 is what the CMS signature signed, that signature verifies with
+    the certificate it carries, and that certificate chains to one of `anchors`."""
     from pyhanko.pdf_utils.reader import PdfFileReader
 
     try:
@@ -319,22 +342,42 @@ def check_pdf_signature(data: bytes, verdict: Verdict, certificates: list, tsa_c
     if not signatures:
         verdict.fail("the PDF carries no signature: it is not a signed report")
         return reader
-    signature = signatures[-1]
+    for number, signature in enumerate(signatures, start=1):
+        check_one_signature(
+            data,
+            signature,
+            verdict,
+            anchors,
+            tsa_certificates,
+            last=number == len(signatures),
+            name="the PDF's signature"
+            if len(signatures) == 1
+            else f"the PDF's signature {number} of {len(signatures)}",
+        )
+    return reader
+
+
+def check_one_signature(
+    data: bytes, signature, verdict: Verdict, anchors: list, tsa_certificates: list, *, last: bool, name: str
+) -> None:
+    from asn1crypto import cms
+
     try:
         start, first, second, length = (int(number) for number in signature["/ByteRange"])
         contents = bytes(signature["/Contents"])
         signed_data = cms.ContentInfo.load(contents)["content"]
     except Exception as error:
-        verdict.fail(f"the PDF's signature cannot be read ({type(error).__name__}: {error})")
-        return reader
+        verdict.fail(f"{name} cannot be read ({type(error).__name__}: {error})")
+        return
     if (
         start != 0
-        or second + length != len(data)
+        or second + length > len(data)
+        or (last and second + length != len(data))
         or data[first : first + 1] != b"<"
         or data[second - 1 : second] != b">"
     ):
-        verdict.fail("the PDF's signature does not cover the whole file: something was added or moved after it")
-        return reader
+        verdict.fail(f"{name} does not cover the whole file: something was added or moved after it")
+        return
     digest_algorithm = signed_data["signer_infos"][0]["digest_algorithm"]["algorithm"].native
     digest = hashlib.new(digest_algorithm)
     digest.update(data[:first])
@@ -343,10 +386,10 @@ def check_pdf_signature(data: bytes, verdict: Verdict, certificates: list, tsa_c
     who = certificate.subject.human_friendly if certificate is not None else "nobody"
     if not ok and reason == "what it signed is not these bytes":
         verdict.fail(f"the PDF was changed after {who} signed it: its bytes no longer match the signature")
-        return reader
+        return
     if not ok:
-        verdict.fail(f"the PDF's signature by {who} is not valid: {reason}")
-        return reader
+        verdict.fail(f"{name} by {who} is not valid: {reason}")
+        return
     when = ""
     unsigned = signed_data["signer_infos"][0]["unsigned_attrs"]
     for attribute in unsigned if unsigned.native else []:
@@ -355,18 +398,20 @@ def check_pdf_signature(data: bytes, verdict: Verdict, certificates: list, tsa_c
                 attribute["values"][0].dump(), signed_data["signer_infos"][0]["signature"].native, tsa_certificates
             )
             if not stamped:
-                verdict.fail(f"the PDF's signature: {words}")
-                return reader
+                verdict.fail(f"{name}: {words}")
+                return
             when = f", {words}"
-    verdict.ok(f"the PDF is signed by {who} and has not changed since it was signed{when}")
-    if certificates:
-        if trusted_by(certificate, certificates):
-            verdict.ok("the signer's certificate is the one you gave (--cert)")
-        else:
-            verdict.fail(f"the PDF is signed by {who}, not by the certificate you gave (--cert)")
+    what = "the PDF" if last else "its revision"
+    verdict.ok(f"{what} is signed by {who} and has not changed since it was signed{when}")
+    carried = [c.chosen for c in signed_data["certificates"] if c.name == "certificate"]
+    trusted, why = chains_to(certificate, carried, anchors)
+    if trusted:
+        verdict.ok(f"the signer's certificate chains to the trust root you gave (--ca/--cert): {who}")
     else:
-        verdict.note("(give --cert REPORT_CERTIFICATE.pem to check who the signer is against a certificate you hold)")
-    return reader
+        verdict.fail(
+            f"the PDF is signed by {who}, whose certificate does not chain to the trust root you gave "
+            f"(--ca/--cert): {why}"
+        )
 
 
 # ---- 2. The chain segment ----
@@ -583,15 +628,29 @@ def check_csv(segment: dict, entries: dict[int, dict], csv_bytes: bytes, verdict
         verdict.ok(f"the CSV's {len(rows)} rows are the segment's entries of the period, cell by cell")
 
 
-def verify(path: str, key_paths: list[str], cert_path: str | None = None, tsa_cert_path: str | None = None) -> Verdict:
+def verify(
+    path: str,
+    key_paths: list[str],
+    cert_path: str | None = None,
+    tsa_cert_path: str | None = None,
+    ca_paths: list[str] | None = None,
+) -> Verdict:
     keys = load_keys(key_paths)
-    certificates, tsa_certificates = load_certificates(cert_path), load_certificates(tsa_cert_path)
+    anchors = [certificate for ca in ca_paths or [] for certificate in load_certificates(ca)]
+    anchors += load_certificates(cert_path)
+    if not anchors:
+        raise Unusable(
+            "give the trust root the report's signer must chain to: --ca COMPLIANCE_CA.pem "
+            "(GET /api/report-ca/?format=pem) or --cert REPORT_CERTIFICATE.pem; a signer nobody vouches for "
+            "proves nothing"
+        )
+    tsa_certificates = load_certificates(tsa_cert_path)
     try:
         data = Path(path).read_bytes()
     except OSError as error:
         raise Unusable(f"cannot read {path}: {error.strerror}") from None
     verdict = Verdict()
-    reader = check_pdf_signature(data, verdict, certificates, tsa_certificates)
+    reader = check_pdf_signature(data, verdict, anchors, tsa_certificates)
     if reader is None:
         return verdict
     try:
@@ -640,11 +699,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--key", action="append", required=True, help="a published checkpoint public key (PEM); repeat for several"
     )
-    parser.add_argument("--cert", help="the certificate that signs the reports (PEM), to check the PDF's signer")
+    parser.add_argument(
+        "--ca",
+        action="append",
+        help="the compliance CA's certificate (PEM, GET /api/report-ca/?format=pem): the trust root the signer "
+        "must chain to; repeat for several",
+    )
+    parser.add_argument("--cert", help="a report-signing certificate you hold (PEM), trusted as it is")
     parser.add_argument("--tsa-cert", help="the timestamp authority's certificate (PEM), to trust its timestamps")
     arguments = parser.parse_args(argv)
     try:
-        verdict = verify(arguments.report, arguments.key, arguments.cert, arguments.tsa_cert)
+        verdict = verify(arguments.report, arguments.key, arguments.cert, arguments.tsa_cert, arguments.ca)
     except Unusable as problem:
         print(f"Cannot check: {problem}", file=sys.stderr)
         return 2

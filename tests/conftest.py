@@ -90,19 +90,37 @@ def signing_keys(tmp_path_factory):
     ring = directory / "checkpoint-keyring.json"
     # Valid from long before any clock a test freezes.
     keyring.checkpoint_key_add(ring, now=datetime(2000, 1, 1, tzinfo=UTC))
+    # The report certificate is issued by a compliance CA of the tests' own, its key kept apart.
+    ca_directory = tmp_path_factory.mktemp("ca")
+    ca_key, ca_cert = ca_directory / "compliance-ca.key", ca_directory / "compliance-ca.pem"
+    keyring.report_ca_make(ca_key, ca_cert, common_name="Logbook tests compliance CA", now=datetime.now(UTC))
     key, cert = directory / "report-signing.key", directory / "report-signing.pem"
-    keyring.report_certificate_make(key, cert, common_name="Logbook tests", now=datetime.now(UTC))
+    published = directory / "report-certificates.pem"
+    keyring.report_certificate_issue(
+        ca_key, ca_cert, key, cert, common_name="Logbook tests", now=datetime.now(UTC), published=published
+    )
     django_settings.LOGBOOK_CHECKPOINT_KEYRING = str(ring)
     django_settings.LOGBOOK_REPORT_SIGNING_KEY, django_settings.LOGBOOK_REPORT_SIGNING_CERT = str(key), str(cert)
+    django_settings.LOGBOOK_REPORT_CA_CERT, django_settings.LOGBOOK_REPORT_CERTIFICATES = str(ca_cert), str(published)
     django_settings.LOGBOOK_TSA_URL = django_settings.LOGBOOK_TSA_CERTIFICATES = ""
     # The servers and workers a test starts (gunicorn, Celery) sign with the same keys.
     os.environ.update(
         LOGBOOK_CHECKPOINT_KEYRING=str(ring),
         LOGBOOK_REPORT_SIGNING_KEY=str(key),
         LOGBOOK_REPORT_SIGNING_CERT=str(cert),
+        LOGBOOK_REPORT_CA_CERT=str(ca_cert),
+        LOGBOOK_REPORT_CERTIFICATES=str(published),
         LOGBOOK_TSA_URL="",
     )
-    return SimpleNamespace(directory=directory, ring=ring, report_key=key, report_cert=cert)
+    return SimpleNamespace(
+        directory=directory,
+        ring=ring,
+        report_key=key,
+        report_cert=cert,
+        ca_key=ca_key,
+        ca_cert=ca_cert,
+        report_certificates=published,
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -21,8 +21,17 @@ from tests.servers import ROOT, gunicorn_start
 # Production signs its logbook and its reports with keys of its own (config/keyring.py).
 KEYS = Path(tempfile.mkdtemp(prefix="logbook-production-keys-"))
 keyring.checkpoint_key_add(KEYS / "ring.json", now=datetime.now(UTC))
-keyring.report_certificate_make(
-    KEYS / "report.key", KEYS / "report.pem", common_name="Production test", now=datetime.now(UTC)
+# Its report certificate is issued by its compliance CA, whose key stays elsewhere (offline).
+CA = Path(tempfile.mkdtemp(prefix="logbook-production-ca-"))
+keyring.report_ca_make(CA / "ca.key", CA / "ca.pem", common_name="Production test CA", now=datetime.now(UTC))
+keyring.report_certificate_issue(
+    CA / "ca.key",
+    CA / "ca.pem",
+    KEYS / "report.key",
+    KEYS / "report.pem",
+    common_name="Production test",
+    now=datetime.now(UTC),
+    published=KEYS / "report-certificates.pem",
 )
 PRODUCTION = {
     "DEBUG": "false",
@@ -32,6 +41,8 @@ PRODUCTION = {
     "LOGBOOK_CHECKPOINT_KEYRING": str(KEYS / "ring.json"),
     "LOGBOOK_REPORT_SIGNING_KEY": str(KEYS / "report.key"),
     "LOGBOOK_REPORT_SIGNING_CERT": str(KEYS / "report.pem"),
+    "LOGBOOK_REPORT_CA_CERT": str(CA / "ca.pem"),
+    "LOGBOOK_REPORT_CERTIFICATES": str(KEYS / "report-certificates.pem"),
 }
 
 

@@ -441,6 +441,13 @@ def _artwork_attachments(report: Report) -> list:
     ]
 
 
+def attachments_once(document, pdf) -> None:
+    """WeasyPrint's PDF/A-3 pass lists each attachment twice in the catalog's /AF (from the names
+    tree, then again from the file specifications): each once, as PDF/A-3 (ISO 19005-3) means it."""
+    if "AF" in pdf.catalog:
+        pdf.catalog["AF"][:] = list(dict.fromkeys(pdf.catalog["AF"]))
+
+
 def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
     """Pass 1: the piece laid out once, as PDF/A-3b, its page-number corner left blank; returns
     its file and its number of pages. The cover carries the CSV attachment."""
@@ -473,7 +480,7 @@ def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
         rows = kind_of(report).rows(report, list(piece.keys))
         csv_part_write(report, piece, rows)
     document = HTML(string=_html(report, piece, rows)).render()
-    document.write_pdf(path, **options)
+    document.write_pdf(path, finisher=attachments_once, **options)
     piece_done(report_id)
     return str(path), len(document.pages)
 

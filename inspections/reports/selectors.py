@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import QuerySet
 
 from inspections.reports.models import Report
@@ -10,3 +11,43 @@ from inspections.reports.models import Report
 def reports_visible_to(user) -> QuerySet[Report]:
     """A property's reports: to its compliance manager and its jurisdiction's regulators only."""
     return Report.objects.restrict(user).select_related("property", "requested_by", "checkpoint")
+
+
+def _certificate(certificate) -> dict:
+    from cryptography.hazmat.primitives import hashes, serialization
+
+    return {
+        "subject": certificate.subject.rfc4514_string(),
+        "issuer": certificate.issuer.rfc4514_string(),
+        "serial_number": format(certificate.serial_number, "x"),
+        "sha256": certificate.fingerprint(hashes.SHA256()).hex(),
+        "valid_from": certificate.not_valid_before_utc,
+        "valid_until": certificate.not_valid_after_utc,
+        "pem": certificate.public_bytes(serialization.Encoding.PEM).decode("ascii"),
+    }
+
+
+def report_ca_list() -> list[dict]:
+    """The compliance CA's certificate (an enterprise CA's chain, as configured): the trust root a
+    regulator gives a validator. Public to everyone: it is a certificate, not a secret."""
+    from config.keyring import certificates_load
+
+    if not settings.LOGBOOK_REPORT_CA_CERT:
+        return []
+    return [_certificate(certificate) for certificate in certificates_load(settings.LOGBOOK_REPORT_CA_CERT)]
+
+
+def report_certificate_list() -> list[dict]:
+    """Every report-signing certificate issued (the published bundle) and the one signing now, oldest
+    first, each with its validity; `signing` marks the current one."""
+    from config.keyring import certificates_load
+
+    bundle = certificates_load(settings.LOGBOOK_REPORT_CERTIFICATES) if settings.LOGBOOK_REPORT_CERTIFICATES else []
+    current = (
+        certificates_load(settings.LOGBOOK_REPORT_SIGNING_CERT)[:1] if settings.LOGBOOK_REPORT_SIGNING_CERT else []
+    )
+    signing = {_certificate(certificate)["sha256"] for certificate in current}
+    rows = {row["sha256"]: row for row in map(_certificate, [*bundle, *current])}
+    return sorted(
+        ({**row, "signing": row["sha256"] in signing} for row in rows.values()), key=lambda row: row["valid_from"]
+    )

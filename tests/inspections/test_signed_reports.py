@@ -35,9 +35,14 @@ def keys_pem(tmp_path: Path, ring: Path) -> Path:
     return path
 
 
-def offline(pdf: Path, *args: str) -> subprocess.CompletedProcess:
-    """The verifier as a regulator runs it: its own process, no Django settings, no database."""
+def offline(pdf: Path, *args: str, trust: bool = True) -> subprocess.CompletedProcess:
+    """The verifier as a regulator runs it: its own process, no Django settings, no database. Unless
+    the test names its own trust root (or none), it gives the compliance CA the application publishes."""
+    from django.conf import settings
+
     environment = {"PATH": "/usr/bin:/bin"}
+    if trust and "--ca" not in args and "--cert" not in args:
+        args = (*args, "--ca", settings.LOGBOOK_REPORT_CA_CERT)
     return subprocess.run(
         [sys.executable, str(VERIFIER), str(pdf), *args],
         capture_output=True,
@@ -236,7 +241,8 @@ def test_the_offline_verifier_imports_no_django(committed_db, media, history, si
     report = generated(history)
     script = (
         "import runpy, sys\n"
-        f"sys.argv = ['verify_report.py', {report.file.path!r}, '--key', {str(keys_pem(tmp_path, signing_keys.ring))!r}]\n"
+        f"sys.argv = ['verify_report.py', {report.file.path!r}, '--key', {str(keys_pem(tmp_path, signing_keys.ring))!r},"
+        f" '--ca', {str(signing_keys.ca_cert)!r}]\n"
         f"try:\n    runpy.run_path({str(VERIFIER)!r}, run_name='__main__')\n"
         "except SystemExit as exit:\n    code = exit.code\n"
         "assert code == 0, code\n"
@@ -259,7 +265,7 @@ def test_a_regulator_verifies_a_downloaded_register_offline(committed_db, media,
     assert result.returncode == 0, result.stdout + result.stderr
     out = result.stdout
     assert "OK      the PDF is signed by" in out and "has not changed since it was signed" in out
-    assert "the signer's certificate is the one you gave" in out
+    assert "the signer's certificate chains to the trust root you gave" in out
     assert "hash end to end" in out and "the segment ends on signed checkpoint #1" in out
     assert f"the CSV's {report.rows} rows are the segment's entries of the period, cell by cell" in out
     assert out.rstrip().endswith(

@@ -120,3 +120,19 @@ class ReportSerializer(serializers.ModelSerializer):
         if problems:
             raise serializers.ValidationError(problems)
         return attrs
+
+
+class CertificateSerializer(serializers.Serializer):
+    """A published certificate: the compliance CA's, or a report-signing one."""
+
+    subject = serializers.CharField(help_text="RFC 4514.")
+    issuer = serializers.CharField(help_text="RFC 4514.")
+    serial_number = serializers.CharField(help_text="Hexadecimal.")
+    sha256 = serializers.CharField(help_text="SHA-256 of the DER certificate, hexadecimal.")
+    valid_from = serializers.DateTimeField()
+    valid_until = serializers.DateTimeField()
+    pem = serializers.CharField(help_text="The certificate, PEM.")
+
+
+class ReportCertificateSerializer(CertificateSerializer):
+    signing = serializers.BooleanField(help_text="Whether it signs the reports made now.")

@@ -1,5 +1,6 @@
 """The reports' resources; config.api.urls adds them to the API's one router (and its root)."""
 
+from django.urls import path
 from rest_framework.routers import SimpleRouter
 
 from inspections.reports.api import views
@@ -7,4 +8,8 @@ from inspections.reports.api import views
 router = SimpleRouter()
 router.register("reports", views.ReportViewSet, basename="report")
 
-urlpatterns: list = []  # nothing besides the router's
+# Beside /api/checkpoint-keys/: what a regulator's validator needs for the reports' signatures.
+urlpatterns = [
+    path("report-ca/", views.ReportCaView.as_view(), name="report-ca"),
+    path("report-certificates/", views.ReportCertificatesView.as_view(), name="report-certificates"),
+]

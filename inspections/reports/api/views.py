@@ -3,12 +3,17 @@
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
+from rest_framework.permissions import AllowAny
+from rest_framework.renderers import BaseRenderer
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from compliance.accounts.api.permissions import ReportRoles
 from config.api.pagination import KeysetListMixin, keyset_pagination
+from config.api.renderers import ORJSONRenderer
 from inspections.reports import requests as reports
 from inspections.reports.api import serializers as s
-from inspections.reports.selectors import reports_visible_to
+from inspections.reports.selectors import report_ca_list, report_certificate_list, reports_visible_to
 
 
 class ReportViewSet(
@@ -35,3 +40,41 @@ class ReportViewSet(
     def download(self, request, pk=None):
         """The file, once done (PDF or CSV); the download is logged with the file's SHA-256."""
         return reports.report_download(report=self.get_object(), user=request.user)
+
+
+class PemRenderer(BaseRenderer):
+    """`?format=pem`: the certificates themselves, one PEM after another, as a validator takes them."""
+
+    media_type = "application/x-pem-file"
+    format = "pem"
+    charset = "ascii"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None) -> bytes:
+        if isinstance(data, list):
+            return "".join(row["pem"] for row in data).encode("ascii")
+        return b""  # an error has no PEM; its status says what happened
+
+
+class ReportCaView(APIView):
+    """The compliance certificate authority's certificate (or the configured enterprise CA's chain):
+    the one trust root a validator needs for the reports' signatures (`?format=pem` for the file).
+    Public: a certificate is no secret, and a Board's IT department may have no account."""
+
+    permission_classes = [AllowAny]
+    renderer_classes = [ORJSONRenderer, PemRenderer]
+
+    @extend_schema(responses=s.CertificateSerializer(many=True))
+    def get(self, request):
+        return Response(s.CertificateSerializer(report_ca_list(), many=True).data)
+
+
+class ReportCertificatesView(APIView):
+    """Every certificate that has signed reports, the retired ones included, each with its validity;
+    `signing` marks the one signing now (`?format=pem` for the files)."""
+
+    permission_classes = [AllowAny]
+    renderer_classes = [ORJSONRenderer, PemRenderer]
+
+    @extend_schema(responses=s.ReportCertificateSerializer(many=True))
+    def get(self, request):
+        return Response(s.ReportCertificateSerializer(report_certificate_list(), many=True).data)
