@@ -55,7 +55,7 @@ class PhotosField(forms.FileField):
 def photo_fields(form: SignedForm, *, checklist=()) -> SignedForm:
     """The form with its photos (an inspection's may name the checklist item they show), just
     before its signature: uploaded in the same signed POST as the entry."""
-    fields = {
+    fields: dict[str, forms.Field] = {
         "photos": PhotosField(
             label=_("Photos"),
             required=False,

@@ -162,3 +162,44 @@ def test_a_photo_is_never_changed_or_removed(casino):
     ):
         with pytest.raises(DatabaseError), transaction.atomic():
             write()
+
+
+def test_a_no_spin_takes_photos_and_its_page_asks_for_them(casino, client):
+    from tests.inspections.test_services import inspect
+
+    inspect(casino)
+    event(casino, "open")
+    client.force_login(casino.floorperson)
+    page = client.get(f"/tables/{casino.table.pk}/irregularity/").content.decode()
+    assert 'type="file" name="photos" accept="image/*" capture="environment" multiple' in page
+    entry = services.irregularity_record(
+        table_id=casino.table.pk,
+        kind="ball_left_wheel",
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+        photos=[upload(image_bytes())],
+    )
+    assert entry.photos.get().sha256 == entry.details["photos"][0]["sha256"]
+
+
+def test_a_ball_change_takes_photos(casino):
+    from decimal import Decimal
+
+    from compliance.casinos.models import Ball
+
+    event(casino, "cover")
+    event(casino, "unlock")
+    spare = Ball.objects.create(
+        property=casino.property, serial="B-SPARE", material="non_metallic", diameter_inches=Decimal("0.8125")
+    )
+    entry = services.ball_change_record(
+        table_id=casino.table.pk,
+        new_ball=spare,
+        description="Chipped ball",
+        performer=sign(casino.maintenance),
+        witness=sign(casino.security),
+        recorded_by=casino.maintenance,
+        photos=[upload(image_bytes(), "before.jpg"), upload(image_bytes("PNG"), "after.png")],
+    )
+    assert [p.position for p in entry.photos.all()] == [1, 2]
+    assert entry.details["ball_on"] == "B-SPARE" and len(entry.details["photos"]) == 2
