@@ -400,6 +400,11 @@ class LogbookRowSerializer(serializers.ModelSerializer):
     )
     signatures = SignatureSerializer(source="signature_list", many=True, read_only=True)
     amended_by = AmendedBySerializer(many=True, read_only=True)
+    photos = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="The SHA-256 of each photo's original, as the entry signed them (docs/api.md, Photos).",
+    )
 
     class Meta:
         model = Entry
@@ -428,6 +433,7 @@ class LogbookRowSerializer(serializers.ModelSerializer):
             "amends",
             "amended_by",
             "entry_hash",
+            "photos",
         ]
 
     def to_representation(self, entry: Entry) -> dict:
