@@ -104,3 +104,13 @@ def test_an_adjustment_and_a_ball_change_take_photos_through_their_forms(client,
     )
     assert response.status_code == 302, response.content.decode()
     assert Entry.objects.get(kind="adjustment").photos.count() == 2
+
+
+def test_the_admin_shows_an_entrys_photos_by_their_hashes_read_only(client, casino, django_user_model):
+    inspected_with_photos(client, casino, upload(image_bytes()))
+    entry = Entry.objects.get()
+    client.force_login(
+        django_user_model.objects.create_superuser("root", "root@example.com", "x-long-admin-passphrase")
+    )
+    page = client.get(f"/admin/logbook/entry/{entry.pk}/change/").content.decode()
+    assert page.count(entry.photos.get().sha256) == 2  # in the photos' inline and in what the entry records
