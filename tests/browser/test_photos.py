@@ -28,13 +28,23 @@ def test_an_inspection_with_photos_on_a_tablet(site, tablet_page, locked):
     )
     page.select_option("#id_photo_item", "parts_secure")
     screenshot(page, "inspection-form-with-photos")
-    sign_and_record(page, locked.security.username)
+    # Sent in the background, so that the page shows its progress (static/logbook.js), and the answer
+    # replaces the page as the browser's own send would have.
+    with page.expect_request(lambda request: request.method == "POST" and "/inspect/" in request.url) as sent:
+        sign_and_record(page, locked.security.username)
+    assert sent.value.resource_type == "xhr"
+    page.wait_for_selector(".messages")
+    assert page.url == f"{site}/tables/{locked.table.pk}/"
     assert "Recorded: Inspection" in page.inner_text(".messages")
     entry = Entry.objects.get(kind="inspection")
     assert entry.photos.count() == 2
     thumbnails = page.locator("img.photo-thumb")
     assert thumbnails.count() == 2
-    page.wait_for_function(
-        "[...document.querySelectorAll('img.photo-thumb')].every(i => i.complete && i.naturalWidth > 0)"
-    )
+    # Each thumbnail loaded: served to this person, within the page's CSP (img-src 'self').
+    loaded = "images => images.every(image => image.complete && image.naturalWidth > 0)"
+    for _ in range(50):
+        if thumbnails.evaluate_all(loaded):
+            break
+        page.wait_for_timeout(100)
+    assert thumbnails.evaluate_all(loaded)
     screenshot(page, "table-page-with-photos")

@@ -114,3 +114,10 @@ def test_the_admin_shows_an_entrys_photos_by_their_hashes_read_only(client, casi
     )
     page = client.get(f"/admin/logbook/entry/{entry.pk}/change/").content.decode()
     assert page.count(entry.photos.get().sha256) == 2  # in the photos' inline and in what the entry records
+
+
+def test_the_upload_progress_is_said_in_the_readers_language(client, casino):
+    client.force_login(casino.security)
+    page = client.get(f"/tables/{casino.table.pk}/inspect/", headers={"accept-language": "es"}).content.decode()
+    assert 'data-upload="Enviando las fotos: {percent} %"' in page
+    assert "Toque «Firmar y anotar» de nuevo" in page
