@@ -70,7 +70,7 @@
         var said = document.createElement("p");
         said.className = "upload-status";
         said.setAttribute("role", "status");
-        said.textContent = form.dataset.upload.replace("{percent}", "0");
+        said.textContent = form.dataset.upload + " 0%";
         form.appendChild(bar);
         form.appendChild(said);
         if (button) button.disabled = true;
@@ -80,7 +80,7 @@
           if (!progress.lengthComputable) return;
           var percent = Math.round((100 * progress.loaded) / progress.total);
           bar.value = percent;
-          said.textContent = form.dataset.upload.replace("{percent}", String(percent));
+          said.textContent = form.dataset.upload + " " + percent + "%";
         });
         request.addEventListener("load", function () {
           window.history.replaceState(null, "", request.responseURL || window.location.href);

@@ -119,5 +119,5 @@ def test_the_admin_shows_an_entrys_photos_by_their_hashes_read_only(client, casi
 def test_the_upload_progress_is_said_in_the_readers_language(client, casino):
     client.force_login(casino.security)
     page = client.get(f"/tables/{casino.table.pk}/inspect/", headers={"accept-language": "es"}).content.decode()
-    assert 'data-upload="Enviando las fotos: {percent} %"' in page
+    assert 'data-upload="Enviando las fotos…"' in page
     assert "Toque «Firmar y anotar» de nuevo" in page
