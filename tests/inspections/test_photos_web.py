@@ -121,3 +121,16 @@ def test_the_upload_progress_is_said_in_the_readers_language(client, casino):
     page = client.get(f"/tables/{casino.table.pk}/inspect/", headers={"accept-language": "es"}).content.decode()
     assert 'data-upload="Enviando las fotos…"' in page
     assert "Toque «Firmar y anotar» de nuevo" in page
+
+
+def test_the_same_form_sent_again_with_its_photos_makes_one_entry(client, casino):
+    client.force_login(casino.security)
+    form = client.get(f"/tables/{casino.table.pk}/inspect/").content.decode()
+    token = form.split('name="form_token" value="', 1)[1].split('"', 1)[0]
+    for _ in range(2):  # a slow network: the tablet sends the same form again
+        response = client.post(
+            f"/tables/{casino.table.pk}/inspect/",
+            passing(**signed(casino.security), form_token=token, photos=[upload(image_bytes())]),
+        )
+        assert response.status_code == 302
+    assert Entry.objects.count() == 1 and EntryPhoto.objects.count() == 1
