@@ -284,6 +284,14 @@ REPORT_MAX_DAYS = envint("REPORT_MAX_DAYS", "366")
 # Product policy: the largest artwork file a layout is submitted with, in bytes (kept under
 # MEDIA_ROOT/layouts/, served only through the layout's own page to those who may see the layout).
 LAYOUT_ARTWORK_MAX_BYTES = envint("LAYOUT_ARTWORK_MAX_BYTES", str(10 * 1024 * 1024))
+# Product policy (compliance/rulebook/photos.py): the photos attached to an entry, each at most
+# PHOTO_MAX_BYTES and PHOTO_MAX_PIXELS (width times height: no decompression bomb is decoded), at most
+# PHOTO_MAX_COUNT to an entry; shown as a copy at most PHOTO_DISPLAY_SIDE pixels a side. Kept through
+# the default storage (MEDIA_ROOT/photos/, or an S3-compatible store by STORAGES, django-storages).
+PHOTO_MAX_BYTES = envint("PHOTO_MAX_BYTES", str(15 * 1024 * 1024))
+PHOTO_MAX_PIXELS = envint("PHOTO_MAX_PIXELS", str(50_000_000))
+PHOTO_MAX_COUNT = envint("PHOTO_MAX_COUNT", "6")
+PHOTO_DISPLAY_SIDE = envint("PHOTO_DISPLAY_SIDE", "1600")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

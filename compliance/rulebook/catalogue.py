@@ -435,6 +435,14 @@ CATALOGUE: dict[str, Entry] = {
     "layout_artwork_type": Entry(
         "The artwork is not a PDF, PNG or JPEG file (judged by its content, not its name).", GIVEN
     ),
+    # ---- Product policy: photos on an entry (photos.py) ----
+    "photo_too_large": Entry("The photo {name} is {size}; a photo may be at most {max_size}.", GIVEN),
+    "photo_too_many_pixels": Entry("The photo {name} has too many pixels.", GIVEN),
+    "photo_type": Entry(
+        "The photo {name} is not a JPEG, PNG or WebP image (judged by its content, not its name).", GIVEN
+    ),
+    "photos_too_many": Entry("{count} photos were attached; an entry takes at most {max_count}.", GIVEN),
+    "photo_item_unknown": Entry("“{item}” is not an item of this table's checklist.", GIVEN),
     "layout_not_pending": Entry("This layout was already {status}.", GIVEN),
     "approver_role/layout": Entry("A regulator of the property's jurisdiction decides on a layout.", GIVEN),
     "layout_not_approved": Entry("Table {table} has no approved layout: a layout is approved before use.", GIVEN),

@@ -7,8 +7,10 @@ without these a request of any size was read whole, and JSON nested a thousand d
 from __future__ import annotations
 
 import io
+import json
 
 from django.conf import settings
+from django.utils.datastructures import MultiValueDict
 from rest_framework import parsers, status
 from rest_framework.exceptions import APIException, ParseError
 
@@ -87,6 +89,31 @@ class ArtworkMultiPartParser(MultiPartParser):
 
     def limit(self) -> int:
         return settings.API_MAX_BODY_BYTES + settings.LAYOUT_ARTWORK_MAX_BYTES
+
+
+class EntryWithPhotosParser(MultiPartParser):
+    """An entry with its photos: `multipart/form-data` with one part `data`, the entry's JSON body
+    exactly as it is POSTed as JSON, and one part `photos` a photo (repeated). The photos are handed
+    to the serializer as its `photos` list; the JSON bounded as JSONParser bounds it."""
+
+    def limit(self) -> int:
+        return settings.API_MAX_BODY_BYTES + settings.PHOTO_MAX_COUNT * settings.PHOTO_MAX_BYTES
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        parsed = super().parse(stream, media_type, parser_context)
+        text = parsed.data.get("data", "")
+        if len(text) > settings.API_MAX_BODY_BYTES:
+            raise _too_large()
+        try:
+            data = json.loads(text) if text else {}
+        except (ValueError, RecursionError) as error:
+            raise ParseError("The part `data` is not a JSON object.") from error
+        if not isinstance(data, dict):
+            raise ParseError("The part `data` is not a JSON object.")
+        if nesting_depth(data) > settings.API_MAX_JSON_DEPTH:
+            raise ParseError(f"lists and objects are nested more than {settings.API_MAX_JSON_DEPTH} deep.")
+        # The files go in the data, so no merge of the two keeps only the last photo.
+        return parsers.DataAndFiles({**data, "photos": parsed.files.getlist("photos")}, MultiValueDict())
 
 
 PARSERS = [JSONParser, FormParser, MultiPartParser]

@@ -8,13 +8,21 @@ from django.utils.safestring import mark_safe
 from compliance.casinos.admin_zones import PropertyZoneAdmin
 from compliance.casinos.models import Ball
 from config.admin import ReadOnlyAdmin, ReadOnlyInline
-from inspections.logbook.models import Checkpoint, Entry, Signature
+from inspections.logbook.models import Checkpoint, Entry, EntryPhoto, Signature
 from inspections.logbook.selectors import checkpoint_key_list
 
 
 class SignatureInline(ReadOnlyInline):
     model = Signature
     fields = ["signer_name", "credential_number", "meaning", "signed_at", "content_hash"]
+
+
+class PhotoInline(ReadOnlyInline):
+    """An entry's photos by their originals' hashes (the files are not shown here: the table's page
+    serves them to who may see the entry)."""
+
+    model = EntryPhoto
+    fields = ["position", "sha256", "kind", "size", "width", "height", "item"]
 
 
 @admin.register(Entry)
@@ -30,7 +38,7 @@ class EntryAdmin(PropertyZoneAdmin, ReadOnlyAdmin):
     ]
     date_hierarchy = "occurred_at"
     list_select_related = ["property"]
-    inlines = [SignatureInline]
+    inlines = [SignatureInline, PhotoInline]
     actions = None
     # The kind's own fields in words (a ball by its serial), never the raw JSON with ids.
     exclude = ["details"]
@@ -57,6 +65,7 @@ DETAIL_LABELS = {
     "amendment_kind": "Amendment",
     "duplicate_of": "Duplicate of entry",
     "correction": "Correction",
+    "photos": "Photos (SHA-256 of each original)",
 }
 BALL_SERIALS = {"old_ball": "ball_off", "new_ball": "ball_on"}
 
@@ -75,6 +84,8 @@ def details_in_words(details: dict, *, property_id: int) -> list[tuple[str, str]
             value = serial or "none"
         elif isinstance(value, bool):
             value = "yes" if value else "no"
+        elif name == "photos" and isinstance(value, list):
+            value = "; ".join(str(photo.get("sha256", "")) for photo in value if isinstance(photo, dict))
         elif isinstance(value, dict):
             value = "; ".join(f"{key}: {item}" for key, item in value.items())
         elif value is None or value == "":

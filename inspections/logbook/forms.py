@@ -36,6 +36,48 @@ class SignedForm(SignatureFields):
             self.add_error(target, f"{violation.message}{citation}")
 
 
+class PhotosInput(forms.FileInput):
+    """The tablet's camera (or its files, where the browser offers them), several photos at once."""
+
+    allow_multiple_selected = True
+
+
+class PhotosField(forms.FileField):
+    """Any number of files (the service judges each by its content and their count)."""
+
+    widget = PhotosInput(attrs={"accept": "image/*", "capture": "environment", "multiple": True})
+
+    def clean(self, data, initial=None):
+        files = data if isinstance(data, (list, tuple)) else [data]
+        return [super(PhotosField, self).clean(f, initial) for f in files if f]
+
+
+def photo_fields(form: SignedForm, *, checklist=()) -> SignedForm:
+    """The form with its photos (an inspection's may name the checklist item they show), just
+    before its signature: uploaded in the same signed POST as the entry."""
+    fields: dict[str, forms.Field] = {
+        "photos": PhotosField(
+            label=_("Photos"),
+            required=False,
+            help_text=_("Optional: taken with the tablet's camera. They are signed with the entry and never removed."),
+        )
+    }
+    if checklist:
+        fields["photo_item"] = forms.ChoiceField(
+            label=_("The photos show"),
+            required=False,
+            choices=[("", _("The whole table")), *((item.code, _(item.label)) for item in checklist)],
+        )
+    names = list(form.fields)
+    at = names.index("username") if "username" in names else len(names)
+    form.fields = {
+        **{name: form.fields[name] for name in names[:at]},
+        **fields,
+        **{name: form.fields[name] for name in names[at:]},
+    }
+    return form
+
+
 class TableEventForm(SignedForm):
     """Nothing to fill in but the signature (the cursor starts in the password field); opening a
     Casino War table also says how its cards were inspected (§ 651a.4)."""

@@ -240,5 +240,34 @@ class Checkpoint(models.Model):
         return "logbook-checkpoint/1" if self.licence_number is None else "logbook-checkpoint/2"
 
 
+class EntryPhoto(models.Model):
+    """A photo attached to an entry when it was signed: its original's SHA-256 is in the entry's signed
+    `details["photos"]`, so the signatures and the chain bind it. Append-only like the entry: never
+    replaced or removed (an amendment may add photos of its own). Two files under the storage, both
+    named by the product, never by the client: the original as uploaded (the bytes its hash is of,
+    kept for verification, never served) and a copy re-encoded without any metadata (no EXIF, no
+    location) that the pages show, served only to those who may see the entry."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="photos")
+    position = models.PositiveSmallIntegerField(help_text="Its place among the entry's photos, from 1.")
+    sha256 = models.CharField(max_length=64, help_text="SHA-256 of the original file.", validators=[printable_line])
+    kind = models.CharField(max_length=8, validators=[printable_line])
+    size = models.PositiveIntegerField(help_text="The original's size in bytes.")
+    width = models.PositiveIntegerField()
+    height = models.PositiveIntegerField()
+    item = models.CharField(
+        max_length=60, blank=True, help_text="The checklist item it shows, if any.", validators=[printable_line]
+    )
+    original = models.FileField(upload_to="photos/", max_length=200)
+    display = models.FileField(upload_to="photos/", max_length=200)
+
+    class Meta:
+        ordering = ["entry", "position"]
+        constraints = [models.UniqueConstraint(fields=["entry", "position"], name="entry_photo_position_unique")]
+
+    def __str__(self) -> str:
+        return f"photo {self.position} of entry {self.entry_id}: {self.sha256[:12]}…"
+
+
 # The tables the append-only triggers protect (installed by this app's migrations).
-APPEND_ONLY_TABLES = ("logbook_entry", "logbook_signature", "logbook_checkpoint")
+APPEND_ONLY_TABLES = ("logbook_entry", "logbook_signature", "logbook_checkpoint", "logbook_entryphoto")

@@ -27,6 +27,7 @@ REGISTER_FIELDS = (
     "notes",
     "inspection_certified",
     "signatures",
+    "photos",
 )
 # The entries whose notes the register prints: an inspection's, a no spin's.
 NOTED_KINDS = frozenset({EntryKind.INSPECTION, EntryKind.IRREGULARITY})
@@ -112,4 +113,6 @@ def register_row(entry: Entry) -> dict:
         "amends": entry.amends_id,
         "amended_by": entry.amended_by,
         "entry_hash": entry.entry_hash,
+        # The SHA-256 of each photo's original, as the entry signed them.
+        "photos": [photo["sha256"] for photo in details.get("photos", [])],
     }

@@ -36,12 +36,14 @@ from compliance.rulebook.games.casino_war import CARD_CHECKS
 from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WAR_IRREGULARITY_KINDS
 from config.keyring import signing_key
 from inspections.logbook import chain, checkpoints, ledger
+from inspections.logbook import photos as entry_photos
 from inspections.logbook.deadlines import configuration_due, deadlines_set
 from inspections.logbook.models import (
     ChainHead,
     Checkpoint,
     Entry,
     EntryKind,
+    EntryPhoto,
     Signature,
     SignatureMeaning,
     amendment_label,
@@ -143,6 +145,7 @@ def entry_append(
     details: dict | None = None,
     amends: Entry | None = None,
     table_columns: list[str] | None = None,
+    photos: Sequence[entry_photos.StoredPhoto] = (),
 ) -> Entry:
     """Sign, hash and chain one entry. Call inside a transaction holding the table's lock (_table_lock).
 
@@ -167,7 +170,8 @@ def entry_append(
         recorded_by=recorded_by,
         description=description,
         passed=passed,
-        details=details or {},
+        # The photos' hashes are part of the signed content: the signatures and the chain bind them.
+        details={**(details or {}), "photos": [p.photo.record() for p in photos]} if photos else details or {},
         amends=amends,
         prev_hash=head.head,
     )
@@ -186,6 +190,8 @@ def entry_append(
     ]
     entry.entry_hash = chain.entry_hash(prev_hash=head.head, entry=entry, signatures=signatures)
     _append_write(entry, signatures, table=table, table_columns=table_columns or [])
+    if photos:
+        EntryPhoto.objects.bulk_create(entry_photos.photo_rows(entry, photos))
     head.length, head.head = entry.seq, entry.entry_hash
     entry.prefetched_signatures = signatures  # what the answer shows, without reading them back
     return entry
@@ -297,6 +303,22 @@ def _table_save(table: GamingTable, *, as_locked: dict[str, object], at: datetim
     _table_recorded(table, as_locked=as_locked, changed=changed, entry=entry)
 
 
+def _photos_stored(
+    *, table_id: int, files: Sequence, item: str = "", inspection: bool = False
+) -> list[entry_photos.StoredPhoto]:
+    """The photos of an entry read, judged and stored before the table is locked (decoding and a
+    storage's round trips take time no other tablet should wait for); refused, nothing is stored.
+    An inspection's photos may name one item of the table's checklist."""
+    if not files:
+        return []
+    photos = entry_photos.photos_read(files, item=item)
+    table = GamingTable.objects.select_related("property").get(pk=table_id)
+    if inspection:
+        checklist = [checklist_item.code for checklist_item in table.property.rulebook().checklist_for(table)]
+        raise_if_any([entry_photos.photos_item_check(photos, checklist=checklist)])
+    return entry_photos.photos_store(photos, property_id=table.property_id)
+
+
 def inspection_record(
     *,
     table_id: int,
@@ -305,11 +327,15 @@ def inspection_record(
     recorded_by: User,
     performed_at: datetime | None = None,
     notes: str = "",
+    photos: Sequence = (),
+    photo_item: str = "",
 ) -> Entry:
-    """§ 617a.2(a): the checklist, each item passed or failed, signed by the inspector."""
+    """§ 617a.2(a): the checklist, each item passed or failed, signed by the inspector; with its
+    photos (product policy, compliance/rulebook/photos.py), which may name one checklist item."""
     inspector = signer_authenticate(
         signature=signature, field="signature", jurisdiction=lambda: _jurisdiction_of(table_id), in_logbook=True
     )
+    stored = _photos_stored(table_id=table_id, files=photos, item=photo_item, inspection=True)
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
         rules = table.property.rulebook()
@@ -332,6 +358,7 @@ def inspection_record(
             passed=passed,
             details={"items": items, "notes": notes},
             table_columns=changed,
+            photos=stored,
         )
         _table_recorded(table, as_locked=as_locked, changed=changed, entry=entry)
     return entry
@@ -348,6 +375,7 @@ def adjustment_record(
     recorded_by: User,
     performed_at: datetime | None = None,
     new_ball: Ball | None = None,
+    photos: Sequence = (),
 ) -> Entry:
     """§ 617a.2(b)–(d): an adjustment or replacement, signed by its performer and its security witness
     (none named is the rulebook's refusal). A replacement of the ball (a ball change) names the new one,
@@ -367,6 +395,7 @@ def adjustment_record(
         if witness is not None
         else None
     )
+    stored = _photos_stored(table_id=table_id, files=photos)
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
         rules = table.property.rulebook()
@@ -418,6 +447,7 @@ def adjustment_record(
             description=description,
             details={"part": part, **(_ball_change_details(ball_off, new_ball) if new_ball is not None else {})},
             table_columns=changed,
+            photos=stored,
         )
         _table_recorded(table, as_locked=as_locked, changed=changed, entry=entry)
     return entry
@@ -447,6 +477,7 @@ def ball_change_record(
     witness: SignatureInput,
     recorded_by: User,
     performed_at: datetime | None = None,
+    photos: Sequence = (),
 ) -> Entry:
     """A ball change: the replacement of the table's ball by a registered spare (adjustment_record), on
     any Roulette table, made and witnessed as a replacement is, then inspected before play."""
@@ -460,6 +491,7 @@ def ball_change_record(
         recorded_by=recorded_by,
         performed_at=performed_at,
         new_ball=new_ball,
+        photos=photos,
     )
 
 
@@ -475,11 +507,13 @@ def _recorded_event(
     details: dict | None = None,
     on_table: Callable[[GamingTable, datetime], None] | None = None,
     more_checks: Callable[[Jurisdiction, GamingTable], Sequence[Violation | None]] | None = None,
+    photos: Sequence = (),
 ) -> Entry:
     """An entry signed by the one person who records it: lock, check, append, move the table."""
     signer = signer_authenticate(
         signature=signature, field="signature", jurisdiction=lambda: _jurisdiction_of(table_id), in_logbook=True
     )
+    stored = _photos_stored(table_id=table_id, files=photos)
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
         rules = table.property.rulebook()
@@ -505,6 +539,7 @@ def _recorded_event(
             description=description,
             details=details,
             table_columns=changed,
+            photos=stored,
         )
         _table_recorded(table, as_locked=as_locked, changed=changed, entry=entry)
     return entry
@@ -591,6 +626,7 @@ def irregularity_record(
     new_ball: Ball | None = None,
     notes: str = "",
     at: datetime | None = None,
+    photos: Sequence = (),
 ) -> Entry:
     """§ 617a.6: a "no spin" and its reason; a replacement ball becomes the table's ball. On a Casino
     War table, § 651a.11: the automated card shuffling device's irregularities."""
@@ -644,6 +680,7 @@ def irregularity_record(
             *new_ball_checks(rules, table),
         ],
         on_table=use_new_ball,
+        photos=photos,
     )
 
 

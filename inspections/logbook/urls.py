@@ -16,4 +16,5 @@ urlpatterns = [
     path("tables/<int:pk>/irregularity/", web.irregularity, name="irregularity"),
     path("tables/<int:pk>/<str:kind>/", web.table_event, name="table-event"),
     path("entries/<int:entry_pk>/amend/", web.amendment, name="amend"),
+    path("entries/<int:entry_pk>/photos/<int:position>/", web.entry_photo, name="entry-photo"),
 ]

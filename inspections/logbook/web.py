@@ -39,8 +39,10 @@ from inspections.logbook.forms import (
     InspectionForm,
     IrregularityForm,
     TableEventForm,
+    photo_fields,
 )
-from inspections.logbook.models import Entry, EntryKind, amendment_label
+from inspections.logbook.models import Entry, EntryKind, EntryPhoto, amendment_label
+from inspections.logbook.photos import photo_response
 from inspections.logbook.selectors import entries_visible_to, floor_summary, floor_tables
 
 PAGE = 25  # timeline entries on a table's page
@@ -531,7 +533,10 @@ def inspection(request, pk: int):
     if refused:
         return refused
     checklist = table.property.rulebook().checklist_for(table)
-    form = InspectionForm(request.POST or None, checklist=checklist, request=request)
+    form = photo_fields(
+        InspectionForm(request.POST or None, request.FILES or None, checklist=checklist, request=request),
+        checklist=checklist,
+    )
     return _signed_action(
         request,
         table,
@@ -544,6 +549,8 @@ def inspection(request, pk: int):
             notes=form.cleaned_data["notes"],
             signature=form.signature(),
             recorded_by=request.user,
+            photos=form.cleaned_data["photos"],
+            photo_item=form.cleaned_data["photo_item"],
         ),
     )
 
@@ -555,7 +562,7 @@ def adjustment(request, pk: int):
     refused = _not_offered(request, table, EntryKind.ADJUSTMENT)
     if refused:
         return refused
-    form = AdjustmentForm(request.POST or None, request=request)
+    form = photo_fields(AdjustmentForm(request.POST or None, request.FILES or None, request=request))
     form.fields["username"].label = _("Made by (username)")
     return _signed_action(
         request,
@@ -574,6 +581,7 @@ def adjustment(request, pk: int):
             performer=form.signature(),
             witness=form.witness(),
             recorded_by=request.user,
+            photos=form.cleaned_data["photos"],
         ),
     )
 
@@ -589,7 +597,9 @@ def ball_change(request, pk: int):
         return refused
     # The spares: a ball on another table is never offered (the rulebook refuses it anyway).
     balls = balls_visible_to(request.user).filter(property_id=table.property_id, tables__isnull=True)
-    form = BallChangeForm(request.POST or None, request=request, balls=balls.order_by("serial"))
+    form = photo_fields(
+        BallChangeForm(request.POST or None, request.FILES or None, request=request, balls=balls.order_by("serial"))
+    )
     form.fields["username"].label = _("Made by (username)")
     rules = table.property.rulebook()
     return _signed_action(
@@ -607,6 +617,7 @@ def ball_change(request, pk: int):
             performer=form.signature(),
             witness=form.witness(),
             recorded_by=request.user,
+            photos=form.cleaned_data["photos"],
         ),
     )
 
@@ -624,6 +635,7 @@ def irregularity(request, pk: int):
     balls = balls_visible_to(request.user).filter(property_id=table.property_id, tables__isnull=True)
     form = IrregularityForm(
         request.POST or None,
+        request.FILES or None,
         # A Casino War table's irregularities are § 651a.11's (the shoe, the shuffler), with no ball.
         kinds=casino_war_rules.IRREGULARITY_KINDS if casino_war else rules.IRREGULARITY_KINDS,
         balls=None if casino_war else balls.order_by("serial"),
@@ -631,6 +643,7 @@ def irregularity(request, pk: int):
     )
     if casino_war:
         del form.fields["ball_replaced"], form.fields["new_ball"]
+    photo_fields(form)
     return _signed_action(
         request,
         table,
@@ -647,8 +660,17 @@ def irregularity(request, pk: int):
             notes=form.cleaned_data["notes"],
             signature=form.signature(),
             recorded_by=request.user,
+            photos=form.cleaned_data["photos"],
         ),
     )
+
+
+@login_required
+def entry_photo(request, entry_pk: int, position: int):
+    """A photo of an entry (its copy without metadata), only to one who may see the entry: anyone
+    else, another property's people included, is told it does not exist."""
+    entry = get_object_or_404(entries_visible_to(request.user), pk=entry_pk)
+    return photo_response(get_object_or_404(EntryPhoto, entry=entry, position=position))
 
 
 @login_required

@@ -108,6 +108,7 @@ COLUMN_OF = {
     "notes": ("Notes (inspection, no spin)", "10%"),
     "inspection_certified": ("Inspection completed (certified)", "7%"),
     "signatures": ("Signature: name, credential no., meaning, date and time", "15%"),
+    "photos": ("Photos (SHA-256 of each original)", "10%"),
 }
 REGISTER_COLUMNS = [Column(field, *COLUMN_OF[field]) for field in REGISTER_FIELDS]
 # The PDF's cells of the register: the same fields, in the same order, the short ones together.
@@ -118,7 +119,7 @@ REGISTER_CELLS = [
         "Entry (adjustment or replacement), part adjusted or replaced, ball taken off and put on",
         "10%",
     ),
-    Cell(("{description}",), COLUMN_OF["description"][0], "22%"),
+    Cell(("{description}", "{photos}"), f"{COLUMN_OF['description'][0]}, photos (SHA-256)", "22%"),
     Cell(
         ("{inspection_certified}", "{failed_items}"),
         f"{COLUMN_OF['inspection_certified'][0]}, {COLUMN_OF['failed_items'][0].lower()}",
@@ -201,6 +202,7 @@ class Register:
                 # The time a person reads names its zone ("01:25 EST"), the entry's as its date is.
                 "time": local_time_text(entries[key].occurred_at, ZoneInfo(entries[key].time_zone)),
                 "signatures": "; ".join(_signature_text(s, zone) for s in api["signatures"]),
+                "photos": "; ".join(f"photo {n}: {sha256}" for n, sha256 in enumerate(api["photos"], start=1)),
             }
             rows.append({field: text.get(field, api[field]) for field in REGISTER_FIELDS})
         return rows

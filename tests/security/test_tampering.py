@@ -14,9 +14,14 @@ def one_row_each(casino):
     from inspections.logbook import services as logbook
     from tests.conftest import sign
     from tests.factories import RegulatorFactory, layout_submitted
-    from tests.inspections.test_services import inspect
+    from tests.inspections.test_services import ALL_PASS, inspect
+    from tests.photos import image_bytes, upload
 
     inspect(casino)
+    who = casino.floorperson  # an entry with a photo: logbook_entryphoto has a row
+    logbook.inspection_record(
+        table_id=casino.table.pk, items=ALL_PASS, signature=sign(who), recorded_by=who, photos=[upload(image_bytes())]
+    )
     logbook.checkpoint_sign(property_id=casino.property.pk)
     layout = layout_submitted(casino, name="Signed layout")
     regulator = RegulatorFactory()

@@ -81,7 +81,42 @@ def notes_field() -> serializers.CharField:
     )
 
 
-class InspectionSerializer(EntrySerializer):
+def photos_field() -> serializers.ListField:
+    """The entry's photos, sent as `multipart/form-data` (config.api.parsers.EntryWithPhotosParser);
+    each judged by the rule (compliance.rulebook.photos) by its content, not here."""
+    return serializers.ListField(
+        child=serializers.FileField(allow_empty_file=True),
+        write_only=True,
+        required=False,
+        default=list,
+        help_text="Photos (JPEG, PNG or WebP), sent as multipart/form-data: the entry's JSON in the part "
+        "`data`, each photo as a part `photos`. Their SHA-256 are signed with the entry.",
+    )
+
+
+class PhotoSerializer(serializers.Serializer):
+    """A photo of an entry: its place, its original's SHA-256 (signed in the entry), what it shows."""
+
+    position = serializers.IntegerField()
+    sha256 = serializers.CharField()
+    kind = serializers.CharField()
+    item = serializers.CharField()
+    download = serializers.SerializerMethodField(help_text="Where its copy without metadata is downloaded.")
+
+    def get_download(self, photo) -> str:
+        return f"/api/entries/{photo.entry_id}/photos/{photo.position}/"
+
+
+class WithPhotosMixin:
+    """An entry that takes photos: `photos` written (multipart), and read back as the entry's photos."""
+
+    def to_representation(self, instance):
+        data = super().to_representation(instance)  # type: ignore[misc]
+        data["photos"] = PhotoSerializer(instance.photos.all(), many=True).data
+        return data
+
+
+class InspectionSerializer(WithPhotosMixin, EntrySerializer):
     table = _table_field()
     performed_at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     items = serializers.DictField(
@@ -92,9 +127,28 @@ class InspectionSerializer(EntrySerializer):
     )
     notes = notes_field()
     signature = SignatureInputSerializer(write_only=True, help_text="The inspector's.")
+    photos = photos_field()
+    photo_item = serializers.CharField(
+        write_only=True,
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=60,
+        validators=[printable_line],
+        help_text="The checklist item the photos show (one of `items`' names), or empty for the whole table.",
+    )
 
     class Meta(EntrySerializer.Meta):
-        fields = [*EntrySerializer.Meta.base_fields, "performed_at", "items", "passed", "notes", "signature"]
+        fields = [
+            *EntrySerializer.Meta.base_fields,
+            "performed_at",
+            "items",
+            "passed",
+            "notes",
+            "signature",
+            "photos",
+            "photo_item",
+        ]
         read_only_fields = [*EntrySerializer.Meta.base_fields, "passed"]
 
 
@@ -115,7 +169,7 @@ def _new_ball_field(help_text: str) -> IdOfField:
     )
 
 
-class AdjustmentSerializer(EntrySerializer):
+class AdjustmentSerializer(WithPhotosMixin, EntrySerializer):
     table = _table_field()
     kind = serializers.ChoiceField(choices=[EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT])
     part = serializers.CharField(source="details.part", max_length=200, validators=[printable_line])
@@ -138,6 +192,7 @@ class AdjustmentSerializer(EntrySerializer):
     )
     ball_off = serializers.CharField(read_only=True, help_text="A ball change: the serial of the ball taken off.")
     ball_on = serializers.CharField(read_only=True, help_text="A ball change: the serial of the ball put on.")
+    photos = photos_field()
 
     class Meta(EntrySerializer.Meta):
         fields = [
@@ -150,6 +205,7 @@ class AdjustmentSerializer(EntrySerializer):
             "performed_at",
             "performer",
             "witness",
+            "photos",
         ]
         read_only_fields = [f for f in EntrySerializer.Meta.base_fields if f not in ("kind", "description")]
 
@@ -163,7 +219,7 @@ class AdjustmentSerializer(EntrySerializer):
         return data
 
 
-class IrregularitySerializer(EntrySerializer):
+class IrregularitySerializer(WithPhotosMixin, EntrySerializer):
     table = _table_field()
     irregularity = serializers.ChoiceField(
         choices=(*IRREGULARITY_KINDS, *CASINO_WAR_IRREGULARITY_KINDS),
@@ -176,6 +232,7 @@ class IrregularitySerializer(EntrySerializer):
     notes = notes_field()
     at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     signature = SignatureInputSerializer(write_only=True)
+    photos = photos_field()
 
     class Meta(EntrySerializer.Meta):
         fields = [
@@ -186,6 +243,7 @@ class IrregularitySerializer(EntrySerializer):
             "notes",
             "at",
             "signature",
+            "photos",
         ]
 
     def validate(self, attrs):
@@ -342,6 +400,11 @@ class LogbookRowSerializer(serializers.ModelSerializer):
     )
     signatures = SignatureSerializer(source="signature_list", many=True, read_only=True)
     amended_by = AmendedBySerializer(many=True, read_only=True)
+    photos = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="The SHA-256 of each photo's original, as the entry signed them (docs/api.md, Photos).",
+    )
 
     class Meta:
         model = Entry
@@ -370,6 +433,7 @@ class LogbookRowSerializer(serializers.ModelSerializer):
             "amends",
             "amended_by",
             "entry_hash",
+            "photos",
         ]
 
     def to_representation(self, entry: Entry) -> dict:

@@ -14,4 +14,7 @@ router.register("deck-changes", views.DeckChangeViewSet, basename="deck-change")
 router.register("amendments", views.AmendmentViewSet, basename="amendment")
 router.register("logbook", views.LogbookViewSet, basename="logbook")
 
-urlpatterns = [path("checkpoint-keys/", views.CheckpointKeysView.as_view(), name="checkpoint-keys")]
+urlpatterns = [
+    path("checkpoint-keys/", views.CheckpointKeysView.as_view(), name="checkpoint-keys"),
+    path("entries/<int:entry_pk>/photos/<int:position>/", views.EntryPhotoView.as_view(), name="entry-photo"),
+]

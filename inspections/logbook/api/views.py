@@ -1,7 +1,9 @@
 """Thin views: parse, call the one service, shape the answer."""
 
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django_filters import rest_framework as filters
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
@@ -17,13 +19,15 @@ from compliance.casinos.models import GamingTable
 from compliance.casinos.selectors import tables_visible_to
 from config.api.filters import IdFilter, UtcDateTimeFilter
 from config.api.pagination import KeysetListMixin, KeysetPagination
+from config.api.parsers import EntryWithPhotosParser, FormParser, JSONParser
 from config.api.permissions import ReadOrConfigure
 from config.api.renderers import ORJSONRenderer
 from inspections.logbook import services
 from inspections.logbook.api import serializers as s
-from inspections.logbook.models import ADJUSTMENT_KINDS, Entry, EntryKind
+from inspections.logbook.models import ADJUSTMENT_KINDS, Entry, EntryKind, EntryPhoto
+from inspections.logbook.photos import photo_response
 from inspections.logbook.register import register_row
-from inspections.logbook.selectors import checkpoint_key_list, logbook_rows, register_entries
+from inspections.logbook.selectors import checkpoint_key_list, entries_visible_to, logbook_rows, register_entries
 
 
 class EntryFilter(filters.FilterSet):
@@ -90,9 +94,15 @@ class EntryViewSet(
         serializer.instance = self.record(serializer.validated_data, self.request.user)
 
 
+# The entries that take photos: JSON, or multipart with the JSON in the part `data` and the photos
+# in parts `photos` (docs/api.md, "Photos").
+WITH_PHOTOS = [JSONParser, FormParser, EntryWithPhotosParser]
+
+
 class InspectionViewSet(EntryViewSet):
     serializer_class = s.InspectionSerializer
     kinds = (EntryKind.INSPECTION,)
+    parser_classes = WITH_PHOTOS
 
     def record(self, data, user):
         return services.inspection_record(
@@ -102,12 +112,15 @@ class InspectionViewSet(EntryViewSet):
             performed_at=data.get("occurred_at"),
             signature=data["signature"],
             recorded_by=user,
+            photos=data.get("photos", []),
+            photo_item=data.get("photo_item", ""),
         )
 
 
 class AdjustmentViewSet(EntryViewSet):
     serializer_class = s.AdjustmentSerializer
     kinds = ADJUSTMENT_KINDS
+    parser_classes = WITH_PHOTOS
 
     def record(self, data, user):
         return services.adjustment_record(
@@ -120,12 +133,14 @@ class AdjustmentViewSet(EntryViewSet):
             witness=data.get("witness"),
             recorded_by=user,
             new_ball=data["details"].get("new_ball"),
+            photos=data.get("photos", []),
         )
 
 
 class IrregularityViewSet(EntryViewSet):
     serializer_class = s.IrregularitySerializer
     kinds = (EntryKind.IRREGULARITY,)
+    parser_classes = WITH_PHOTOS
 
     def record(self, data, user):
         return services.irregularity_record(
@@ -137,6 +152,7 @@ class IrregularityViewSet(EntryViewSet):
             at=data.get("occurred_at"),
             signature=data["signature"],
             recorded_by=user,
+            photos=data.get("photos", []),
         )
 
 
@@ -276,3 +292,14 @@ class CheckpointKeysView(APIView):
     @extend_schema(responses=s.CheckpointKeySerializer(many=True))
     def get(self, request):
         return Response(s.CheckpointKeySerializer(checkpoint_key_list(now=timezone.now()), many=True).data)
+
+
+class EntryPhotoView(APIView):
+    """An entry's photo (its copy without metadata, JPEG), to whoever may see the entry (404 otherwise)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={(200, "image/jpeg"): OpenApiTypes.BINARY})
+    def get(self, request, entry_pk: int, position: int):
+        entry = get_object_or_404(entries_visible_to(request.user), pk=entry_pk)
+        return photo_response(get_object_or_404(EntryPhoto, entry=entry, position=position))

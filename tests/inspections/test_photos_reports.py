@@ -1,0 +1,30 @@
+"""The register lists each entry's photos by the SHA-256 of their originals: the API's row, the
+CSV's column and the PDF's cell (issue 36, item 2)."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from inspections.reports import render
+from tests.inspections.test_api import client_for
+from tests.inspections.test_reports import csv_rows, pdf_rows, requested, squeezed
+from tests.photos import image_bytes, upload
+
+from .test_photos import inspect_with
+
+
+@pytest.mark.any_hour
+def test_the_register_lists_the_photos_hashes(committed_db, media, casino):
+    jpeg, png = image_bytes("JPEG"), image_bytes("PNG")
+    entry = inspect_with(casino, [upload(jpeg), upload(png, "b.png")])
+    hashes = [hashlib.sha256(jpeg).hexdigest(), hashlib.sha256(png).hexdigest()]
+    rows = client_for(casino.compliance).get("/api/logbook/").json()["results"]
+    assert [row["photos"] for row in rows if row["seq"] == entry.seq] == [hashes]
+    csv_report = render.generate_locally(requested(casino, fmt="csv").pk)
+    (row,) = [row for row in csv_rows(csv_report) if row["#"] == str(entry.seq)]
+    assert row["Photos (SHA-256 of each original)"] == f"photo 1: {hashes[0]}; photo 2: {hashes[1]}"
+    pdf_report = render.generate_locally(requested(casino).pk)
+    printed = squeezed(" ".join(pdf_rows(pdf_report)[entry.seq]))
+    assert all(squeezed(h) in printed for h in hashes)
