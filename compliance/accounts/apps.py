@@ -9,6 +9,7 @@ class AccountsConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_save
 
+        from compliance.accounts import checks, directory  # noqa: F401 (registered: the deploy check, the directory's signals)
         from compliance.accounts.auth import api_tokens_revoke_on_password_change
 
         post_save.connect(api_tokens_revoke_on_password_change, sender=self.get_model("User"))

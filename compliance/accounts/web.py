@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from compliance.accounts.auth import is_locked_out, lockout_message, lockout_minutes, lockout_seconds
+from compliance.accounts.directory import DirectoryUnavailable, unavailable_message
 from compliance.accounts.selectors import lock_lifts_visible_to, locks_visible_to
 from compliance.accounts.services import lock_lift, person_language_set
 from compliance.accounts.throttles import SignInRateThrottle
@@ -31,6 +32,13 @@ class SignInForm(AuthenticationForm):
     it is hashed, and is not counted toward the lockout (no password was tried)."""
 
     password = password_form_field(label="Password")
+
+    def clean(self):
+        try:
+            return super().clean()
+        except DirectoryUnavailable:
+            # A directory that cannot be asked decides nothing: no failure counted, nobody signed in.
+            raise forms.ValidationError(unavailable_message(), code="directory_unavailable") from None
 
 
 class LoginView(auth_views.LoginView):
