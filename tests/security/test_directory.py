@@ -339,3 +339,52 @@ def test_check_deploy_warns_of_a_plain_ldap_uri_without_starttls(settings):
     assert directory_encrypted(None) == []
     settings.AUTH_LDAP_SERVER_URI = ""
     assert directory_encrypted(None) == []
+
+
+DIRECTORY_ENVIRONMENT = {
+    "LDAP_BIND_DN": ROOT_DN,
+    "LDAP_BIND_PASSWORD": ROOT_PASSWORD,
+    "LDAP_USER_SEARCH_BASE": f"ou=people,{BASE}",
+    "LDAP_GROUP_SEARCH_BASE": GROUPS,
+    "LDAP_ROLE_GROUPS": f"security={SECURITY_GROUP};floorperson={FLOOR_GROUP}",
+    "LDAP_PROPERTY_GROUPS": f"{LICENCE}={PROPERTY_GROUP}",
+}
+
+
+@pytest.mark.parametrize(
+    ("uri", "start_tls", "warned"),
+    [
+        ("ldap://directory.casino.example", "false", True),
+        ("ldap://directory.casino.example", "true", False),
+        ("ldaps://directory.casino.example", "false", False),
+    ],
+)
+def test_check_deploy_in_production_warns_of_a_directory_reached_in_the_clear(uri, start_tls, warned):
+    from tests.test_production import PRODUCTION, manage
+
+    environment = {**PRODUCTION, **DIRECTORY_ENVIRONMENT, "LDAP_SERVER_URI": uri, "LDAP_START_TLS": start_tls}
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **environment)
+    assert ("accounts.W001" in result.stdout + result.stderr) is warned
+    assert (result.returncode != 0) is warned, result.stdout + result.stderr
+
+
+def test_the_directory_is_configured_from_the_environment_and_a_group_setting_without_a_dn_stops_the_start():
+    from tests.test_production import manage
+
+    shown = manage(
+        "shell",
+        "-c",
+        "from django.conf import settings as s; "
+        "print(s.LDAP_ROLE_GROUPS['floorperson'], s.AUTH_LDAP_USER_SEARCH.base_dn, type(s.AUTH_LDAP_GROUP_TYPE).__name__)",
+        LDAP_SERVER_URI="ldap://127.0.0.1:1",
+        **DIRECTORY_ENVIRONMENT,
+    )
+    assert shown.stdout.strip().splitlines()[-1].split() == [FLOOR_GROUP, f"ou=people,{BASE}", "GroupOfNamesType"], (
+        shown.stderr
+    )
+    broken = manage(
+        "check", LDAP_SERVER_URI="ldap://127.0.0.1:1", **{**DIRECTORY_ENVIRONMENT, "LDAP_ROLE_GROUPS": "security"}
+    )
+    assert broken.returncode != 0 and "LDAP_ROLE_GROUPS must be key=DN pairs" in broken.stderr
+    missing = manage("check", LDAP_SERVER_URI="ldap://127.0.0.1:1", LDAP_ROLE_GROUPS="")
+    assert missing.returncode != 0 and "LDAP_SERVER_URI needs" in missing.stderr
