@@ -388,3 +388,52 @@ def test_the_directory_is_configured_from_the_environment_and_a_group_setting_wi
     assert broken.returncode != 0 and "LDAP_ROLE_GROUPS must be key=DN pairs" in broken.stderr
     missing = manage("check", LDAP_SERVER_URI="ldap://127.0.0.1:1", LDAP_ROLE_GROUPS="")
     assert missing.returncode != 0 and "LDAP_SERVER_URI needs" in missing.stderr
+
+
+def test_the_witness_too_is_asked_of_the_directory_at_signing(client, connected):
+    sign_in(client, "alice", ALICE_PASSWORD)
+    maintenance = UserFactory(property=connected.property, role=Role.MAINTENANCE)
+
+    def adjust(witness_password: str):
+        return services.adjustment_record(
+            table_id=connected.table.pk,
+            kind="adjustment",
+            part="ball track",
+            description="Tightened the ball track",
+            performer=signed(maintenance.username, PASSWORD),
+            witness=signed("alice", witness_password),
+            recorded_by=maintenance,
+        )
+
+    adjust(ALICE_PASSWORD)
+    connected.modify(f"uid=alice,ou=people,{BASE}", [(ldap.MOD_REPLACE, "userPassword", [b"alice's next password!"])])
+    entries = Entry.objects.count()
+    with pytest.raises(RuleViolation) as refused:
+        adjust(ALICE_PASSWORD)
+    assert [(v.code, v.field) for v in refused.value.violations] == [("signature_invalid", "witness")]
+    assert Entry.objects.count() == entries
+
+
+def test_a_person_the_directory_removed_can_no_longer_sign(client, connected):
+    sign_in(client, "bob", BOB_PASSWORD)
+    bob = User.objects.get(username="bob")
+    connection = connected.connection()
+    connection.delete_s(f"uid=bob,ou=people,{BASE}")
+    connection.unbind_s()
+    with pytest.raises(RuleViolation):
+        inspect(connected, "bob", BOB_PASSWORD, bob)
+
+
+def test_the_api_token_endpoint_signs_in_with_the_directory_and_refuses_clearly_when_it_is_down(connected):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    assert (
+        api.post("/api/auth/token/", {"username": "alice", "password": ALICE_PASSWORD}, format="json").status_code
+        == 200
+    )
+    connected.stop()
+    refused = api.post("/api/auth/token/", {"username": "alice", "password": ALICE_PASSWORD}, format="json")
+    assert refused.status_code == 400
+    assert "directory cannot be reached" in refused.content.decode()
+    assert not AccessAttempt.objects.exists()
