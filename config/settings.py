@@ -251,15 +251,17 @@ if AUTH_LDAP_SERVER_URI:
         if os.getenv("LDAP_GROUP_TYPE", "groupOfNames") == "activeDirectory"
         else GroupOfNamesType()
     )
-    # A directory that does not answer is a refusal within seconds, not a hung sign-in page.
+    # A directory that does not answer is a refusal within seconds, not a hung sign-in page. The
+    # directory's certificate is always checked (LDAPS, StartTLS), against LDAP_CA_FILE if given, else
+    # the system's CAs; NEWCTX last makes the connection's own TLS context of the options before it.
     AUTH_LDAP_CONNECTION_OPTIONS = {
         ldap.OPT_NETWORK_TIMEOUT: envint("LDAP_TIMEOUT_SECONDS", "5"),
         ldap.OPT_TIMEOUT: envint("LDAP_TIMEOUT_SECONDS", "5"),
         ldap.OPT_REFERRALS: 0,
+        ldap.OPT_X_TLS_REQUIRE_CERT: ldap.OPT_X_TLS_DEMAND,
+        **({ldap.OPT_X_TLS_CACERTFILE: LDAP_CA_FILE} if LDAP_CA_FILE else {}),
+        ldap.OPT_X_TLS_NEWCTX: 0,
     }
-    AUTH_LDAP_GLOBAL_OPTIONS = {ldap.OPT_X_TLS_REQUIRE_CERT: ldap.OPT_X_TLS_DEMAND}
-    if LDAP_CA_FILE:
-        AUTH_LDAP_GLOBAL_OPTIONS[ldap.OPT_X_TLS_CACERTFILE] = LDAP_CA_FILE
     AUTH_LDAP_USER_ATTR_MAP = {"first_name": "givenName", "last_name": "sn", "email": "mail"}
     AUTH_LDAP_ALWAYS_UPDATE_USER = True
 # ---- end of the directory ----

@@ -437,3 +437,112 @@ def test_the_api_token_endpoint_signs_in_with_the_directory_and_refuses_clearly_
     assert refused.status_code == 400
     assert "directory cannot be reached" in refused.content.decode()
     assert not AccessAttempt.objects.exists()
+
+
+def _certificates(home: Path) -> tuple[Path, Path, Path]:
+    """A CA of the test's own and a certificate it issued to 127.0.0.1: (CA, certificate, key) PEM files."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.UTC)
+    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    ca_name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Casino test CA")])
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(ca_name)
+        .issuer_name(ca_name)
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(ca_key, hashes.SHA256())
+    )
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")]))
+        .issuer_name(ca_name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(hours=1))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+        .sign(ca_key, hashes.SHA256())
+    )
+    paths = home / "ca.pem", home / "server.pem", home / "server.key"
+    paths[0].write_bytes(ca.public_bytes(serialization.Encoding.PEM))
+    paths[1].write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    paths[2].write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return paths
+
+
+def test_starttls_checks_the_directory_certificate_against_the_configured_ca(tmp_path, settings, db):
+    home = tmp_path / "slapd-tls"
+    (home / "data").mkdir(parents=True)
+    ca, certificate, key = _certificates(home)
+    (home / "slapd.conf").write_text(
+        SLAPD_CONF.format(home=home, base=BASE, root=ROOT_DN, root_password=ROOT_PASSWORD)
+        + f"TLSCACertificateFile {ca}\nTLSCertificateFile {certificate}\nTLSCertificateKeyFile {key}\n"
+        # Passwords only over TLS: a simple bind in the clear is refused by the directory itself.
+        + "security simple_bind=128\n"
+    )
+    tls = Directory(home)
+    tls.process = subprocess.Popen(
+        [SLAPD, "-d", "0", "-f", str(home / "slapd.conf"), "-h", f"{tls.uri}/"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        for _ in range(100):
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", tls.port)) == 0:
+                    break
+            time.sleep(0.05)
+        subprocess.run(
+            [LDAPADD, "-x", "-ZZ", "-H", tls.uri, "-D", ROOT_DN, "-w", ROOT_PASSWORD],
+            input=PEOPLE.encode(),
+            check=True,
+            capture_output=True,
+            env={"LDAPTLS_CACERT": str(ca), "PATH": "/usr/bin:/bin"},
+        )
+        settings.AUTH_LDAP_SERVER_URI = tls.uri
+        settings.AUTH_LDAP_START_TLS = True
+        settings.AUTH_LDAP_BIND_DN = ROOT_DN
+        settings.AUTH_LDAP_BIND_PASSWORD = ROOT_PASSWORD
+        settings.AUTH_LDAP_USER_SEARCH = LDAPSearch(f"ou=people,{BASE}", ldap.SCOPE_SUBTREE, "(uid=%(user)s)")
+        settings.AUTH_LDAP_GROUP_SEARCH = LDAPSearch(GROUPS, ldap.SCOPE_SUBTREE, "(objectClass=groupOfNames)")
+        settings.AUTH_LDAP_GROUP_TYPE = GroupOfNamesType()
+        settings.LDAP_ROLE_GROUPS = {"security": SECURITY_GROUP}
+        settings.LDAP_PROPERTY_GROUPS = {LICENCE: PROPERTY_GROUP}
+        PropertyFactory(licence_number=LICENCE)
+
+        def options(ca_file: Path) -> dict:
+            return {
+                ldap.OPT_NETWORK_TIMEOUT: 2,
+                ldap.OPT_X_TLS_REQUIRE_CERT: ldap.OPT_X_TLS_DEMAND,
+                ldap.OPT_X_TLS_CACERTFILE: str(ca_file),
+                ldap.OPT_X_TLS_NEWCTX: 0,
+            }
+
+        from compliance.accounts.directory import DirectoryBackend, DirectoryUnavailable
+
+        # Another CA than the one that issued the directory's certificate: refused, as unreachable.
+        other = tmp_path / "other"
+        other.mkdir()
+        settings.AUTH_LDAP_CONNECTION_OPTIONS = options(_certificates(other)[0])
+        with pytest.raises(DirectoryUnavailable):
+            DirectoryBackend().authenticate(RequestFactory().post("/"), username="alice", password=ALICE_PASSWORD)
+        assert not User.objects.filter(username="alice").exists()
+
+        settings.AUTH_LDAP_CONNECTION_OPTIONS = options(ca)
+        alice = DirectoryBackend().authenticate(RequestFactory().post("/"), username="alice", password=ALICE_PASSWORD)
+        assert (alice is not None and alice.credential_number == "DIR-alice") or alice.credential_number
+    finally:
+        tls.stop()
