@@ -232,6 +232,8 @@ LDAP_ROLE_GROUPS = envgroups("LDAP_ROLE_GROUPS")
 LDAP_PROPERTY_GROUPS = envgroups("LDAP_PROPERTY_GROUPS")
 LDAP_CREDENTIAL_ATTRIBUTE = os.getenv("LDAP_CREDENTIAL_ATTRIBUTE", "")
 LDAP_NAME_ATTRIBUTE = os.getenv("LDAP_NAME_ATTRIBUTE", "cn")
+# A regulator from the directory (LDAP_ROLE_GROUPS' `regulator`) is of this jurisdiction.
+LDAP_REGULATOR_JURISDICTION = os.getenv("LDAP_REGULATOR_JURISDICTION", "PA")
 if AUTH_LDAP_SERVER_URI:
     import ldap
     from django_auth_ldap.config import GroupOfNamesType, LDAPSearch, NestedActiveDirectoryGroupType

@@ -103,7 +103,7 @@ def person_from_directory(sender, user: User, ldap_user, **kwargs) -> None:
             raise _LDAPUser.AuthenticationFailed("property staff in no mapped property group")
         user.property = found
     if user.role == Role.REGULATOR and not user.jurisdiction:
-        user.jurisdiction = getattr(settings, "LDAP_REGULATOR_JURISDICTION", "") or "PA"
+        user.jurisdiction = settings.LDAP_REGULATOR_JURISDICTION
     user.full_name = _first_value(ldap_user, getattr(settings, "LDAP_NAME_ATTRIBUTE", "cn")) or user.full_name
     attribute = getattr(settings, "LDAP_CREDENTIAL_ATTRIBUTE", "")
     credential = _first_value(ldap_user, attribute) if attribute else ""

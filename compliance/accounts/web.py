@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -80,6 +80,8 @@ def sign_in_attempts_left(request, form) -> str:
     username = form.data.get("username", "")
     if not username or not form.data.get("password") or "password" in form.errors:
         return ""
+    if form.has_error(NON_FIELD_ERRORS, "directory_unavailable"):
+        return ""  # no password was decided on: nothing counted
     failures = AxesProxyHandler.get_failures(request, {"username": username})
     remaining = max(settings.AXES_FAILURE_LIMIT - failures, 0)
     return ngettext(

@@ -306,6 +306,7 @@ def test_a_directory_that_is_down_is_a_clear_refusal_nothing_is_written_and_brea
     refused = sign_in(client, "bob", BOB_PASSWORD)
     assert refused.status_code == 200
     assert "directory cannot be reached" in refused.content.decode()
+    assert "more wrong password" not in refused.content.decode()
     with pytest.raises(RuleViolation) as signature_refused:
         inspect(connected, "bob", BOB_PASSWORD, bob)
     assert signature_refused.value.violations[0].code == "signature_directory_unavailable"
@@ -436,6 +437,7 @@ def test_the_api_token_endpoint_signs_in_with_the_directory_and_refuses_clearly_
     refused = api.post("/api/auth/token/", {"username": "alice", "password": ALICE_PASSWORD}, format="json")
     assert refused.status_code == 400
     assert "directory cannot be reached" in refused.content.decode()
+    assert "more wrong password" not in refused.content.decode()
     assert not AccessAttempt.objects.exists()
 
 
