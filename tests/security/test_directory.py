@@ -548,3 +548,13 @@ def test_starttls_checks_the_directory_certificate_against_the_configured_ca(tmp
         assert (alice is not None and alice.credential_number == "DIR-alice") or alice.credential_number
     finally:
         tls.stop()
+
+
+def test_a_person_first_seen_at_a_signature_is_taken_from_the_directory_with_the_role_of_that_moment(connected):
+    compliance = User.objects.get(role=Role.COMPLIANCE)
+    connected.modify(FLOOR_GROUP, [(ldap.MOD_ADD, "member", [f"uid=alice,ou=people,{BASE}".encode()])])
+    connected.modify(SECURITY_GROUP, [(ldap.MOD_DELETE, "member", [f"uid=alice,ou=people,{BASE}".encode()])])
+    entry = inspect(connected, "alice", ALICE_PASSWORD, compliance)
+    alice = User.objects.get(username="alice")
+    assert (alice.role, alice.credential_number) == (Role.FLOORPERSON, "PGCB-0077")
+    assert entry.signatures.get().credential_number == "PGCB-0077"
