@@ -110,8 +110,6 @@ def person_from_directory(sender, user: User, ldap_user, **kwargs) -> None:
     # Where the casino keeps no credential number in the directory, the product's (an administrator
     # enters the Board's in the admin); a new person has a placeholder until then.
     user.credential_number = credential or user.credential_number or f"DIR-{user.username}"
-    if user.pk is not None and user.has_usable_password():  # never: get_or_build_user refuses it
-        user.set_unusable_password()
 
 
 def directory_error(sender, context, user, request, exception, **kwargs) -> None:
