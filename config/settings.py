@@ -195,7 +195,6 @@ LOGIN_URL = "/login/"
 AUTHENTICATION_BACKENDS = [
     "compliance.accounts.auth.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
-    "compliance.accounts.directory.DirectoryBackend",
 ]
 AXES_FAILURE_LIMIT = envint("LOCKOUT_FAILURES", "5")
 # A signature's own count (compliance.accounts.signatures), apart from sign-in's: the same limit and
@@ -235,8 +234,16 @@ LDAP_NAME_ATTRIBUTE = os.getenv("LDAP_NAME_ATTRIBUTE", "cn")
 # A regulator from the directory (LDAP_ROLE_GROUPS' `regulator`) is of this jurisdiction.
 LDAP_REGULATOR_JURISDICTION = os.getenv("LDAP_REGULATOR_JURISDICTION", "PA")
 if AUTH_LDAP_SERVER_URI:
-    import ldap
-    from django_auth_ldap.config import GroupOfNamesType, LDAPSearch, NestedActiveDirectoryGroupType
+    try:
+        import ldap
+        from django_auth_ldap.config import GroupOfNamesType, LDAPSearch, NestedActiveDirectoryGroupType
+    except ImportError as missing:
+        raise ImproperlyConfigured(
+            "LDAP_SERVER_URI is set but the directory's libraries are not installed: "
+            "apt-get install libldap2-dev libsasl2-dev, then pip install -r requirements-directory.txt "
+            f"({missing})"
+        ) from missing
+    AUTHENTICATION_BACKENDS.append("compliance.accounts.directory_backend.DirectoryBackend")
 
     if not os.getenv("LDAP_USER_SEARCH_BASE") or not os.getenv("LDAP_GROUP_SEARCH_BASE") or not LDAP_ROLE_GROUPS:
         raise ImproperlyConfigured(

@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from compliance.accounts.auth import lockout_minutes
-from compliance.accounts.directory import DirectoryBackend, DirectoryUnavailable, directory_configured
+from compliance.accounts.directory import DirectoryUnavailable, directory_configured
 from compliance.accounts.models import SignatureFailures, User
 from compliance.accounts.services import signature_failure_count, signature_failures_clear
 from compliance.rulebook import RuleViolation, raise_if_any, rulebook_for
@@ -159,13 +159,16 @@ def _password_checked(person: User | None, signature: SignatureInput) -> User | 
     account; with nobody of that name, the hasher still runs once (Django's #20760: a name that
     does not exist takes as long to refuse). A person without a local password (or nobody of that
     name) is asked of the casino's directory when one is configured, now: a password it changed, a
-    person it disabled or took out of every mapped group, cannot sign (compliance.accounts.directory)."""
+    person it disabled or took out of every mapped group, cannot sign (compliance.accounts.directory_backend)."""
     password = signature.password
     if person is not None and person.has_usable_password():
         if person.check_password(password) and ModelBackend().user_can_authenticate(person):
             return person
         return None
     if directory_configured():
+        # Imported here: django-auth-ldap is installed only where a directory is (requirements-directory.txt).
+        from compliance.accounts.directory_backend import DirectoryBackend
+
         return DirectoryBackend().authenticate(signature.request, username=signature.username, password=password)
     User().set_password(password)
     return None

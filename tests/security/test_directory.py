@@ -10,12 +10,10 @@ import subprocess
 import time
 from pathlib import Path
 
-import ldap
 import pytest
 from axes.models import AccessAttempt
 from django.conf import settings as django_settings
 from django.test import RequestFactory
-from django_auth_ldap.config import GroupOfNamesType, LDAPSearch
 
 from compliance.accounts.models import Role, SignatureFailures, User
 from compliance.accounts.signatures import SignatureInput
@@ -24,6 +22,18 @@ from inspections.logbook import services
 from inspections.logbook.models import Entry
 from tests.factories import PASSWORD, GamingTableFactory, PropertyFactory, UserFactory, configure_for_opening
 from tests.inspections.test_services import ALL_PASS
+
+# The directory is an optional install (requirements-directory.txt): without it, these tests are skipped.
+ldap = pytest.importorskip(
+    "ldap",
+    reason="python-ldap is not installed: apt-get install libldap2-dev libsasl2-dev, then "
+    "pip install -r requirements-directory.txt",
+)
+django_auth_ldap_config = pytest.importorskip(
+    "django_auth_ldap.config", reason="django-auth-ldap is not installed: pip install -r requirements-directory.txt"
+)
+GroupOfNamesType = django_auth_ldap_config.GroupOfNamesType
+LDAPSearch = django_auth_ldap_config.LDAPSearch
 
 SLAPD = shutil.which("slapd") or "/usr/sbin/slapd"
 LDAPADD = shutil.which("ldapadd")
@@ -37,6 +47,7 @@ GROUPS = f"ou=groups,{BASE}"
 SECURITY_GROUP = f"cn=logbook-security,{GROUPS}"
 FLOOR_GROUP = f"cn=logbook-floor,{GROUPS}"
 PROPERTY_GROUP = f"cn=keystone-staff,{GROUPS}"
+DIRECTORY_BACKEND = "compliance.accounts.directory_backend.DirectoryBackend"
 
 pytestmark = pytest.mark.skipif(
     not Path(SLAPD).exists() or LDAPADD is None,
@@ -187,6 +198,7 @@ def connected(directory, settings, db):
     """The product configured for the directory, as LDAP_* in the environment would (config/settings.py)."""
     settings.AUTH_LDAP_SERVER_URI = directory.uri
     settings.AUTH_LDAP_START_TLS = False
+    settings.AUTHENTICATION_BACKENDS = [*settings.AUTHENTICATION_BACKENDS, DIRECTORY_BACKEND]
     settings.AUTH_LDAP_BIND_DN = ROOT_DN
     settings.AUTH_LDAP_BIND_PASSWORD = ROOT_PASSWORD
     settings.AUTH_LDAP_USER_SEARCH = LDAPSearch(f"ou=people,{BASE}", ldap.SCOPE_SUBTREE, "(uid=%(user)s)")
@@ -515,6 +527,7 @@ def test_starttls_checks_the_directory_certificate_against_the_configured_ca(tmp
             env={"LDAPTLS_CACERT": str(ca), "PATH": "/usr/bin:/bin"},
         )
         settings.AUTH_LDAP_SERVER_URI = tls.uri
+        settings.AUTHENTICATION_BACKENDS = [*settings.AUTHENTICATION_BACKENDS, DIRECTORY_BACKEND]
         settings.AUTH_LDAP_START_TLS = True
         settings.AUTH_LDAP_BIND_DN = ROOT_DN
         settings.AUTH_LDAP_BIND_PASSWORD = ROOT_PASSWORD
@@ -533,7 +546,8 @@ def test_starttls_checks_the_directory_certificate_against_the_configured_ca(tmp
                 ldap.OPT_X_TLS_NEWCTX: 0,
             }
 
-        from compliance.accounts.directory import DirectoryBackend, DirectoryUnavailable
+        from compliance.accounts.directory import DirectoryUnavailable
+        from compliance.accounts.directory_backend import DirectoryBackend
 
         # Another CA than the one that issued the directory's certificate: refused, as unreachable.
         other = tmp_path / "other"
