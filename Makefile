@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 # Python 3.11 if the machine has it, else whatever python3 is (3.11 or newer is required).
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3 2>/dev/null)
 # The venv is (re)installed when the requirements change: the stamp's name carries their hash.
-REQUIREMENTS := requirements.txt requirements-dev.txt
+REQUIREMENTS := requirements.txt requirements-dev.txt requirements-directory.txt
 REQUIREMENTS_HASH := $(shell cat $(REQUIREMENTS) | sha256sum | cut -c1-16)
 STAMP := $(VENV)/.installed-$(REQUIREMENTS_HASH)
 
@@ -16,7 +16,7 @@ PORT ?= 8000
 WEB_CONCURRENCY ?= 3
 BIND ?= 127.0.0.1:$(PORT)
 
-.PHONY: venv run serve test test-fast test-slow typecheck migrations-check screenshots messages bench bench-table-page bench-scan \
+.PHONY: venv directory-libraries run serve test test-fast test-slow typecheck migrations-check screenshots messages bench bench-table-page bench-scan \
 	bench-report bench-proof bench-week lint format clean-venv
 
 # make test-fast's pytest processes (pytest-xdist): one a core by default.
@@ -29,6 +29,19 @@ MIGRATIONS_CHECK := DJANGO_SETTINGS_MODULE=tests.settings DATABASE_URL="$${DATAB
 	|| { echo "A model changed without its migration: make it with manage.py makemigrations." >&2; exit 1; }
 
 venv: $(STAMP)
+# `make venv` typed again after installing the headers tries the directory's libraries again.
+ifneq ($(filter venv,$(MAKECMDGOALS)),)
+	@if [ -f $(VENV)/.directory-missing ]; then $(MAKE) --no-print-directory directory-libraries; fi
+endif
+
+# The casino's directory (requirements-directory.txt) is optional: python-ldap compiles against
+# libldap2-dev and libsasl2-dev, and without them everything else works.
+directory-libraries:
+	@if $(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-directory.txt >/dev/null 2>&1; \
+	then rm -f $(VENV)/.directory-missing; \
+	else touch $(VENV)/.directory-missing; \
+		echo "the casino's directory (LDAP) is not installed: apt-get install libldap2-dev libsasl2-dev, then make venv again; everything else works" >&2; \
+	fi
 
 $(STAMP):
 	@if [ -z "$(PYTHON)" ]; then echo "No python3.11 or python3 on PATH: install Python 3.11." >&2; exit 1; fi
@@ -39,6 +52,7 @@ $(STAMP):
 			exit 1; }; \
 	fi
 	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	@$(MAKE) --no-print-directory directory-libraries
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 

@@ -190,7 +190,12 @@ LOGIN_URL = "/login/"
 # (compliance.accounts.auth). The name and the address together: by address alone, one guesser would lock
 # out every tablet behind a casino's shared address; by name alone, anyone anywhere could lock a
 # person out of signing.
-AUTHENTICATION_BACKENDS = ["compliance.accounts.auth.LockoutBackend", "django.contrib.auth.backends.ModelBackend"]
+# The lockout first (a locked name is refused before any password is checked, local or the directory's),
+# then local accounts, then the casino's directory when one is configured (the LDAP block below).
+AUTHENTICATION_BACKENDS = [
+    "compliance.accounts.auth.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 AXES_FAILURE_LIMIT = envint("LOCKOUT_FAILURES", "5")
 # A signature's own count (compliance.accounts.signatures), apart from sign-in's: the same limit and
 # cool-off by default, so that a witness's wrong passwords never lock their signing in.
@@ -202,6 +207,73 @@ AXES_CLIENT_IP_CALLABLE = "config.network.client_ip"
 # Each entry point answers a lockout itself (the sign-in page, the token endpoint, the signature's
 # refusal that keeps the form), so axes' middleware, which replaces whole responses, is not used.
 # An administrator lifts a lock in the admin (Access attempts) or with `manage.py axes_reset_username`.
+
+# ---- The casino's directory (LDAP, django-auth-ldap) ----
+# Off unless LDAP_SERVER_URI is set: `make run` and the demo use local accounts only. README, "The
+# casino's directory", says how a casino connects its own. A group DN setting is `key=DN` pairs
+# separated by `;` (a DN has commas): LDAP_ROLE_GROUPS by role (the first matching wins),
+# LDAP_PROPERTY_GROUPS by the property's licence number.
+
+
+def envgroups(name: str) -> dict[str, str]:
+    pairs = [item.strip() for item in os.getenv(name, "").split(";") if item.strip()]
+    if any("=" not in pair for pair in pairs):
+        raise ImproperlyConfigured(f"{name} must be key=DN pairs separated by ';', not {os.getenv(name)!r}")
+    return {key.strip(): dn.strip() for key, dn in (pair.split("=", 1) for pair in pairs)}
+
+
+AUTH_LDAP_SERVER_URI = os.getenv("LDAP_SERVER_URI", "").strip()
+AUTH_LDAP_START_TLS = envbool("LDAP_START_TLS", "false")
+LDAP_CA_FILE = os.getenv("LDAP_CA_FILE", "")
+AUTH_LDAP_BIND_DN = os.getenv("LDAP_BIND_DN", "")
+AUTH_LDAP_BIND_PASSWORD = os.getenv("LDAP_BIND_PASSWORD", "")
+LDAP_ROLE_GROUPS = envgroups("LDAP_ROLE_GROUPS")
+LDAP_PROPERTY_GROUPS = envgroups("LDAP_PROPERTY_GROUPS")
+LDAP_CREDENTIAL_ATTRIBUTE = os.getenv("LDAP_CREDENTIAL_ATTRIBUTE", "")
+LDAP_NAME_ATTRIBUTE = os.getenv("LDAP_NAME_ATTRIBUTE", "cn")
+# A regulator from the directory (LDAP_ROLE_GROUPS' `regulator`) is of this jurisdiction.
+LDAP_REGULATOR_JURISDICTION = os.getenv("LDAP_REGULATOR_JURISDICTION", "PA")
+if AUTH_LDAP_SERVER_URI:
+    try:
+        import ldap
+        from django_auth_ldap.config import GroupOfNamesType, LDAPSearch, NestedActiveDirectoryGroupType
+    except ImportError as missing:
+        raise ImproperlyConfigured(
+            "LDAP_SERVER_URI is set but the directory's libraries are not installed: "
+            "apt-get install libldap2-dev libsasl2-dev, then pip install -r requirements-directory.txt "
+            f"({missing})"
+        ) from missing
+    AUTHENTICATION_BACKENDS.append("compliance.accounts.directory_backend.DirectoryBackend")
+
+    if not os.getenv("LDAP_USER_SEARCH_BASE") or not os.getenv("LDAP_GROUP_SEARCH_BASE") or not LDAP_ROLE_GROUPS:
+        raise ImproperlyConfigured(
+            "LDAP_SERVER_URI needs LDAP_USER_SEARCH_BASE, LDAP_GROUP_SEARCH_BASE and LDAP_ROLE_GROUPS"
+        )
+    AUTH_LDAP_USER_SEARCH = LDAPSearch(
+        os.environ["LDAP_USER_SEARCH_BASE"], ldap.SCOPE_SUBTREE, os.getenv("LDAP_USER_FILTER", "(uid=%(user)s)")
+    )
+    AUTH_LDAP_GROUP_SEARCH = LDAPSearch(
+        os.environ["LDAP_GROUP_SEARCH_BASE"], ldap.SCOPE_SUBTREE, os.getenv("LDAP_GROUP_FILTER", "(objectClass=*)")
+    )
+    AUTH_LDAP_GROUP_TYPE = (
+        NestedActiveDirectoryGroupType()
+        if os.getenv("LDAP_GROUP_TYPE", "groupOfNames") == "activeDirectory"
+        else GroupOfNamesType()
+    )
+    # A directory that does not answer is a refusal within seconds, not a hung sign-in page. The
+    # directory's certificate is always checked (LDAPS, StartTLS), against LDAP_CA_FILE if given, else
+    # the system's CAs; NEWCTX last makes the connection's own TLS context of the options before it.
+    AUTH_LDAP_CONNECTION_OPTIONS = {
+        ldap.OPT_NETWORK_TIMEOUT: envint("LDAP_TIMEOUT_SECONDS", "5"),
+        ldap.OPT_TIMEOUT: envint("LDAP_TIMEOUT_SECONDS", "5"),
+        ldap.OPT_REFERRALS: 0,
+        ldap.OPT_X_TLS_REQUIRE_CERT: ldap.OPT_X_TLS_DEMAND,
+        **({ldap.OPT_X_TLS_CACERTFILE: LDAP_CA_FILE} if LDAP_CA_FILE else {}),
+        ldap.OPT_X_TLS_NEWCTX: 0,
+    }
+    AUTH_LDAP_USER_ATTR_MAP = {"first_name": "givenName", "last_name": "sn", "email": "mail"}
+    AUTH_LDAP_ALWAYS_UPDATE_USER = True
+# ---- end of the directory ----
 
 # ---- Sessions and HTTPS ----
 # A session ends after SESSION_IDLE_MINUTES without a request: config.middleware moves its expiry

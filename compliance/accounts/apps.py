@@ -9,6 +9,12 @@ class AccountsConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_save
 
+        from compliance.accounts import checks  # noqa: F401 (registered: the deploy check)
+        from compliance.accounts.directory import directory_configured
+
+        if directory_configured():
+            # The directory's signals; django-auth-ldap is imported only where a directory is configured.
+            from compliance.accounts import directory_backend  # noqa: F401
         from compliance.accounts.auth import api_tokens_revoke_on_password_change
 
         post_save.connect(api_tokens_revoke_on_password_change, sender=self.get_model("User"))

@@ -15,10 +15,11 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from compliance.accounts.auth import lockout_minutes
+from compliance.accounts.directory import DirectoryUnavailable, directory_configured
 from compliance.accounts.models import SignatureFailures, User
 from compliance.accounts.services import signature_failure_count, signature_failures_clear
 from compliance.rulebook import RuleViolation, raise_if_any, rulebook_for
-from compliance.rulebook.signatures import password_within_limit
+from compliance.rulebook.signatures import password_within_limit, signature_directory_unavailable
 from config.network import client_ip
 from config.validators import PASSWORD_MAX_LENGTH
 
@@ -99,7 +100,13 @@ def signer_authenticate(
         raise RuleViolation([locked()])
     # As ModelBackend.authenticate, not django.contrib.auth.authenticate: that one would count the
     # failure for sign-in too.
-    user = _password_checked(person, signature.password)
+    try:
+        user = _password_checked(person, signature)
+    except DirectoryUnavailable:
+        # Nothing is decided about the password: not counted, nothing recorded.
+        raise RuleViolation(
+            [signature_directory_unavailable(field=field, username=signature.username, in_logbook=in_logbook)]
+        ) from None
     if user is None:
         failures = signature_failure_count(
             username=signature.username, address=address, now=timezone.now(), cooloff=cooloff
@@ -147,15 +154,23 @@ def _signer_and_count(*, username: str, address: str) -> tuple[User | None, Sign
     )
 
 
-def _password_checked(person: User | None, password: str) -> User | None:
+def _password_checked(person: User | None, signature: SignatureInput) -> User | None:
     """ModelBackend.authenticate's check of a person already read: the password, and an active
     account; with nobody of that name, the hasher still runs once (Django's #20760: a name that
-    does not exist takes as long to refuse)."""
-    if person is None:
-        User().set_password(password)
+    does not exist takes as long to refuse). A person without a local password (or nobody of that
+    name) is asked of the casino's directory when one is configured, now: a password it changed, a
+    person it disabled or took out of every mapped group, cannot sign (compliance.accounts.directory_backend)."""
+    password = signature.password
+    if person is not None and person.has_usable_password():
+        if person.check_password(password) and ModelBackend().user_can_authenticate(person):
+            return person
         return None
-    if person.check_password(password) and ModelBackend().user_can_authenticate(person):
-        return person
+    if directory_configured():
+        # Imported here: django-auth-ldap is installed only where a directory is (requirements-directory.txt).
+        from compliance.accounts.directory_backend import DirectoryBackend
+
+        return DirectoryBackend().authenticate(signature.request, username=signature.username, password=password)
+    User().set_password(password)
     return None
 
 

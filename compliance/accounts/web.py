@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from compliance.accounts.auth import is_locked_out, lockout_message, lockout_minutes, lockout_seconds
+from compliance.accounts.directory import DirectoryUnavailable, unavailable_message
 from compliance.accounts.selectors import lock_lifts_visible_to, locks_visible_to
 from compliance.accounts.services import lock_lift, person_language_set
 from compliance.accounts.throttles import SignInRateThrottle
@@ -31,6 +32,13 @@ class SignInForm(AuthenticationForm):
     it is hashed, and is not counted toward the lockout (no password was tried)."""
 
     password = password_form_field(label="Password")
+
+    def clean(self):
+        try:
+            return super().clean()
+        except DirectoryUnavailable:
+            # A directory that cannot be asked decides nothing: no failure counted, nobody signed in.
+            raise forms.ValidationError(unavailable_message(), code="directory_unavailable") from None
 
 
 class LoginView(auth_views.LoginView):
@@ -72,6 +80,8 @@ def sign_in_attempts_left(request, form) -> str:
     username = form.data.get("username", "")
     if not username or not form.data.get("password") or "password" in form.errors:
         return ""
+    if form.has_error(NON_FIELD_ERRORS, "directory_unavailable"):
+        return ""  # no password was decided on: nothing counted
     failures = AxesProxyHandler.get_failures(request, {"username": username})
     remaining = max(settings.AXES_FAILURE_LIMIT - failures, 0)
     return ngettext(

@@ -366,6 +366,11 @@ CATALOGUE: dict[str, Entry] = {
         "{minutes} minutes (signing in stays open). A security supervisor or an administrator can lift the lock.",
         GIVEN,
     ),
+    "signature_directory_unavailable": Entry(
+        "The casino's directory cannot be reached, so the password given to sign as “{username}” cannot be "
+        "checked now: nothing was recorded. Try again in a minute.",
+        GIVEN,
+    ),
     "max_length/password": Entry("A password is at most {limit:,} characters.", GIVEN),
     # ---- § 601a.2: Rules Submissions (approvals.py) ----
     "game_not_in_jurisdiction": Entry("The rules of {jurisdiction} in this product have no Casino War.", GIVEN),

@@ -44,6 +44,17 @@ def signature_locked_out(*, field: str, username: str, minutes: int, in_logbook:
     )
 
 
+def signature_directory_unavailable(*, field: str, username: str, in_logbook: bool) -> Violation:
+    """The signature of the individual cannot be checked while the casino's directory, which holds
+    the password, does not answer: refused, nothing recorded."""
+    return violation(
+        "signature_directory_unavailable",
+        field=field,
+        citation=signature_citation(in_logbook=in_logbook),
+        username=username,
+    )
+
+
 def password_within_limit(*, password: str, field: str | None, max_length: int) -> Violation | None:
     """A password longer than `max_length` (config.validators.PASSWORD_MAX_LENGTH) is refused before
     it is hashed or checked."""

@@ -4,6 +4,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
+from compliance.accounts.directory import DirectoryUnavailable, unavailable_message
 from compliance.accounts.models import Role, User
 from compliance.accounts.signatures import SignatureInput
 from compliance.casinos.models import Property
@@ -52,6 +53,12 @@ class TokenRequestSerializer(AuthTokenSerializer):
         max_length=PASSWORD_MAX_LENGTH,
         error_messages={"max_length": PASSWORD_TOO_LONG},
     )
+
+    def validate(self, attrs):
+        try:
+            return super().validate(attrs)
+        except DirectoryUnavailable:
+            raise serializers.ValidationError(unavailable_message(), code="directory_unavailable") from None
 
 
 class PersonSerializer(serializers.ModelSerializer):
