@@ -460,7 +460,8 @@ CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Beat sends only the tasks config.beat names, without arguments, whatever the schedule's rows say.
+CELERY_BEAT_SCHEDULER = "config.beat:AllowlistScheduler"
 # Two queues, so that reports never hold back a compliance control: "control" (the overdue scan, the
 # flags' mail, the morning digest, and any task not routed) and "reports" (a report and its pieces).
 # Production and `make run` start a worker for each (`-Q control`, `-Q reports`); a worker started

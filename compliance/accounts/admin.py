@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.contrib.admin.utils import flatten_fieldsets
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import UserChangeForm
+from django_celery_beat import admin as beat_admin
+from django_celery_beat.models import ClockedSchedule, CrontabSchedule, IntervalSchedule, PeriodicTask, SolarSchedule
 from knox import admin as knox_admin  # noqa: F401  (registers knox's page first: it is replaced below)
 from knox.models import AuthToken
 
@@ -9,6 +11,7 @@ from compliance.accounts import services
 from compliance.accounts.models import IdempotencyKey, User
 from compliance.casinos.admin_base import ServiceAdmin
 from compliance.casinos.admin_zones import PropertyZoneAdmin
+from config.admin import ReadOnly
 
 
 class PersonChangeForm(UserChangeForm):
@@ -109,3 +112,46 @@ class AuthTokenAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return super().has_delete_permission(request, obj)  # revoking: Django's own permission
+
+
+# Beat's schedule (django-celery-beat's tables): made by the apps' migrations, shown read-only. Its
+# own pages would let an administrator add a row naming any task with any arguments, or send one now
+# ("Run selected tasks"); beat sends only the tasks config.beat allows, without arguments, and these
+# pages offer no add, change, delete or action.
+class ReadOnlySchedule(ReadOnly):
+    actions = ()
+    inlines = ()
+
+    def get_actions(self, request):
+        return {}
+
+
+class PeriodicTaskReadOnlyAdmin(ReadOnlySchedule, beat_admin.PeriodicTaskAdmin):
+    pass
+
+
+class IntervalReadOnlyAdmin(ReadOnlySchedule, beat_admin.IntervalScheduleAdmin):
+    pass
+
+
+class CrontabReadOnlyAdmin(ReadOnlySchedule, beat_admin.CrontabScheduleAdmin):
+    pass
+
+
+class SolarReadOnlyAdmin(ReadOnlySchedule, beat_admin.SolarScheduleAdmin):
+    pass
+
+
+class ClockedReadOnlyAdmin(ReadOnlySchedule, beat_admin.ClockedScheduleAdmin):
+    pass
+
+
+for _model, _admin in (
+    (PeriodicTask, PeriodicTaskReadOnlyAdmin),
+    (IntervalSchedule, IntervalReadOnlyAdmin),
+    (CrontabSchedule, CrontabReadOnlyAdmin),
+    (SolarSchedule, SolarReadOnlyAdmin),
+    (ClockedSchedule, ClockedReadOnlyAdmin),
+):
+    admin.site.unregister(_model)
+    admin.site.register(_model, _admin)

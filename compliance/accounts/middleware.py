@@ -6,6 +6,10 @@ IDEMPOTENCY_KEY_HOURS; a repeat with the same key and the same body gets that an
 status, same body, and `Idempotent-Replayed: true`) and writes nothing; the same key with another
 body is refused with 422. The key's row is written in the same transaction as the request's own
 writes, so two copies arriving together make one entry: the second waits for the first.
+
+An answer that carries a credential (a view marked `answers_credential = True`: the API token's
+request) is never kept: its key is ignored, so a token is never stored in clear nor replayed, and a
+repeat makes a new token, as a repeat without a key does.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import transaction
 from django.http import HttpResponse, JsonResponse
+from django.urls import Resolver404, resolve
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
@@ -41,6 +46,15 @@ def _key(request) -> str | None:
     if len(value) >= 2 and value[0] == value[-1] == '"':
         value = value[1:-1]
     return value
+
+
+def answers_credential(request) -> bool:
+    """Whether the view the request goes to answers with a credential (marked `answers_credential`)."""
+    try:
+        view = resolve(request.path_info).func
+    except Resolver404:
+        return False
+    return bool(getattr(getattr(view, "view_class", view), "answers_credential", False))
 
 
 def _api_user(request):
@@ -80,6 +94,8 @@ class IdempotencyKeyMiddleware:
         key = _key(request)
         if key is None or request.method not in WRITE_METHODS or not request.path.startswith("/api/"):
             return self.get_response(request)
+        if answers_credential(request):
+            return self.get_response(request)  # a credential is never kept, in clear, for a replay
         user = _api_user(request)
         if user is None:
             return self.get_response(request)

@@ -94,6 +94,9 @@ class Report(models.Model):
     checkpoint = models.ForeignKey(
         "logbook.Checkpoint", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The run rendering it (set by `plan`, a random token): only the pieces this run rendered, their
+    # hashes recorded as they were written (ReportPiece), are joined, signed and published.
+    run = models.CharField(max_length=32, blank=True, validators=[printable_line])
     # Who signed the PDF (the certificate's subject), empty while unsigned.
     signed_by = models.CharField(max_length=300, blank=True, validators=[printable_line])
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -125,6 +128,28 @@ class Report(models.Model):
             return "Verified: intact"
         where = f" at entry #{self.chain_broken_seq}" if self.chain_broken_seq else ""
         return f"BROKEN{where}" + (f": {self.chain_broken_reason}" if self.chain_broken_reason else "")
+
+
+class ReportPiece(models.Model):
+    """One piece of a PDF report's run, as `plan` cut it: the rows it holds, then, once rendered and
+    numbered, its pages and the SHA-256 of each file, checked before the next step reads it. The task
+    messages carry only the report's id and the piece's index: every file is found from these rows
+    inside the report's own work directory, and a file not as its run wrote it is never signed."""
+
+    report = models.ForeignKey(Report, on_delete=models.CASCADE, related_name="pieces")
+    run = models.CharField(max_length=32, validators=[printable_line])
+    index = models.IntegerField()  # -1 the cover, then the pieces from 0
+    keys = models.JSONField(default=list)
+    pages = models.PositiveIntegerField(null=True, blank=True)
+    rendered_sha256 = models.CharField(max_length=64, blank=True, validators=[printable_line])
+    numbered_sha256 = models.CharField(max_length=64, blank=True, validators=[printable_line])
+
+    class Meta:
+        ordering = ["report", "index"]
+        constraints = [models.UniqueConstraint(fields=["report", "run", "index"], name="report_piece_once")]
+
+    def __str__(self) -> str:
+        return f"Report {self.report_id} piece {self.index} ({self.run})"
 
 
 class ReportDownload(models.Model):

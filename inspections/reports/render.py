@@ -20,7 +20,14 @@ Before any of it, `plan` has the property's chain head signed (a checkpoint, the
 printed on its cover): a logbook that contradicts an earlier signed checkpoint gets no report.
 
 Nothing here knows whether it runs in a Celery worker or a local process: `plan`, `piece_render`,
-`piece_stamp`, `join` are the steps; inspections.flags.tasks and the command drive them.
+`piece_stamp`, `join` are the steps; inspections.reports.tasks and the command drive them.
+
+No step takes a file's path, nor the rows it prints: each takes the report's id and a piece's index,
+and finds the rest from the report's run (`Report.run`, set by `plan`) and its pieces (`ReportPiece`),
+inside the report's own work directory. Each piece's file is hashed as it is written and checked
+before the next step reads it; a report that is not being rendered (done, failed, or of another run)
+is never rendered, joined or signed. So a task message, whoever sent it, cannot have the report key
+sign anything but what the same run rendered from the logbook.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import hashlib
 import io
 import json
 import math
+import secrets
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,7 +61,7 @@ from inspections.logbook.timestamps import timestamp_check
 from inspections.reports import signing
 from inspections.reports.csvfile import csv_writer
 from inspections.reports.kinds import ENTRY_KINDS, artwork_attachment_name, cells_of, kind_of, period_bounds
-from inspections.reports.models import Report, ReportStatus
+from inspections.reports.models import Report, ReportPiece, ReportStatus
 
 SEGMENT = "chain-segment.json"
 # Format 2 names the property's jurisdiction beside its licence: both are what its checkpoints sign.
@@ -72,6 +80,11 @@ class ReportRefused(Exception):
     of it is produced."""
 
 
+class RunRefused(Exception):
+    """A step asked of a report that is not being rendered by this run (done, failed, or planned
+    again since), or of a piece whose file is not as its run wrote it: nothing is rendered or signed."""
+
+
 @dataclass(frozen=True)
 class Piece:
     index: int  # COVER, or the piece's number from 0
@@ -79,9 +92,49 @@ class Piece:
 
 
 def workdir(report_id: int) -> Path:
-    path = Path(settings.MEDIA_ROOT) / "reports" / "work" / str(report_id)
+    path = Path(settings.MEDIA_ROOT) / "reports" / "work" / str(int(report_id))
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def piece_path(report_id: int, index: int, *, numbered: bool = False) -> Path:
+    """A piece's file, from its index alone, in the report's work directory."""
+    name = "cover" if index == COVER else f"piece-{int(index):06d}"
+    return workdir(report_id) / f"{name}{'-numbered' if numbered else ''}.pdf"
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def running(report_id: int) -> Report:
+    """The report, if a run is rendering it; RunRefused otherwise (a task delivered after the report
+    was done or failed, or sent by someone else)."""
+    report = Report.objects.select_related("property", "requested_by", "checkpoint").get(pk=report_id)
+    if report.status != ReportStatus.RUNNING or not report.run:
+        raise RunRefused(f"report {report_id} is {report.status}, not being rendered: nothing to do")
+    return report
+
+
+def run_pieces(report: Report) -> list[ReportPiece]:
+    """The pieces `plan` cut for the report's current run, the cover first."""
+    return list(ReportPiece.objects.filter(report=report, run=report.run).order_by("index"))
+
+
+def piece_checked(report: Report, index: int, *, numbered: bool) -> ReportPiece:
+    """The run's piece, its file as the run wrote it (its SHA-256 as recorded), or RunRefused."""
+    piece = ReportPiece.objects.filter(report=report, run=report.run, index=index).first()
+    if piece is None:
+        raise RunRefused(f"report {report.pk} has no piece {index} in its run")
+    recorded = piece.numbered_sha256 if numbered else piece.rendered_sha256
+    path = piece_path(report.pk, index, numbered=numbered)
+    if not recorded or not path.is_file() or file_sha256(path) != recorded:
+        raise RunRefused(f"piece {index} of report {report.pk} is not the file its run wrote: nothing is signed")
+    return piece
 
 
 def progress_set(report_id: int, value: float) -> None:
@@ -103,7 +156,10 @@ def plan(report_id: int) -> list[Piece]:
     report = Report.objects.select_related("property", "requested_by").get(pk=report_id)
     if report.status in (ReportStatus.DONE, ReportStatus.FAILED):
         raise ReportFinished(f"report {report_id} is already {report.status}")
-    Report.objects.filter(pk=report_id).update(status=ReportStatus.RUNNING, progress=1, error="")
+    # A new run: what an earlier run (a task delivered twice) left is never joined into this one.
+    report.run = secrets.token_hex(16)
+    Report.objects.filter(pk=report_id).update(status=ReportStatus.RUNNING, progress=1, error="", run=report.run)
+    shutil.rmtree(workdir(report_id), ignore_errors=True)
     report.checkpoint = checkpoint_for(report)
     Report.objects.filter(pk=report_id).update(checkpoint=report.checkpoint)
     kind = kind_of(report)
@@ -119,6 +175,11 @@ def plan(report_id: int) -> list[Piece]:
     )
     if report.format == "csv":
         csv_write(report, keys, workdir(report_id) / "rows.csv")
+    else:
+        ReportPiece.objects.filter(report=report).delete()
+        ReportPiece.objects.bulk_create(
+            ReportPiece(report=report, run=report.run, index=piece.index, keys=list(piece.keys)) for piece in pieces
+        )
     # A PDF's CSV is written by its pieces, each its own rows (built once, for both), and joined
     # by the cover (csv_join).
     progress_set(report_id, 10)
@@ -417,7 +478,10 @@ def _artwork_shown(layout) -> dict:
     shown = {"layout": layout, "attachment": None, "image": None}
     if layout.artwork_is_image():
         with layout.artwork.open("rb") as handle:
-            encoded = base64.b64encode(handle.read()).decode("ascii")
+            content = handle.read()
+        if hashlib.sha256(content).hexdigest() != layout.artwork_sha256:
+            raise RunRefused(f"the artwork of layout {layout.pk} is not the file its SHA-256 names: nothing is signed")
+        encoded = base64.b64encode(content).decode("ascii")
         shown["image"] = f"data:{artwork_media_type(layout.artwork_kind)};base64,{encoded}"
     else:
         shown["attachment"] = artwork_attachment_name(layout)
@@ -429,6 +493,10 @@ def _artwork_attachments(report: Report) -> list:
     from weasyprint import Attachment
 
     kind = kind_of(report)
+    layouts = [layout for layout in getattr(kind, "artworks", lambda r: [])(report) if not layout.artwork_is_image()]
+    for layout in layouts:  # only the file the layout's signatures bind is attached and signed with the report
+        if file_sha256(Path(layout.artwork.path)) != layout.artwork_sha256:
+            raise RunRefused(f"the artwork of layout {layout.pk} is not the file its SHA-256 names: nothing is signed")
     return [
         Attachment(
             filename=layout.artwork.path,
@@ -436,8 +504,7 @@ def _artwork_attachments(report: Report) -> list:
             description=f"Artwork of the layout {layout.name} (SHA-256 {layout.artwork_sha256})",
             relationship="Source",
         )
-        for layout in getattr(kind, "artworks", lambda r: [])(report)
-        if not layout.artwork_is_image()
+        for layout in layouts
     ]
 
 
@@ -448,13 +515,18 @@ def attachments_once(document, pdf) -> None:
         pdf.catalog["AF"][:] = list(dict.fromkeys(pdf.catalog["AF"]))
 
 
-def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
-    """Pass 1: the piece laid out once, as PDF/A-3b, its page-number corner left blank; returns
-    its file and its number of pages. The cover carries the CSV attachment."""
+def piece_render(report_id: int, index: int) -> tuple[str, int]:
+    """Pass 1: the run's piece `index` laid out once (the rows `plan` gave it), as PDF/A-3b, its
+    page-number corner left blank, its pages and SHA-256 recorded; returns its file and its number of
+    pages. The cover carries the CSV attachment."""
     from weasyprint import HTML, Attachment  # imported where used: the web process never needs it
 
-    report = Report.objects.select_related("property", "requested_by", "checkpoint").get(pk=report_id)
-    path = workdir(report_id) / ("cover.pdf" if piece.index == COVER else f"piece-{piece.index:06d}.pdf")
+    report = running(report_id)
+    planned = ReportPiece.objects.filter(report=report, run=report.run, index=int(index)).first()
+    if planned is None:
+        raise RunRefused(f"report {report_id} has no piece {index} in its run")
+    piece = Piece(planned.index, tuple(planned.keys))
+    path = piece_path(report_id, piece.index)
     options = {"pdf_variant": "pdf/a-3b", "pdf_identifier": f"report-{report_id}".encode()}
     if piece.index == COVER:
         # Written with the cover, after the verification: it carries the verdict the cover prints.
@@ -481,16 +553,32 @@ def piece_render(report_id: int, piece: Piece) -> tuple[str, int]:
         csv_part_write(report, piece, rows)
     document = HTML(string=_html(report, piece, rows)).render()
     document.write_pdf(path, finisher=attachments_once, **options)
+    ReportPiece.objects.filter(pk=planned.pk).update(
+        pages=len(document.pages), rendered_sha256=file_sha256(path), numbered_sha256=""
+    )
     piece_done(report_id)
     return str(path), len(document.pages)
 
 
-def piece_stamp(report_id: int, path: str, first_page: int, pages: int, total_pages: int) -> str:
+def piece_stamp(report_id: int, index: int) -> str:
     """Pass 2: "Page X of Y" on each page of the piece, from a page-number layer WeasyPrint draws
     with the same page rules (its counter starting at the piece's first page), merged by pypdf.
-    Laying out that layer costs a trifle next to the rows', so each piece is laid out once."""
+    Laying out that layer costs a trifle next to the rows', so each piece is laid out once. The
+    numbers come from the run's pieces' page counts, once every piece is rendered; the piece's file
+    is checked against the hash recorded when it was rendered, and the numbered file's is recorded."""
     from pypdf import PdfReader, PdfWriter
     from weasyprint import HTML
+
+    report = running(report_id)
+    pieces = run_pieces(report)
+    counts = [piece.pages for piece in pieces if piece.pages is not None]
+    if len(counts) != len(pieces):
+        raise RunRefused(f"report {report_id}: a piece is not rendered yet, so the pages cannot be numbered")
+    firsts, total_pages = offsets(counts)
+    piece = piece_checked(report, int(index), numbered=False)
+    at = [planned.index for planned in pieces].index(piece.index)
+    first_page, pages = firsts[at], counts[at]
+    path = str(piece_path(report_id, piece.index))
 
     layer = render_to_string(
         "reports/page_numbers.html", {"first_page": first_page, "total_pages": total_pages, "pages": range(pages)}
@@ -509,11 +597,12 @@ def piece_stamp(report_id: int, path: str, first_page: int, pages: int, total_pa
     for _ in range(pages):
         writer.remove_page(pages)
     writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
-    stamped = path.replace(".pdf", "-numbered.pdf")
-    with open(stamped, "wb") as handle:
+    stamped = piece_path(report_id, piece.index, numbered=True)
+    with stamped.open("wb") as handle:
         writer.write(handle)
+    ReportPiece.objects.filter(pk=piece.pk).update(numbered_sha256=file_sha256(stamped))
     piece_done(report_id)
-    return stamped
+    return str(stamped)
 
 
 def offsets(counts: list[int]) -> tuple[list[int], int]:
@@ -525,12 +614,19 @@ def offsets(counts: list[int]) -> tuple[list[int], int]:
     return firsts, page - 1
 
 
-def join(report_id: int, paths: list[str]) -> None:
-    """Join the pieces behind the cover (its catalog keeps the PDF/A metadata and attachment),
-    hash the file and publish it; the work files go."""
+def join(report_id: int) -> None:
+    """Join the run's numbered pieces behind the cover (its catalog keeps the PDF/A metadata and
+    attachment), each checked against the hash recorded when it was written, sign, hash the file and
+    publish it; the work files go. A report not being rendered, or a piece missing or changed since
+    its run wrote it, is refused before anything is signed."""
     from pypdf import PdfReader, PdfWriter
 
-    report = Report.objects.get(pk=report_id)
+    report = running(report_id)
+    pieces = run_pieces(report)
+    if not pieces or pieces[0].index != COVER:
+        raise RunRefused(f"report {report_id} has no cover in its run")
+    paths = [str(piece_path(report_id, piece_checked(report, piece.index, numbered=True).index, numbered=True))
+             for piece in pieces]  # fmt: skip
     out = workdir(report_id) / "report.pdf"
     writer = PdfWriter(clone_from=paths[0])
     for path in paths[1:]:
@@ -541,7 +637,6 @@ def join(report_id: int, paths: list[str]) -> None:
         writer.write(handle)
     pages = len(writer.pages)
     signed = workdir(report_id) / "report-signed.pdf"
-    report = Report.objects.select_related("property").get(pk=report_id)
     signed_by = signing.pdf_sign(
         out,
         signed,
@@ -549,45 +644,53 @@ def join(report_id: int, paths: list[str]) -> None:
         location=report.property.name,
     )
     if signed_by is not None:
-        Report.objects.filter(pk=report_id).update(signed_by=signed_by[:300])
         out = signed
-    publish(report, out, pages=pages)
+    publish(report, out, pages=pages, signed_by=signed_by or "")
 
 
-def publish(report: Report, path: Path, *, pages: int | None) -> None:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
+def publish(report: Report, path: Path, *, pages: int | None, signed_by: str = "") -> None:
+    """The file published as the report, once: only by the run that rendered it, while it runs (a
+    report done is never published again, a run planned again since never publishes the old one's)."""
+    sha256 = file_sha256(path)
     name = f"{report.kind}-{report.property_id}-{report.period_from}-{report.period_to}-{report.pk}.{report.format}"
     with transaction.atomic():
+        current = Report.objects.select_for_update().get(pk=report.pk)
+        if current.status != ReportStatus.RUNNING or current.run != report.run:
+            raise RunRefused(f"report {report.pk} is {current.status}, not this run's to publish")
         with path.open("rb") as handle:
             report.file.save(name, File(handle), save=False)
         Report.objects.filter(pk=report.pk).update(
             file=report.file.name,
-            sha256=digest.hexdigest(),
+            signed_by=signed_by[:300],
+            sha256=sha256,
             size=path.stat().st_size,
             pages=pages,
             status=ReportStatus.DONE,
             progress=100,
             finished_at=timezone.now(),
         )
+    ReportPiece.objects.filter(report=report).delete()
     shutil.rmtree(workdir(report.pk), ignore_errors=True)
 
 
 def csv_publish(report_id: int) -> None:
     """A CSV report: the chain verified (its one step after the plan), then the file published."""
     verify(report_id)
-    report = Report.objects.get(pk=report_id)
+    report = running(report_id)
     publish(report, workdir(report_id) / "rows.csv", pages=None)
 
 
-def failed(report_id: int, error: str) -> None:
-    """The report failed: it says why, and no file of it is ever served."""
-    Report.objects.filter(pk=report_id).update(
+def failed(report_id: int, error: str, *, run: str | None = None) -> None:
+    """The report failed: it says why, and no file of it is ever served. A report done stays done
+    (a failure reported late, or by a message someone else sent, does not take it back); given a run,
+    only that run's failure fails the report."""
+    unfinished = Report.objects.filter(pk=report_id, status__in=(ReportStatus.QUEUED, ReportStatus.RUNNING))
+    changed = (unfinished if run is None else unfinished.filter(run=run)).update(
         status=ReportStatus.FAILED, error=error[:2000], finished_at=timezone.now()
     )
-    shutil.rmtree(workdir(report_id), ignore_errors=True)
+    if changed:
+        ReportPiece.objects.filter(report_id=report_id).delete()
+        shutil.rmtree(workdir(report_id), ignore_errors=True)
 
 
 def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
@@ -612,17 +715,16 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
             # finishing (and the progress moving) on the other process while each runs.
             verified = pool.submit(verify, report_id)
             half = 1 + len(pieces) // 2  # the cover, then the first half of the pieces (one piece: it)
-            first = [pool.submit(piece_render, report_id, piece) for piece in pieces[1:half]]
+            first = [pool.submit(piece_render, report_id, piece.index) for piece in pieces[1:half]]
             segment = pool.submit(segment_entries_write, report_id)
-            second = [pool.submit(piece_render, report_id, piece) for piece in pieces[half:]]
-            rendered = [job.result() for job in first + second]
+            second = [pool.submit(piece_render, report_id, piece.index) for piece in pieces[half:]]
+            [job.result() for job in first + second]
             verified.result()
             segment.result()
-            rendered.insert(0, pool.submit(piece_render, report_id, pieces[0]).result())  # the cover
-            paths, counts = [path for path, _ in rendered], [count for _, count in rendered]
-            firsts, total = offsets(counts)
-            paths = list(pool.map(piece_stamp, [report_id] * len(paths), paths, firsts, counts, [total] * len(paths)))
-        join(report_id, paths)
+            pool.submit(piece_render, report_id, COVER).result()
+            indexes = [piece.index for piece in pieces]
+            list(pool.map(piece_stamp, [report_id] * len(indexes), indexes))
+        join(report_id)
     except Exception as error:
         failed(report_id, f"{type(error).__name__}: {error}")
         raise

@@ -40,11 +40,10 @@ def unsent_reports_send() -> int:
 # ---- Reports: plan, then each piece rendered once, then numbered, then joined ----
 # A chord runs each pass's pieces in parallel on the workers; a piece is idempotent (it rewrites
 # its own work file), so one redelivered after a worker died is simply done again.
-
-
-def _piece(data) -> render.Piece:
-    index, keys = data
-    return render.Piece(index, tuple(keys))
+# Every message carries the report's id and at most a piece's index, never a path nor the rows: the
+# steps find their files from the report's run (render.py), and the chords' callbacks are immutable
+# (`si`), so no step's result is ever read as the next one's input. A message sent by anyone else (a
+# row in beat's schedule, a broker write) can make a report's own run go on, never sign another file.
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
@@ -59,17 +58,17 @@ def report_generate(report_id: int) -> None:
     except Exception as error:
         render.failed(report_id, f"{type(error).__name__}: {error}")
         raise
-    data = [(piece.index, list(piece.keys)) for piece in pieces]
     # The rows' pieces, the chain's verification and its segment's entries in parallel (the
     # verification first, the segment after the first half of the pieces, so that pieces keep
     # finishing on the other processes while each runs); the cover (which prints the verdict and
     # carries the segment) after them. A report of one piece has it taken before the segment: the
     # piece is the long step, and each process takes one task at a time (prefetch 1), so a piece
     # queued behind both short steps started only once one of them had finished.
-    rows = [report_piece_render.s(report_id, piece) for piece in data[1:]]
+    rows = [report_piece_render.si(report_id, piece.index) for piece in pieces[1:]]
     half = (len(rows) + 1) // 2
-    steps = [report_verify.s(report_id), *rows[:half], report_segment_entries.s(report_id), *rows[half:]]
-    chord(steps)(report_pieces_stamp.s(report_id, data[0]).on_error(report_failed.s(report_id)))
+    steps = [report_verify.si(report_id), *rows[:half], report_segment_entries.si(report_id), *rows[half:]]
+    run = Report.objects.values_list("run", flat=True).get(pk=report_id)
+    chord(steps)(report_pieces_stamp.si(report_id).on_error(report_failed.s(report_id, run)))
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
@@ -83,40 +82,37 @@ def report_segment_entries(report_id: int) -> None:
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def report_piece_render(report_id: int, piece) -> tuple[str, int]:
-    return render.piece_render(report_id, _piece(piece))
+def report_piece_render(report_id: int, index: int) -> int:
+    _path, pages = render.piece_render(report_id, index)
+    return pages
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def report_pieces_stamp(results: list, report_id: int, cover) -> None:
-    # results: the verdict, the first half of the pieces, the segment (None), the rest.
-    rendered = [
-        render.piece_render(report_id, _piece(cover)),
-        *(result for result in results[1:] if result is not None),
-    ]
-    counts = [count for _, count in rendered]
-    firsts, total = render.offsets(counts)
-    chord(
-        report_piece_stamp.s(report_id, path, first, count, total)
-        for (path, count), first in zip(rendered, firsts, strict=True)
-    )(report_join.s(report_id).on_error(report_failed.s(report_id)))
+def report_pieces_stamp(report_id: int) -> None:
+    """Every row's piece is rendered: the cover now (it attaches their CSV), then each piece numbered."""
+    render.piece_render(report_id, render.COVER)
+    report = render.running(report_id)
+    chord(report_piece_stamp.si(report_id, piece.index) for piece in render.run_pieces(report))(
+        report_join.si(report_id).on_error(report_failed.s(report_id, report.run))
+    )
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def report_piece_stamp(report_id: int, path: str, first_page: int, pages: int, total_pages: int) -> str:
-    return render.piece_stamp(report_id, path, first_page, pages, total_pages)
+def report_piece_stamp(report_id: int, index: int) -> None:
+    render.piece_stamp(report_id, index)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def report_join(paths: list[str], report_id: int) -> None:
+def report_join(report_id: int) -> None:
     try:
-        render.join(report_id, paths)
+        render.join(report_id)
     except Exception as error:
         render.failed(report_id, f"{type(error).__name__}: {error}")
         raise
 
 
 @shared_task
-def report_failed(request, exc, traceback, report_id: int) -> None:
-    """A piece failed for good (after its retries): the report says why and serves no file."""
-    render.failed(report_id, f"{type(exc).__name__}: {exc}")
+def report_failed(request, exc, traceback, report_id: int, run: str = "") -> None:
+    """A piece failed for good (after its retries): the report says why and serves no file. A piece of
+    a run planned again since (its report_generate delivered twice) fails nothing of the new run."""
+    render.failed(report_id, f"{type(exc).__name__}: {exc}", run=run or None)

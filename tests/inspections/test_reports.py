@@ -145,11 +145,11 @@ def test_the_cover_is_not_rendered_before_every_pieces_csv_is_written(committed_
     cover, *pieces = render.plan(report.pk)
     render.segment_entries_write(report.pk)
     for piece in pieces[:-1]:
-        render.piece_render(report.pk, piece)
+        render.piece_render(report.pk, piece.index)
     with pytest.raises(RuntimeError, match=f"the CSV of all {len(pieces)} pieces, and {len(pieces) - 1} are written"):
-        render.piece_render(report.pk, cover)
-    render.piece_render(report.pk, pieces[-1])
-    path, pages = render.piece_render(report.pk, cover)
+        render.piece_render(report.pk, cover.index)
+    render.piece_render(report.pk, pieces[-1].index)
+    path, pages = render.piece_render(report.pk, cover.index)
     assert pages >= 1 and Path(path).exists()
 
 
@@ -407,17 +407,13 @@ def test_progress_runs_from_0_to_100_through_the_steps(committed_db, media, hist
     seen.append(Report.objects.get(pk=report.pk).progress)
     render.segment_entries_write(report.pk)
     seen.append(Report.objects.get(pk=report.pk).progress)
-    rendered = []
     for piece in [*pieces[1:], pieces[0]]:  # the cover last, as the workers render it (with the CSV of every piece)
-        rendered.append(render.piece_render(report.pk, piece))
+        render.piece_render(report.pk, piece.index)
         seen.append(Report.objects.get(pk=report.pk).progress)
-    rendered.insert(0, rendered.pop())
-    firsts, total = render.offsets([count for _, count in rendered])
-    paths = []
-    for (path, count), first in zip(rendered, firsts, strict=True):
-        paths.append(render.piece_stamp(report.pk, path, first, count, total))
+    for piece in pieces:
+        render.piece_stamp(report.pk, piece.index)
         seen.append(Report.objects.get(pk=report.pk).progress)
-    render.join(report.pk, paths)
+    render.join(report.pk)
     seen.append(Report.objects.get(pk=report.pk).progress)
     assert seen[0] == 0 and seen[-1] == 100 and seen == sorted(seen) and len(set(seen)) > 5, seen
 

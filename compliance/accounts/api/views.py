@@ -79,6 +79,8 @@ class TokenObtain(ObtainAuthToken):
 
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "token"
+    # Its answer is a credential: the Idempotency-Key middleware never keeps it (nor replays it).
+    answers_credential = True
     parser_classes = PARSERS  # ObtainAuthToken names DRF's own, without the API's body limits
     serializer_class = TokenRequestSerializer
 
