@@ -181,7 +181,7 @@ def test_a_maintenance_member_sees_why_close_and_inspect_are_not_offered(site, t
     GamingTable.objects.filter(pk=locked.table.pk).update(state=TableState.OPEN)
     login(page, site, locked.maintenance.username, PASSWORD)
     page.goto(f"{site}/tables/{locked.table.pk}/")
-    assert page.inner_text(".actions").split() == ["Adjust", "or", "replace"]
+    assert page.inner_text(".actions").split() == ["Adjust", "or", "replace", "Change", "the", "ball"]
     reasons = page.inner_text(".not-offered")
     assert "Close" in reasons and "A floorperson or security officer records this" in reasons
     assert "Only a floorperson or security officer may inspect a Roulette table" in reasons
