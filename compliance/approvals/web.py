@@ -504,27 +504,36 @@ def configuration_new(request, pk: int):
     """A new table configuration of a draft: its name and key, wheel types, odds and options."""
     submission = _kept_submission(request, pk)
     form = _configuration_form(submission, request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            # A double tap adds it once (the second would be refused: its key is taken).
-            saved = form_write_once(
-                request=request,
-                token=form.token(),
-                write=lambda: services.rules_submission_configuration_save(
-                    submission_id=submission.pk, configuration=form.configuration()
-                ),
-                recorded=lambda saved: (
-                    f"table configuration “{form.cleaned_data['name']}”",
-                    reverse("rules-submission", args=[saved.pk]) + "#configurations-heading",
-                ),
-            )
-        except RuleViolation as refusal:
-            _show(form, refusal.violations)
-        else:
-            if isinstance(saved, AlreadyRecorded):
-                return already_recorded_redirect(request, saved)
-            return _configuration_saved(request, saved, form.cleaned_data["name"])
+    if (
+        request.method == "POST"
+        and form.is_valid()
+        and (answer := _configuration_save(request, submission, form)) is not None
+    ):
+        return answer
     return _configuration_page(request, submission, form)
+
+
+def _configuration_save(request, submission, form, *, key: str | None = None):
+    """Saves a table configuration (a new one, or the one at `key`) once per form: the answer to give,
+    or None after a refusal, which `form` now shows. A double tap writes it once."""
+    try:
+        saved = form_write_once(
+            request=request,
+            token=form.token(),
+            write=lambda: services.rules_submission_configuration_save(
+                submission_id=submission.pk, configuration=form.configuration(), key=key
+            ),
+            recorded=lambda saved: (
+                f"table configuration “{form.cleaned_data['name']}”",
+                reverse("rules-submission", args=[saved.pk]) + "#configurations-heading",
+            ),
+        )
+    except RuleViolation as refusal:
+        _show(form, refusal.violations)
+        return None
+    if isinstance(saved, AlreadyRecorded):
+        return already_recorded_redirect(request, saved)
+    return _configuration_saved(request, saved, form.cleaned_data["name"])
 
 
 @login_required
@@ -564,24 +573,8 @@ def configuration_edit(request, pk: int, key: str):
             )
             return redirect(reverse("rules-submission", args=[submission.pk]) + "#configurations-heading")
     elif action == "save" and form.is_valid():
-        try:
-            saved = form_write_once(
-                request=request,
-                token=form.token(),
-                write=lambda: services.rules_submission_configuration_save(
-                    submission_id=submission.pk, configuration=form.configuration(), key=key
-                ),
-                recorded=lambda saved: (
-                    f"table configuration “{form.cleaned_data['name']}”",
-                    reverse("rules-submission", args=[saved.pk]) + "#configurations-heading",
-                ),
-            )
-        except RuleViolation as refusal:
-            _show(form, refusal.violations)
-        else:
-            if isinstance(saved, AlreadyRecorded):
-                return already_recorded_redirect(request, saved)
-            return _configuration_saved(request, saved, form.cleaned_data["name"])
+        if (answer := _configuration_save(request, submission, form, key=key)) is not None:
+            return answer
     elif action is None:
         # As saved: its violations checked now, and its house edges.
         live = _checked(
