@@ -44,11 +44,17 @@ print("signed in and signed without the directory")
 
 
 def run_without_ldap(script: str, **env: str) -> subprocess.CompletedProcess:
-    environment = {key: value for key, value in os.environ.items() if not key.startswith(("LDAP_", "DJANGO_SETTINGS"))}
+    # The child's own database, in memory: on PostgreSQL (CI) its test database would be the suite's own
+    # test_<name>, which already exists while the suite runs.
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("LDAP_", "DJANGO_SETTINGS", "DATABASE_URL"))
+    }
     return subprocess.run(
         [sys.executable, "-c", WITHOUT_LDAP + script],
         cwd=ROOT,
-        env={**environment, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
+        env={**environment, "DJANGO_SETTINGS_MODULE": "config.settings", "DATABASE_URL": "sqlite:///:memory:", **env},
         capture_output=True,
         text=True,
         timeout=180,
