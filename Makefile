@@ -21,6 +21,10 @@ BIND ?= 127.0.0.1:$(PORT)
 
 # make test-fast's pytest processes (pytest-xdist): one a core by default.
 TEST_FAST_WORKERS ?= auto
+# make test's pytest processes: every test, browser and slow ones included, in two processes (pytest-django
+# gives each its own test database). One process took 16 min in CI on PostgreSQL; two, under 14 on a
+# loaded machine. TEST_WORKERS=0 runs them in this process (for pdb).
+TEST_WORKERS ?= 2
 # Fails when a model changed and its migration was not made (`manage.py makemigrations`). With the
 # tests' settings, against the database in DATABASE_URL (PostgreSQL in CI); without one, against an
 # empty SQLite in memory, so that a local db.sqlite3 is neither read nor made.
@@ -73,7 +77,7 @@ test: venv
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(MIGRATIONS_CHECK)
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --durations=25 $(PYTEST_ARGS)
 
 # The edit-and-test loop, in under a minute on 2 cores: every test but the browser and slow ones
 # (gunicorn, the faults, the make run smoke: make test-slow), in TEST_FAST_WORKERS processes, with
