@@ -847,15 +847,18 @@ def amendment_record(
     recorded_by: User,
     amendment_kind: str = "correction",
     duplicate_of: int | None = None,
+    photos: Sequence = (),
 ) -> Entry:
     """Amend an earlier entry by a new one that points at it and says why; the original is untouched.
 
     An amendment corrects fields of the entry (`correction`: field → corrected value), or marks it
     entered in error, or a duplicate of an earlier entry of the same table (`duplicate_of`: its number).
+    It may add photos (signed with the amendment); the original's photos stay as they were signed.
     """
     correction = correction or {}
-    jurisdiction = Entry.objects.values_list("property__jurisdiction", flat=True).get(pk=entry_id)
+    jurisdiction, table_id = Entry.objects.values_list("property__jurisdiction", "table_id").get(pk=entry_id)
     signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=True)
+    stored = _photos_stored(table_id=table_id, files=photos)
     with transaction.atomic():
         original = Entry.objects.get(pk=entry_id)
         table, as_locked = _table_lock(original.table_id)
@@ -929,6 +932,7 @@ def amendment_record(
             description=description,
             details=details,
             amends=original,
+            photos=stored,
         )
         amended_away = original.kind == EntryKind.INSPECTION and (
             amendment_kind != "correction" or "items" in correction

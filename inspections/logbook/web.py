@@ -687,12 +687,14 @@ def amendment(request, entry_pk: int):
     }.get(entry.kind, ())
     form = AmendmentForm(
         request.POST or None,
+        request.FILES or None,
         correctable=services.CORRECTABLE[entry.kind],
         zone=zone,
         kinds=kinds,
         checklist=rules.checklist_for(table) if entry.kind == EntryKind.INSPECTION else (),
         request=request,
     )
+    photo_fields(form)
     return _signed_action(
         request,
         table,
@@ -710,6 +712,7 @@ def amendment(request, entry_pk: int):
             duplicate_of=form.duplicate_number(),
             signature=form.signature(),
             recorded_by=request.user,
+            photos=form.cleaned_data["photos"],
         ),
     )
 

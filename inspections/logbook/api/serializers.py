@@ -278,7 +278,7 @@ class DeckChangeSerializer(EntrySerializer):
         fields = [*EntrySerializer.Meta.base_fields, "decks", "at", "signature"]
 
 
-class AmendmentSerializer(EntrySerializer):
+class AmendmentSerializer(WithPhotosMixin, EntrySerializer):
     entry = ScopedPrimaryKeyRelatedField(
         scope=entries_visible_to, source="amends", help_text="The id of the logbook entry corrected."
     )
@@ -308,6 +308,7 @@ class AmendmentSerializer(EntrySerializer):
         "(e.g. `performed_at`, `items`, `notes` of an inspection).",
     )
     signature = SignatureInputSerializer(write_only=True)
+    photos = photos_field()
 
     def validate_correction(self, value: dict) -> dict:
         # Stored as JSON in the chain: PostgreSQL's jsonb refuses NUL characters, so refuse them first.
@@ -328,6 +329,7 @@ class AmendmentSerializer(EntrySerializer):
             "duplicate_of",
             "correction",
             "signature",
+            "photos",
         ]
 
 

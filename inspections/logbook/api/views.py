@@ -173,6 +173,7 @@ class DeckChangeViewSet(EntryViewSet):
 class AmendmentViewSet(EntryViewSet):
     serializer_class = s.AmendmentSerializer
     kinds = (EntryKind.AMENDMENT,)
+    parser_classes = WITH_PHOTOS
 
     def record(self, data, user):
         return services.amendment_record(
@@ -183,6 +184,7 @@ class AmendmentViewSet(EntryViewSet):
             duplicate_of=data["details"].get("duplicate_of"),
             signature=data["signature"],
             recorded_by=user,
+            photos=data.get("photos", []),
         )
 
 
