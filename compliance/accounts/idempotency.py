@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TypeVar
@@ -35,11 +35,30 @@ def key_valid(key: str) -> bool:
     return 0 < len(key) <= KEY_MAX_LENGTH and all(" " <= ch <= "~" for ch in key)
 
 
-def fingerprint(*, method: str, path: str, body: bytes) -> str:
-    """SHA-256 of what was asked: a key reused for something else is told apart from a repeat."""
+def fingerprint(*, method: str, path: str, body: bytes | Iterable[bytes], boundary: bytes = b"") -> str:
+    """SHA-256 of what was asked: a key reused for something else is told apart from a repeat.
+
+    `body` may come in chunks (a large upload is never held whole). A multipart body's `boundary` is
+    left out of it: a client sending its request again draws a new one (curl, requests, a browser), and
+    the request is still the same one."""
     digest = hashlib.sha256()
-    for part in (method.encode(), b"\n", path.encode(), b"\n", body):
+    for part in (method.encode(), b"\n", path.encode(), b"\n"):
         digest.update(part)
+    chunks = [body] if isinstance(body, bytes) else body
+    if not boundary:
+        for chunk in chunks:
+            digest.update(chunk)
+        return digest.hexdigest()
+    # The delimiter is "--" and the boundary (RFC 2046 § 5.1.1); it may straddle two chunks, so the
+    # end of each chunk that could begin one waits for the next. NUL is no boundary character: the
+    # mark put in its place never takes part in a match.
+    delimiter, kept = b"--" + boundary, len(boundary) + 1
+    pending = b""
+    for chunk in chunks:
+        pending = (pending + chunk).replace(delimiter, b"\0")
+        digest.update(pending[:-kept])
+        pending = pending[-kept:]
+    digest.update(pending.replace(delimiter, b"\0"))
     return digest.hexdigest()
 
 

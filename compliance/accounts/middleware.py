@@ -14,11 +14,14 @@ repeat makes a new token, as a repeat without a key does.
 
 from __future__ import annotations
 
+import tempfile
+
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.urls import Resolver404, resolve
+from django.utils.http import parse_header_parameters
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
@@ -29,6 +32,8 @@ HEADER = "Idempotency-Key"
 REPLAYED = "Idempotent-Replayed"
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 DRAFT = "draft-ietf-httpapi-idempotency-key-header, Error Scenarios"
+MULTIPART = "multipart/form-data"
+UPLOAD_CHUNK = 64 * 1024
 # The headers a replay gives again with the body.
 KEPT_HEADERS = ("Content-Type", "Location")
 
@@ -76,6 +81,31 @@ def _api_user(request):
     return user if user is not None and user.is_authenticated else None
 
 
+def _multipart_limit() -> int:
+    """The largest body a multipart write may have: an entry with its photos, or a layout with its artwork
+    (config.api.parsers)."""
+    files = max(settings.PHOTO_MAX_COUNT * settings.PHOTO_MAX_BYTES, settings.LAYOUT_ARTWORK_MAX_BYTES)
+    return settings.API_MAX_BODY_BYTES + files
+
+
+def _multipart_fingerprint(request, boundary: bytes, spooled) -> str:
+    """The fingerprint of an upload (photos of several MB, beyond what Django keeps in memory), read once
+    in chunks into `spooled` (a file that spills to disk), which the view then reads as the body.
+
+    Django offers no public way to hand a view a body read before it: this sets the stream as
+    HttpRequest.body itself does once it has read it."""
+
+    def chunks():
+        while chunk := request.read(UPLOAD_CHUNK):
+            spooled.write(chunk)
+            yield chunk
+
+    found = fingerprint(method=request.method, path=request.path, body=chunks(), boundary=boundary)
+    spooled.seek(0)
+    request._stream, request._read_started = spooled, False
+    return found
+
+
 def _replay(row) -> HttpResponse:
     response = HttpResponse(bytes(row.response_body), status=row.response_status)
     for name, value in row.response_headers.items():
@@ -109,17 +139,25 @@ class IdempotencyKeyMiddleware:
             declared = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             declared = 0
-        if declared > settings.API_MAX_BODY_BYTES:
+        content_type, options = parse_header_parameters(request.META.get("CONTENT_TYPE", ""))
+        boundary = options.get("boundary", "").encode("ascii", "replace") if content_type == MULTIPART else b""
+        if declared > (_multipart_limit() if boundary else settings.API_MAX_BODY_BYTES):
             return self.get_response(request)  # refused by the API's parser (413) before it is read
+        if boundary:
+            with tempfile.SpooledTemporaryFile(max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE) as spooled:
+                return self._once(request, user=user, key=key, found=_multipart_fingerprint(request, boundary, spooled))
         try:
             body = request.body
         except RequestDataTooBig:
             return self.get_response(request)
-        request_fingerprint = fingerprint(method=request.method, path=request.path, body=body)
+        return self._once(
+            request, user=user, key=key, found=fingerprint(method=request.method, path=request.path, body=body)
+        )
+
+    def _once(self, request, *, user, key: str, found: str):
+        """The request carried out under its key's row, or the first answer given again."""
         with transaction.atomic():
-            claim = key_claim(
-                user=user, key=key, method=request.method, path=request.path, fingerprint=request_fingerprint
-            )
+            claim = key_claim(user=user, key=key, method=request.method, path=request.path, fingerprint=found)
             if not claim.fresh:
                 if not claim.same_request:
                     return _error(

@@ -4,7 +4,13 @@ and each photo in a part `photos`, on the endpoints that make the entry; served 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import os
+
+from django.conf import settings
+from django.test.client import encode_multipart
+from PIL import Image
 
 from inspections.logbook.models import Entry, EntryPhoto
 from tests.inspections.test_api import client_for, signature
@@ -73,3 +79,37 @@ def test_another_propertys_person_gets_404_for_a_photo(casino, other_casino):
     entry_id = response.json()["id"]
     assert client_for(other_casino.security).get(f"/api/entries/{entry_id}/photos/1/").status_code == 404
     assert client_for(other_casino.security).get(f"/api/inspections/{entry_id}/").status_code == 404
+
+
+def test_a_large_upload_sent_again_with_its_idempotency_key_makes_one_entry(casino):
+    """A tablet on a slow floor network sends a phone's photo (several MB, beyond what Django keeps in
+    memory) and, its answer lost, sends it again with the same Idempotency-Key: its HTTP library
+    draws a new multipart boundary, yet the request is the same one and is answered once."""
+    noise = Image.frombytes("RGB", (1200, 1000), os.urandom(1200 * 1000 * 3))
+    out = io.BytesIO()
+    noise.save(out, format="PNG")
+    photo = out.getvalue()
+    assert len(photo) > settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    client = client_for(casino.floorperson)
+    body = json.dumps(inspection_body(casino))
+    answers = []
+    for boundary in ("first-try-boundary", "second-try-boundary"):
+        answers.append(
+            client.post(
+                "/api/inspections/",
+                encode_multipart(boundary, {"data": body, "photos": [upload(photo, "big.png", "image/png")]}),
+                content_type=f"multipart/form-data; boundary={boundary}",
+                HTTP_IDEMPOTENCY_KEY="tablet-7-entry-42",
+            )
+        )
+    assert [answer.status_code for answer in answers] == [201, 201], answers[0].content
+    assert answers[1]["Idempotent-Replayed"] == "true" and answers[1].json() == answers[0].json()
+    assert Entry.objects.count() == 1 and EntryPhoto.objects.get().sha256 == hashlib.sha256(photo).hexdigest()
+    # The same key with another photo is another request: refused, nothing written.
+    other = client.post(
+        "/api/inspections/",
+        encode_multipart("third", {"data": body, "photos": [upload(image_bytes(), "small.jpg")]}),
+        content_type="multipart/form-data; boundary=third",
+        HTTP_IDEMPOTENCY_KEY="tablet-7-entry-42",
+    )
+    assert other.status_code == 422 and Entry.objects.count() == 1

@@ -505,3 +505,23 @@ def test_a_token_asked_for_with_a_key_is_never_kept_nor_replayed(casino):
     assert first.json()["token"] != again.json()["token"] and "Idempotent-Replayed" not in again
     kept = b"".join(bytes(row.response_body or b"") for row in IdempotencyKey.objects.all())
     assert first.json()["token"].encode() not in kept and not IdempotencyKey.objects.filter(key="token-1").exists()
+
+
+def test_an_uploads_fingerprint_is_the_same_whatever_its_boundary_and_however_it_is_read():
+    from django.test.client import encode_multipart
+
+    from compliance.accounts.idempotency import fingerprint
+
+    def body(boundary: str) -> bytes:
+        return encode_multipart(boundary, {"data": '{"table": 4}', "note": "--not-a-boundary"})
+
+    def seen(boundary: str, size: int) -> str:
+        raw = body(boundary)
+        chunks = (raw[at : at + size] for at in range(0, len(raw), size))
+        return fingerprint(method="POST", path="/api/inspections/", body=chunks, boundary=boundary.encode())
+
+    # Every split of the stream, the delimiter cut anywhere across two chunks, reads as one.
+    found = {seen(boundary, size) for boundary in ("b0", "a-much-longer-boundary-7f3e") for size in range(1, 40)}
+    assert len(found) == 1
+    other = encode_multipart("b0", {"data": '{"table": 5}', "note": "--not-a-boundary"})
+    assert fingerprint(method="POST", path="/api/inspections/", body=other, boundary=b"b0") not in found
