@@ -71,12 +71,22 @@ def property_update(*, property_id: int, actor: User, changes: dict) -> Property
     changed = {name: value for name, value in changes.items() if getattr(prop, name) != value}
     if not changed:
         return prop
-    if "jurisdiction" in changed:
+    if {"jurisdiction", "licence_number"} & set(changed):
         # No entry is added between this check and the write: an entry's row refers to its property,
         # and inserting it takes a key-share lock on the property's row, which waits for the lock
         # held here (and this lock for an entry not yet committed).
         rules = rulebook_for(prop.jurisdiction)
-        raise_if_any([rules.property_may_change_jurisdiction(prop=prop, has_records=_property_has_records(prop))])
+        has_records = _property_has_records(prop)
+        raise_if_any(
+            [
+                rules.property_may_change_jurisdiction(prop=prop, has_records=has_records)
+                if "jurisdiction" in changed
+                else None,
+                rules.property_may_change_licence(prop=prop, has_records=has_records)
+                if "licence_number" in changed
+                else None,
+            ]
+        )
     for name, value in changed.items():
         setattr(prop, name, value)
     prop.full_clean(exclude=[name for name in PROPERTY_EDITABLE if name not in changed], validate_unique=True)

@@ -131,6 +131,11 @@ CATALOGUE: dict[str, Entry] = {
         "Add a new property for the other jurisdiction instead.",
         pa.PROPERTY_KEEPS_JURISDICTION,
     ),
+    "licence_has_records": Entry(
+        "{property} has logbook entries, flags or submissions kept under licence {licence}, and its signed "
+        "checkpoints name it by that number: it keeps it. Add a new property for the new licence instead.",
+        pa.PROPERTY_KEEPS_LICENCE,
+    ),
     "credential_number_signed": Entry(
         "{name} has signed the log with credential number {credential_number}: it stays as it is. "
         "A person with a new Board credential is added as a new person.",

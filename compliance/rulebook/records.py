@@ -1,5 +1,5 @@
 """Product policy from 58 Pa. Code § 617a.2(e): records stay where they were signed. A table with
-history stays at its property and keeps its number; a property with records keeps its jurisdiction;
+history stays at its property and keeps its number; a property with records keeps its jurisdiction and its licence number;
 a person who has signed keeps their credential number and their property."""
 
 from __future__ import annotations
@@ -32,6 +32,14 @@ def property_may_change_jurisdiction(*, prop: Property, has_records: bool) -> Vi
     Rules Submissions or layouts keeps its jurisdiction."""
     if has_records:
         return violation("property_has_records", field="jurisdiction", property=prop.name)
+    return None
+
+
+def property_may_change_licence(*, prop: Property, has_records: bool) -> Violation | None:
+    """The signed checkpoints bind the property by its licence number, and the logbook was kept
+    under that licence; so a property with records keeps it (a new licence is a new property)."""
+    if has_records:
+        return violation("licence_has_records", field="licence_number", property=prop.name, licence=prop.licence_number)
     return None
 
 

@@ -84,6 +84,7 @@ class Pennsylvania:
     table_may_move = staticmethod(records.table_may_move)
     table_may_renumber = staticmethod(records.table_may_renumber)
     property_may_change_jurisdiction = staticmethod(records.property_may_change_jurisdiction)
+    property_may_change_licence = staticmethod(records.property_may_change_licence)
     person_may_change = staticmethod(records.person_may_change)
     # Whether the property may keep no procedure: not in Pennsylvania, whose law it is.
     property_procedure_allowed = staticmethod(procedure.property_procedure_allowed)
@@ -231,6 +232,7 @@ RULES = (
     "table_may_move",
     "table_may_renumber",
     "property_may_change_jurisdiction",
+    "property_may_change_licence",
     "person_may_change",
     "checklist_for",
     "check_inspection",

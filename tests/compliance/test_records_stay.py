@@ -307,3 +307,42 @@ def test_a_password_is_set_by_its_person_or_an_administrator_by_the_policy(admin
     people.person_password_set(person_id=person.pk, actor=administrator, password=NEW_PASSWORD + "-2")
     person.refresh_from_db()
     assert person.check_password(NEW_PASSWORD + "-2")
+
+
+# ---- A property's licence number ----
+
+
+def test_a_property_with_entries_keeps_its_licence_number_in_the_api_and_the_admin(casino, administrator, admin_client):
+    """The signed checkpoints name the property by its licence number; a new number on a property with a
+    logbook would make the checkpoint signer refuse every later checkpoint (issue 32)."""
+    inspect(casino)
+    prop = Property.objects.get(pk=casino.property.pk)
+    response = client_for(administrator).patch(
+        f"/api/properties/{prop.pk}/", {"licence_number": "PA-NEW-0001"}, format="json"
+    )
+    assert_refused(response, "licence_has_records", POLICY, "licence_number")
+    page = admin_client.post(
+        f"/admin/casinos/property/{prop.pk}/change/",
+        {
+            "name": prop.name,
+            "licence_number": "PA-NEW-0001",
+            "jurisdiction": prop.jurisdiction,
+            "time_zone": prop.time_zone,
+            "cover_grace_minutes": prop.cover_grace_minutes,
+            "max_inspection_interval_hours": prop.max_inspection_interval_hours,
+            "notify_emails": "",
+            "procedure": prop.procedure,
+        },
+        follow=True,
+    ).content.decode()
+    assert f"kept under licence {prop.licence_number}" in page and POLICY in page
+    assert Property.objects.get(pk=prop.pk).licence_number == prop.licence_number
+
+
+def test_a_property_without_records_may_take_a_new_licence_number(administrator):
+    prop = PropertyFactory()
+    response = client_for(administrator).patch(
+        f"/api/properties/{prop.pk}/", {"licence_number": "PA-NEW-0002"}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    assert Property.objects.get(pk=prop.pk).licence_number == "PA-NEW-0002"

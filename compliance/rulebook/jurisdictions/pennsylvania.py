@@ -52,6 +52,8 @@ CONFIGURATION_WHILE_CLOSED = "Product policy, derived from 58 Pa. Code § 617a.2
 TABLE_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 TABLE_KEEPS_NUMBER = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PROPERTY_KEEPS_JURISDICTION = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+# The signed checkpoints name the property by its licence number (inspections/logbook/checkpoints.py).
+PROPERTY_KEEPS_LICENCE = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 PERSON_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 # § 617a.2(e) asks the log for the credential number of who signed; that it never changes afterwards is ours.
 CREDENTIAL_NUMBER_KEPT = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
