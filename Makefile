@@ -16,7 +16,7 @@ PORT ?= 8000
 WEB_CONCURRENCY ?= 3
 BIND ?= 127.0.0.1:$(PORT)
 
-.PHONY: venv directory-libraries run serve test test-fast test-slow typecheck migrations-check screenshots messages bench bench-table-page bench-scan \
+.PHONY: venv directory-libraries run serve check test test-fast test-slow typecheck migrations-check screenshots messages bench bench-table-page bench-scan \
 	bench-report bench-proof bench-week lint format clean-venv
 
 # make test-fast's pytest processes (pytest-xdist): one a core by default.
@@ -71,12 +71,16 @@ serve:
 	@if [ ! -x $(BIN)/gunicorn ]; then echo "No $(BIN)/gunicorn: install first (README, Production)." >&2; exit 1; fi
 	$(BIN)/gunicorn config.wsgi --config config/gunicorn.conf.py --bind $(BIND) --workers $(WEB_CONCURRENCY)
 
-# What CI runs (.ci/run): ruff, mypy, the migrations check, then every test.
-test: venv
+# Everything CI checks but the tests: lint and format, the import contracts, mypy, the migrations.
+check: venv
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(MIGRATIONS_CHECK)
+
+# What CI runs (.ci/run): make check, then every test.
+test: check
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --durations=25 $(PYTEST_ARGS)
 
 # The edit-and-test loop, in under a minute on 2 cores: every test but the browser and slow ones
