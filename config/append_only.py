@@ -72,21 +72,6 @@ def drop(connection, tables: Iterable[str]) -> None:
             cursor.execute(sql)
 
 
-def migration_operation(tables: tuple[str, ...]):
-    """The RunPython that installs (and, backwards, drops) the triggers of these tables."""
-    from django.db import migrations
-
-    def forwards(apps, schema_editor):
-        for sql in install_statements(schema_editor.connection.vendor, tables):
-            schema_editor.execute(sql, params=None)
-
-    def backwards(apps, schema_editor):
-        for sql in drop_statements(schema_editor.connection.vendor, tables):
-            schema_editor.execute(sql, params=None)
-
-    return migrations.RunPython(forwards, backwards)
-
-
 def frozen_once_filed_statements(vendor: str) -> list[str]:
     """A Rules Submission's content is frozen once filed, and its status once decided (§ 601a.2)."""
     table = "approvals_rulessubmission"
@@ -179,18 +164,3 @@ def frozen_drop_statements(vendor: str, tables: Iterable[str] = tuple(FROZEN)) -
         for table in tables
         for name in ("frozen", "kept")
     ]
-
-
-def frozen_operation(table: str):
-    """The RunPython that freezes one of the FROZEN tables (and, backwards, thaws it)."""
-    from django.db import migrations
-
-    def forwards(apps, schema_editor):
-        for sql in FROZEN[table](schema_editor.connection.vendor):
-            schema_editor.execute(sql, params=None)
-
-    def backwards(apps, schema_editor):
-        for sql in frozen_drop_statements(schema_editor.connection.vendor, (table,)):
-            schema_editor.execute(sql, params=None)
-
-    return migrations.RunPython(forwards, backwards)

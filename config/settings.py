@@ -170,7 +170,7 @@ PASSWORD_HASHERS = [
 # server's CPU, refused wherever a password is typed), spaces and any Unicode too; no
 # composition rules (so no "not entirely numeric" rule); refused when it is a commonly used password
 # or too close to the person's own name. Enforced wherever a password is set: the people API, the
-# admin, `createsuperuser --noinput` (compliance.models) and the demo's DEMO_PASSWORD (seed_demo).
+# admin, `createsuperuser --noinput` (compliance.accounts.models) and the demo's DEMO_PASSWORD (seed_demo).
 PASSWORD_MIN_LENGTH = 15
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

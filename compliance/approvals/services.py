@@ -370,7 +370,8 @@ def layout_submit(
         head=picture.head, size=picture.size, max_bytes=settings.LAYOUT_ARTWORK_MAX_BYTES
     )
     raise_if_any([*layout_violations(prop=prop, game=game, features=features, tables=tables), artwork_violation])
-    assert picture.file is not None and picture.kind is not None  # checked just above
+    if picture.file is None or picture.kind is None:  # layout_artwork_check refused it just above
+        raise RuntimeError("a layout's artwork passed its check without being read")
     layout = LayoutSubmission(
         property=prop,
         game=game,

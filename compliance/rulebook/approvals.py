@@ -49,7 +49,8 @@ def check_rules_submission(
     shape = check_shape(configurations)
     if shape:
         return found + shape
-    assert isinstance(configurations, list)  # check_shape said so
+    if not isinstance(configurations, list):  # check_shape refused anything else just above
+        raise TypeError("configurations passed check_shape without being a list")
     for index, raw in enumerate(configurations):
         configuration = as_configuration(raw)
         found.extend(
@@ -81,7 +82,8 @@ def check_configuration(
         return check_big_six_submission(game_rules, payout_odds=payout_odds, options=options)
     if game == Game.CASINO_WAR:
         if game_rules.CASINO_WAR_PAYOUTS is None:
-            assert game_rules.NO_CASINO_WAR is not None  # a text without the game says why it is refused
+            if game_rules.NO_CASINO_WAR is None:  # a text without the game says why it is refused
+                raise TypeError(f"{game_rules.NAME} has no Casino War and no citation saying so")
             return [
                 violation(
                     "game_not_in_jurisdiction",

@@ -412,7 +412,8 @@ class Borrowing(Pennsylvania):
         @functools.wraps(rule)
         def gated(*, table: Table, **kwargs: Any) -> Any:
             if table.game == Game.CASINO_WAR and self.CASINO_WAR_PAYOUTS is None:
-                assert self.NO_CASINO_WAR is not None
+                if self.NO_CASINO_WAR is None:  # a text without the game says why it is refused
+                    raise TypeError(f"{self.NAME} has no Casino War and no citation saying so")
                 if not refuse:
                     return None
                 return violation(

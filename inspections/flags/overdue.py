@@ -200,7 +200,8 @@ def flag_resolution_text(flag: ComplianceException, zone) -> str:
         }
     if flag.resolution == FlagResolution.CURED:
         cure = flag.cured_by_entry
-        assert cure is not None  # the model's check constraint: a cured flag names its entry
+        if cure is None:  # the model's check constraint: a cured flag names its entry
+            raise RuntimeError(f"flag {flag.pk} is cured by no entry")
         return _("Cured by entry #%(seq)s: %(kind)s, %(when)s") % {
             "seq": cure.seq,
             "kind": EntryKind(cure.kind).label,

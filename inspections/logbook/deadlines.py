@@ -212,7 +212,7 @@ def on_property_policy_changed(sender, *, prop: Property, changed: set[str], tab
 
 def on_approval_decided(sender, *, submission, **kwargs) -> None:
     """An approval: the open tables' approval deadline, from what is now approved."""
-    if submission.status == "approved":
+    if submission.status == SubmissionStatus.APPROVED:
         open_tables_recheck(
             property_id=submission.property_id, game=submission.game, cause="approval", actor=kwargs.get("actor")
         )

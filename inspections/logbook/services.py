@@ -28,7 +28,7 @@ from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import local_date, property_today
-from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, Property, TableState
+from compliance.casinos.models import TABLE_DEADLINES, Ball, Game, GamingTable, Property, TableState
 from compliance.casinos.services import equipment_lock
 from compliance.rulebook import Jurisdiction, Violation, raise_if_any, table_states
 from compliance.rulebook.amendments import parse_time
@@ -423,7 +423,8 @@ def adjustment_record(
                 out_of_order,
             ]
         )
-        assert witness_user is not None  # check_adjustment refused a missing witness (§ 617a.2(b))
+        if witness_user is None:  # check_adjustment refused a missing witness (§ 617a.2(b))
+            raise RuntimeError("an adjustment passed its checks without a witness")
         # § 617a.2(c), (d): whatever inspection came before no longer counts (a ball change's, by
         # policy). An open table stays open (the logbook records what happened); the overdue scan flags it.
         table.inspection_void_reason = "ball_change" if ball_change else kind
@@ -676,7 +677,7 @@ def irregularity_record(
         # The jurisdiction's list of "no spin" kinds is Roulette's; a Casino War table's own reasons are
         # judged by irregularity_kind_for_game.
         more_checks=lambda rules, table: [
-            rules.check_irregularity_kind(kind=kind) if table.game == "roulette" else None,
+            rules.check_irregularity_kind(kind=kind) if table.game == Game.ROULETTE else None,
             *new_ball_checks(rules, table),
         ],
         on_table=use_new_ball,
@@ -996,7 +997,8 @@ def checkpoint_sign(*, property_id: int, reason: str = "interval") -> Checkpoint
         prop = Property.objects.get(pk=property_id)
         now = timezone.now()
         key = signing_key(keys, now)
-        assert key.private_key is not None  # signing_key answers only keys that have one
+        if key.private_key is None:  # signing_key answers only keys that have one
+            raise RuntimeError(f"the signing key {key.key_id} has no private key")
         seq = last.seq + 1 if last else 1
         message = checkpoints.checkpoint_message(
             property_id=property_id,

@@ -36,7 +36,7 @@ from inspections.logbook import demo, services
 from inspections.logbook.models import Entry, EntryKind
 
 # Every service call re-authenticates its signers, as a tablet on the floor does. With the
-# production hasher (PBKDF2, about half a second a check) the ~450 signatures of a week's history
+# production hasher (Argon2, about a tenth of a second a check) the ~450 signatures of a week's history
 # would take minutes, so the demo people first get their password hashed with the fast MD5 hasher,
 # the history is signed with it under override_settings, and at the end each password is hashed
 # again with the project's real hasher. All of it happens in one transaction, so an MD5 hash is
