@@ -1,13 +1,9 @@
-from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from compliance.accounts.web import LoginView
 from inspections.logbook import web
 
 urlpatterns = [
     path("", web.home, name="home"),
-    path("login/", LoginView.as_view(), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("floor/", web.floor, name="floor"),
     path("tables/<int:pk>/", web.table_page, name="table"),
     path("tables/<int:pk>/inspect/", web.inspection, name="inspect"),
