@@ -1,8 +1,8 @@
 """Beat's scheduler: django-celery-beat's schedule in the database, of which only the tasks named
 here are ever sent, each without arguments.
 
-The schedule's rows (made by each app's migration, shown read-only in the admin) say when; this
-module says what. A row someone inserted in the database (its administrator, anyone with its
+The schedule is settings.CELERY_BEAT_SCHEDULE, written into django-celery-beat's tables when beat
+starts (shown read-only in the admin); this module says what may be sent. A row someone inserted in the database (its administrator, anyone with its
 credentials) naming another task, or arguments, options or headers of its own, is never sent to the
 workers: beat logs it and skips it. Product policy: a periodic task takes no arguments, so a row can
 only ask for one of these to run sooner or later, never for anything else.
@@ -13,21 +13,14 @@ from __future__ import annotations
 import json
 import logging
 
+from django.conf import settings
 from django_celery_beat.schedulers import DatabaseScheduler
 
 log = logging.getLogger(__name__)
 
-# Every task beat may send: each takes no arguments and decides its own work from the database.
-BEAT_TASKS = frozenset(
-    {
-        "inspections.flags.tasks.scan_overdue",
-        "inspections.flags.tasks.send_digests",
-        "inspections.logbook.tasks.checkpoint_grown",
-        "inspections.reports.tasks.reports_requeue",
-        "compliance.accounts.tasks.idempotency_keys_purge",
-        "celery.backend_cleanup",  # Celery's own: it forgets expired results
-    }
-)
+# Every task beat may send: the schedule's (settings.CELERY_BEAT_SCHEDULE), each without arguments,
+# and Celery's own, which forgets expired results.
+BEAT_TASKS = frozenset({entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()} | {"celery.backend_cleanup"})
 
 
 def _empty(text: str | None, empty) -> bool:

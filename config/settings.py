@@ -462,6 +462,24 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Beat sends only the tasks config.beat names, without arguments, whatever the schedule's rows say.
 CELERY_BEAT_SCHEDULER = "config.beat:AllowlistScheduler"
+# What beat runs and when. django-celery-beat writes it into its tables each time beat starts (a row
+# of the same name is brought back to it), where the admin shows it read-only; each task decides its
+# own work from the database, so every minute is cheap when there is nothing to do.
+CELERY_BEAT_SCHEDULE = {
+    "Overdue scan": {"task": "inspections.flags.tasks.scan_overdue", "schedule": timedelta(minutes=1)},
+    # Checked every minute, sent from each property's own 07:00 (inspections.flags.overdue.send_digests).
+    "Morning digest of open flags (sent at 07:00 property time)": {
+        "task": "inspections.flags.tasks.send_digests",
+        "schedule": timedelta(minutes=1),
+    },
+    # Signs a logbook that grew once its last checkpoint is LOGBOOK_CHECKPOINT_MINUTES old.
+    "Logbook checkpoints": {"task": "inspections.logbook.tasks.checkpoint_grown", "schedule": timedelta(minutes=1)},
+    "Reports sent again": {"task": "inspections.reports.tasks.reports_requeue", "schedule": timedelta(minutes=1)},
+    "Idempotency keys purged": {
+        "task": "compliance.accounts.tasks.idempotency_keys_purge",
+        "schedule": timedelta(hours=1),
+    },
+}
 # Two queues, so that reports never hold back a compliance control: "control" (the overdue scan, the
 # flags' mail, the morning digest, and any task not routed) and "reports" (a report and its pieces).
 # Production and `make run` start a worker for each (`-Q control`, `-Q reports`); a worker started

@@ -208,6 +208,33 @@ def bare_casino_staff(name: str) -> SimpleNamespace:
     return staff
 
 
+def beat_scheduler():
+    """The configured beat scheduler, not started. Its finaliser is cancelled: at garbage collection it
+    would sync and close the database connection (django-celery-beat's close_old_connections), in
+    whatever test then runs."""
+    from celery.utils.imports import symbol_by_name
+    from django.conf import settings as django_settings
+
+    from config.celery import app
+
+    scheduler = symbol_by_name(django_settings.CELERY_BEAT_SCHEDULER)(app=app, lazy=True)
+    scheduler._finalize.cancel()
+    return scheduler
+
+
+@pytest.fixture
+def beat_started(db):
+    """Beat as it starts: the configured scheduler writes settings.CELERY_BEAT_SCHEDULE into its tables.
+
+    What its setup_schedule does for each entry (ModelEntry.from_entry), without reading the schedule
+    back: that read syncs with close_old_connections, which closes the test's connection inside its
+    transaction."""
+    scheduler = beat_scheduler()
+    for name, fields in scheduler.app.conf.beat_schedule.items():
+        scheduler.Entry.from_entry(name, app=scheduler.app, **fields)
+    return scheduler
+
+
 @pytest.fixture
 def casino(db):
     """A Pennsylvania property with one person of each floor role and a double-zero table."""

@@ -6,18 +6,17 @@ schedule read-only and runs nothing."""
 import json
 
 import pytest
-from celery.utils.imports import symbol_by_name
 from django.conf import settings
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from config.beat import BEAT_TASKS
-from config.celery import app
+from tests.conftest import beat_scheduler
 from tests.factories import UserFactory
 
 
 def scheduled() -> dict:
     """What beat would send, as the configured scheduler reads the schedule's rows."""
-    scheduler = symbol_by_name(settings.CELERY_BEAT_SCHEDULER)(app=app, lazy=True)
+    scheduler = beat_scheduler()
     return {name: (entry.task, entry.args, entry.kwargs) for name, entry in scheduler.all_as_schedule().items()}
 
 
@@ -26,10 +25,16 @@ def row(name: str, task: str, **fields) -> PeriodicTask:
     return PeriodicTask.objects.create(name=name, task=task, interval=every, **fields)
 
 
-def test_the_migrations_schedule_is_sent(db):
-    """The five rows the migrations make are all sent, and each names an allowed task."""
+def test_the_settings_schedule_is_written_when_beat_starts_and_all_of_it_is_sent(beat_started):
+    """Beat writes settings.CELERY_BEAT_SCHEDULE into its tables as it starts (a row of the same name is
+    brought back to it); every row is sent, and each names an allowed task."""
+    PeriodicTask.objects.filter(name="Overdue scan").update(task="inspections.reports.tasks.report_join")
+    for name, fields in settings.CELERY_BEAT_SCHEDULE.items():  # beat started again
+        beat_started.Entry.from_entry(name, app=beat_started.app, **fields)
     sent = scheduled()
-    assert set(PeriodicTask.objects.filter(enabled=True).values_list("name", flat=True)) <= set(sent)
+    assert set(PeriodicTask.objects.filter(enabled=True).values_list("name", flat=True)) == set(sent)
+    assert set(settings.CELERY_BEAT_SCHEDULE) <= set(sent)
+    assert sent["Overdue scan"][0] == "inspections.flags.tasks.scan_overdue"
     assert {task for task, _, _ in sent.values()} <= BEAT_TASKS
     assert all(args == [] and kwargs == {} for _, args, kwargs in sent.values())
 
@@ -54,7 +59,7 @@ def test_a_row_naming_another_task_or_arguments_is_never_sent(db, fields):
     assert "inserted by hand" not in scheduled()
 
 
-def test_the_schedule_admin_adds_changes_and_runs_nothing(db, client):
+def test_the_schedule_admin_adds_changes_and_runs_nothing(beat_started, client):
     administrator = UserFactory(role="admin", is_staff=True, is_superuser=True)
     client.force_login(administrator)
     task = PeriodicTask.objects.get(task="inspections.flags.tasks.scan_overdue")

@@ -336,7 +336,7 @@ def beat_ticks(start: datetime, minutes: int) -> list[datetime]:
     return [m for m in moments if m.astimezone(UTC).minute in cron.minute and m.astimezone(UTC).hour in cron.hour]
 
 
-def test_the_digest_goes_out_at_seven_in_each_propertys_own_zone_never_in_the_evening(casino):
+def test_the_digest_goes_out_at_seven_in_each_propertys_own_zone_never_in_the_evening(casino, beat_started):
     """Each property gets its digest from its own 07:00 hour (a failed one is tried again until
     11:00): not at 20:00 on the evening it was set up, not at 07:00 UTC (02:00 in New York)."""
     Property.objects.filter(pk=casino.property.pk).update(notify_emails=["keystone@example.com"])
@@ -365,9 +365,9 @@ def test_the_digest_goes_out_at_seven_in_each_propertys_own_zone_never_in_the_ev
     assert "on 2026-11-24" in mail.outbox[0].subject  # the property's date, not UTC's
 
 
-def test_the_beat_schedule_exists_after_migrate(db):
+def test_the_beat_schedule_exists_once_beat_started(beat_started):
     scan = PeriodicTask.objects.get(task="inspections.flags.tasks.scan_overdue")
-    assert scan.enabled and (scan.interval.every, scan.interval.period) == (1, "minutes")
+    assert scan.enabled and (scan.interval.every, scan.interval.period) == (60, "seconds")
     assert PeriodicTask.objects.filter(task="inspections.flags.tasks.send_digests", enabled=True).exists()
 
 
@@ -631,7 +631,7 @@ STARTED_AT_0747 = {
 
 
 @pytest.mark.parametrize("started", list(STARTED_AT_0747.values()), ids=list(STARTED_AT_0747))
-def test_a_server_started_late_in_the_seven_oclock_hour_still_sends_the_digest_in_it(casino, started):
+def test_a_server_started_late_in_the_seven_oclock_hour_still_sends_the_digest_in_it(casino, started, beat_started):
     """Issue 30: the server started at 07:47 EST; beat, asking every hour on the hour, sent the
     07:00 digest at 08:00 EST. By beat's schedule, from the start, it goes out in the 07:00 hour."""
     zone = started.tzinfo

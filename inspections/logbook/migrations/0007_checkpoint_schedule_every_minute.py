@@ -1,23 +1,10 @@
-"""The checkpoint task every minute: it signs a logbook that grew once its last checkpoint is
-LOGBOOK_CHECKPOINT_MINUTES old, so the setting alone sets the interval (it used to be beat's five
-minutes, which the setting could only be kept equal to by hand)."""
+"""Once wrote a row of beat's schedule. The schedule is now settings.CELERY_BEAT_SCHEDULE, which
+beat writes into its tables when it starts: this step of the history does nothing."""
 
 from django.db import migrations
-
-NAME = "Logbook checkpoints"
-
-
-def every(minutes: int):
-    def schedule(apps, schema_editor):
-        when, _ = apps.get_model("django_celery_beat", "IntervalSchedule").objects.get_or_create(
-            every=minutes, period="minutes"
-        )
-        apps.get_model("django_celery_beat", "PeriodicTask").objects.filter(name=NAME).update(interval=when)
-
-    return schedule
 
 
 class Migration(migrations.Migration):
     dependencies = [("logbook", "0006_entry_register_order")]
 
-    operations = [migrations.RunPython(every(1), every(5))]
+    operations = []

@@ -1,23 +1,10 @@
-"""Reports whose task never reached the broker, sent again every minute: in django-celery-beat's tables, visible and editable in the admin (Periodic tasks)."""
+"""Once wrote a row of beat's schedule. The schedule is now settings.CELERY_BEAT_SCHEDULE, which
+beat writes into its tables when it starts: this step of the history does nothing."""
 
 from django.db import migrations
-
-NAME = "Reports sent again"
-TASK = "inspections.reports.tasks.reports_requeue"
-
-
-def schedule(apps, schema_editor):
-    when, _ = apps.get_model("django_celery_beat", "IntervalSchedule").objects.get_or_create(every=1, period="minutes")
-    apps.get_model("django_celery_beat", "PeriodicTask").objects.update_or_create(
-        name=NAME, defaults={"task": TASK, "interval": when, "enabled": True}
-    )
-
-
-def unschedule(apps, schema_editor):
-    apps.get_model("django_celery_beat", "PeriodicTask").objects.filter(name=NAME).delete()
 
 
 class Migration(migrations.Migration):
     dependencies = [("reports", "0002_append_only"), ("django_celery_beat", "0019_alter_periodictasks_options")]
 
-    operations = [migrations.RunPython(schedule, unschedule)]
+    operations = []
