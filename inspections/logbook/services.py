@@ -685,9 +685,19 @@ def irregularity_record(
 
 
 def deck_change_record(
-    *, table_id: int, decks: int, signature: SignatureInput, recorded_by: User, at: datetime | None = None
+    *,
+    table_id: int,
+    decks: int,
+    signature: SignatureInput,
+    recorded_by: User,
+    at: datetime | None = None,
+    cards_per_deck: int | None = None,
+    cover_cards_per_deck: int | None = None,
+    back_colours: Sequence[str] | None = None,
 ) -> Entry:
-    """Casino War: the decks of the shoe changed (§ 651a.3(d)); their 24 hours run from this entry."""
+    """Casino War: the decks of the shoe changed (§ 651a.3(d)); their 24 hours run from this entry. The
+    entry states what each deck holds and the colour of the backs, one per batch (§ 651a.3(a), (c)(2))."""
+    backs = [colour.strip() for colour in back_colours] if back_colours is not None else None
     return _recorded_event(
         table_id=table_id,
         event=EntryKind.DECK_CHANGE,
@@ -695,21 +705,63 @@ def deck_change_record(
         signature=signature,
         recorded_by=recorded_by,
         at=at,
-        describe=lambda rules: f"{decks} new decks put in the shoe",
-        details={"decks": decks},
+        describe=lambda rules: (
+            f"{decks} new decks put in the shoe"
+            + (
+                f" ({cards_per_deck} cards and {cover_cards_per_deck} cover cards each; backs {' and '.join(backs)})"
+                if backs
+                else ""
+            )
+        ),
+        details={
+            "decks": decks,
+            "cards_per_deck": cards_per_deck,
+            "cover_cards_per_deck": cover_cards_per_deck,
+            "back_colours": backs,
+        },
         on_table=lambda table, at: setattr(table, "last_deck_change_at", at),
         # Six or eight decks from a manual shoe; 12 to 16 only with a shuffler the table's Rules
-        # Submission in effect approves (§ 651a.3(a), (c)).
-        more_checks=lambda rules, table: [
-            rules.deck_change_allowed(
-                table=table,
-                decks=decks,
-                rules_submission=rules_submission_in_effect(
-                    property_id=table.property_id, game=table.game, on=property_today(table.property)
-                ),
-            )
-        ],
+        # Submission in effect approves (§ 651a.3(a), (c)); 52 cards and 2 cover cards a deck, and the
+        # backs one colour, or a different colour a batch (§ 651a.3(a), (c)(2)).
+        more_checks=lambda rules, table: _deck_checks(
+            rules,
+            table,
+            decks=decks,
+            cards_per_deck=cards_per_deck,
+            cover_cards_per_deck=cover_cards_per_deck,
+            back_colours=backs,
+        ),
     )
+
+
+def _deck_checks(
+    rules: Jurisdiction,
+    table: GamingTable,
+    *,
+    decks: int,
+    cards_per_deck: int | None,
+    cover_cards_per_deck: int | None,
+    back_colours: list[str] | None,
+) -> list[Violation | None]:
+    """A deck change's decks against what the table may use, then what they hold and their backs."""
+    allowed = rules.deck_change_allowed(
+        table=table,
+        decks=decks,
+        rules_submission=rules_submission_in_effect(
+            property_id=table.property_id, game=table.game, on=property_today(table.property)
+        ),
+    )
+    return [
+        allowed,
+        *rules.deck_composition(
+            table=table,
+            decks=decks,
+            cards_per_deck=cards_per_deck,
+            cover_cards_per_deck=cover_cards_per_deck,
+            back_colours=back_colours,
+            decks_allowed=allowed is None,
+        ),
+    ]
 
 
 # What an amendment may correct, by the kind of the entry corrected (the fields of its API resource).
@@ -718,7 +770,7 @@ CORRECTABLE: dict[str, frozenset[str]] = {
     EntryKind.ADJUSTMENT: frozenset({"performed_at", "kind", "part", "description"}),
     EntryKind.REPLACEMENT: frozenset({"performed_at", "kind", "part", "description"}),
     EntryKind.IRREGULARITY: frozenset({"at", "kind", "ball_replaced", "new_ball", "notes"}),
-    EntryKind.DECK_CHANGE: frozenset({"at", "decks"}),
+    EntryKind.DECK_CHANGE: frozenset({"at", "decks", "cards_per_deck", "cover_cards_per_deck", "back_colours"}),
     EntryKind.UNLOCK: frozenset({"at"}),
     EntryKind.OPEN: frozenset({"at"}),
     EntryKind.CLOSE: frozenset({"at"}),
