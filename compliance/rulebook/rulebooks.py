@@ -376,7 +376,13 @@ class Borrowing(Pennsylvania):
     def translate(self, answer: Any) -> Any:
         if isinstance(answer, Violation):
             return dataclasses.replace(answer, citation=self.cite(answer.citation))
-        if isinstance(answer, (ChecklistItem, FlagKind)):
+        if isinstance(answer, FlagKind):
+            return dataclasses.replace(
+                answer,
+                citation=self.cite(answer.citation) or answer.citation,
+                by_game=tuple((game, self._cite_for_game(game, citation)) for game, citation in answer.by_game),
+            )
+        if isinstance(answer, ChecklistItem):
             return dataclasses.replace(answer, citation=self.cite(answer.citation) or answer.citation)
         if isinstance(answer, list):
             return [self.translate(a) for a in answer]
@@ -401,6 +407,14 @@ class Borrowing(Pennsylvania):
         self.FLAG_KINDS = tuple(self._flag_kind(kind) for kind in flags.FLAG_KINDS)
         self.FLAG_KINDS_BY_CODE = {kind.code: kind for kind in self.FLAG_KINDS}
 
+    def _cite_for_game(self, game: str, citation: str) -> str:
+        """A citation of one game's rule as this text cites it; a game the text does not have is
+        refused by the product's policy, which is the citation (no paragraph of Chapter 651a is borrowed)."""
+        if game == Game.CASINO_WAR and self.CASINO_WAR_PAYOUTS is None:
+            assert self.NO_CASINO_WAR is not None
+            return self.NO_CASINO_WAR
+        return self.cite(citation) or citation
+
     def _flag_kind(self, kind: FlagKind) -> FlagKind:
         """A flag kind as this text cites it. An open table is flagged as not approved when what takes
         effect no longer allows it: the layout approval and Rules Submission (borrowed), or a wager now
@@ -414,9 +428,17 @@ class Borrowing(Pennsylvania):
         if not own:
             return translated
         # One text's paragraphs after its name, as the law lists them: "N.J.A.C. 19:47-5.1(f), 19:47-5.1(e)7".
+        # They are Roulette wagers' areas: a Big Six or Casino War table's flag cites its own game's.
         name = next(iter(own)).split(" ")[0]
         listed = ", ".join(c.removeprefix(f"{name} ") for c in own)
-        return dataclasses.replace(translated, citation=f"{translated.citation}; {name} {listed}")
+        roulette = f"{translated.citation_for(Game.ROULETTE)}; {name} {listed}"
+        return dataclasses.replace(
+            translated,
+            citation=f"{translated.citation}; {name} {listed}",
+            by_game=tuple(
+                (game, roulette if game == Game.ROULETTE else citation) for game, citation in translated.by_game
+            ),
+        )
 
     def _translating(self, rule: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(rule)
