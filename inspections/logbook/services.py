@@ -824,9 +824,35 @@ def _details_as_amended(entry: Entry) -> dict[str, object]:
 
 
 def _time_as_amended(entry: Entry) -> datetime:
-    """When the entry says it happened, as its corrections so far leave it."""
-    corrected = _details_as_amended(entry).get("performed_at")
+    """When the entry says it happened, as its corrections so far leave it (an inspection's,
+    adjustment's or replacement's `performed_at`, a table event's or deck change's `at`)."""
+    amended = _details_as_amended(entry)
+    corrected = amended.get("performed_at", amended.get("at"))
     return (parse_time(corrected) if isinstance(corrected, str) else None) or entry.occurred_at
+
+
+# The table's clocks a table event or deck change sets, which the deadlines run from: the last
+# closing (§ 617a.2(f)'s grace period; § 617a.2(a), an inspection since the last closing), the last
+# opening (an open Casino War table's decks with no change on record) and the last deck change
+# (§ 651a.3(d)'s 24 hours).
+TIMED_BY: dict[str, str] = {
+    EntryKind.CLOSE: "last_closed_at",
+    EntryKind.OPEN: "last_opened_at",
+    EntryKind.DECK_CHANGE: "last_deck_change_at",
+}
+
+
+def _clock_rejudged(*, table: GamingTable, kind: str, rules: Jurisdiction) -> None:
+    """A corrected time of a closing, opening or deck change: the table's clock of that kind is the
+    time of its last such entry as amended (one entered in error or a duplicate not counted), so the
+    deadlines that run from it are judged again as if the log had always read so (deadlines_set,
+    when the table is saved); the overdue scan flags what is then past."""
+    times = [
+        _time_as_amended(entry)
+        for entry in Entry.objects.filter(table=table, kind=kind)
+        if _voided_by(entry, rules.VOIDING_AMENDMENTS) is None
+    ]
+    setattr(table, TIMED_BY[kind], max(times, default=None))
 
 
 def _order_rejudged(*, table: GamingTable, rules: Jurisdiction) -> None:
@@ -986,11 +1012,14 @@ def amendment_record(
             amendment_kind != "correction" or "items" in correction
         )
         reordered = original.kind in ORDERED_KINDS and "performed_at" in correction and rules.KEEPS_PROCEDURE
+        retimed = original.kind in TIMED_BY and "at" in correction
         if amended_away:
             _inspection_amended_away(table=table, original=original, rules=rules)
         if reordered:
             _order_rejudged(table=table, rules=rules)
-        if amended_away or reordered:
+        if retimed:
+            _clock_rejudged(table=table, kind=original.kind, rules=rules)
+        if amended_away or reordered or retimed:
             _table_save(table, as_locked=as_locked, at=None, entry=entry)
     return entry
 
