@@ -116,6 +116,16 @@ def _correction_value_problem(
     elif name == "decks":
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 16:
             return violation("correction_value/decks", field=field)
+    elif name in ("cards_per_deck", "cover_cards_per_deck"):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 99:
+            return violation("correction_value/cards", field=field)
+    elif name == "back_colours":
+        if (
+            not isinstance(value, list)
+            or not 1 <= len(value) <= 2
+            or not all(isinstance(colour, str) and colour.strip() and len(colour) <= 40 for colour in value)
+        ):
+            return violation("correction_value/back_colours", field=field)
     elif name == "correction" and not isinstance(value, dict):
         return violation("correction_value/correction", field=field)
     return None

@@ -574,6 +574,40 @@ CATALOGUE: dict[str, Entry] = {
     "cards_at_opening/not_casino_war": Entry(
         "Table {table} is not a Casino War table: it has no cards to inspect at opening.", pa.proposed("651a.4")
     ),
+    # ---- § 651a.3(a), (c)(2): what the decks of a deck change are (games/casino_war.py) ----
+    "deck_cards/missing": Entry(
+        "State how many cards and cover cards each deck has: each deck of cards must consist of 52 cards and "
+        "2 cover cards.",
+        pa.CASINO_WAR_DECK_COUNT,
+    ),
+    "deck_cards": Entry(
+        "Each deck of cards must consist of 52 cards and 2 cover cards; these decks have {cards} cards and "
+        "{cover} cover cards.",
+        pa.CASINO_WAR_DECK_COUNT,
+    ),
+    "deck_backs/manual": Entry(
+        "The six or eight decks of a manual dealing shoe are identical in appearance: give the one colour of "
+        "their backs.",
+        pa.CASINO_WAR_DECK_COUNT,
+    ),
+    "deck_backs": Entry(
+        "With an automated card shuffling device the cards are in two batches, the backs of one of a different "
+        "colour than the other's: give the two batches' colours.",
+        pa.CASINO_WAR_BATCH_BACKS,
+    ),
+    "deck_backs/same": Entry(
+        "Both batches' backs are {colour}: the backs of the cards in one batch must be of a different colour "
+        "than the cards in the other batch.",
+        pa.CASINO_WAR_BATCH_BACKS,
+    ),
+    "correction_value/cards": Entry(
+        "The corrected number of cards or cover cards a deck has is a whole number from 0 to 99.",
+        pa.AMENDMENT_POLICY,
+    ),
+    "correction_value/back_colours": Entry(
+        "The corrected backs' colours are a list of one or two colours, each of at most 40 characters.",
+        pa.AMENDMENT_POLICY,
+    ),
     # § 651a.11 lists no ball: a Casino War table has none (§ 651a.2, proposed, describes its table).
     "irregularity_kind_for_game/ball": Entry(
         "Table {table} is a Casino War table: there is no ball to replace.", pa.BALL_ROULETTE_ONLY_POLICY

@@ -45,11 +45,16 @@ FLAG_KINDS = (
         "inspection_due_at",
     ),
     FlagKind("decks_stale", "Casino War decks not changed within 24 hours", pa.CASINO_WAR_DECKS, "decks_due_at"),
+    # Each game's layout is approved by its own paragraph: § 617a.1(f) (Roulette), § 619a.1(g) (Big
+    # Six) and § 651a.2(b) (Casino War), each "shall be approved by the Bureau of Gaming Operations".
     FlagKind(
         "not_approved",
         "Open with a layout or Rules Submission that is not approved or no longer in effect",
         f"{pa.LAYOUT_APPROVAL}; {pa.RULES_SUBMISSION}",
         "approval_due_at",
+        by_game=tuple(
+            (game, f"{layout}; {pa.RULES_SUBMISSION}") for game, layout in pa.LAYOUT_APPROVAL_BY_GAME.items()
+        ),
     ),
 )
 FLAG_KINDS_BY_CODE = {kind.code: kind for kind in FLAG_KINDS}

@@ -257,6 +257,17 @@ class Jurisdiction(GameRules, Protocol):
         self, *, table: Table, decks: int, rules_submission: Submission | None
     ) -> Violation | None: ...
 
+    def deck_composition(
+        self,
+        *,
+        table: Table,
+        decks: int,
+        cards_per_deck: int | None,
+        cover_cards_per_deck: int | None,
+        back_colours: list[str] | None,
+        decks_allowed: bool = True,
+    ) -> list[Violation | None]: ...
+
     def check_casino_war_submission(
         self, *, payout_odds: dict[str, object], options: dict[str, object]
     ) -> list[Violation]: ...

@@ -151,6 +151,7 @@ class Pennsylvania:
     # Chapter 651a: Casino War.
     casino_war_decks_allowed = staticmethod(casino_war.casino_war_decks_allowed)
     deck_change_allowed = staticmethod(casino_war.deck_change_allowed)
+    deck_composition = staticmethod(casino_war.deck_composition)
     cards_at_opening = staticmethod(casino_war.cards_at_opening)
     irregularity_kind_for_game = staticmethod(casino_war.irregularity_kind_for_game)
     check_casino_war_submission = staticmethod(casino_war.check_casino_war_submission)
@@ -197,10 +198,28 @@ class Pennsylvania:
                     table=table, kind=kind, roulette_kinds=self.IRREGULARITY_KINDS, ball_replaced=ball_replaced
                 ),
             ]
+        decks_problem = None
         if entry_kind == "deck_change" and "decks" in correction and isinstance(correction["decks"], int):
-            found.append(
-                self.deck_change_allowed(table=table, decks=correction["decks"], rules_submission=rules_submission)
+            decks_problem = self.deck_change_allowed(
+                table=table, decks=correction["decks"], rules_submission=rules_submission
             )
+            found.append(decks_problem)
+        # § 651a.3(a), (c)(2): the decks' cards and backs as amended, where the entry states them (a deck
+        # change recorded before they were asked states none) or the correction gives one.
+        composition = {"decks", *casino_war.DECK_COMPOSITION}
+        stated = any(name in details or name in correction for name in casino_war.DECK_COMPOSITION)
+        if entry_kind == "deck_change" and composition & set(correction) and stated:
+            amended = {**details, **correction}
+            decks = amended.get("decks")
+            if isinstance(decks, int):
+                found += self.deck_composition(
+                    table=table,
+                    decks=decks,
+                    cards_per_deck=amended.get("cards_per_deck"),  # type: ignore[arg-type]
+                    cover_cards_per_deck=amended.get("cover_cards_per_deck"),  # type: ignore[arg-type]
+                    back_colours=amended.get("back_colours"),  # type: ignore[arg-type]
+                    decks_allowed=decks_problem is None,
+                )
         return [
             dataclasses.replace(v, field=f"correction.{CORRECTED_FIELD.get(v.field or '', v.field)}")
             if v is not None
@@ -217,7 +236,9 @@ class Pennsylvania:
 
 
 # A rule's field, as the corrected field of an amendment names it (check_corrected_entry).
-CORRECTED_FIELD = {"irregularity": "kind", "kind": "kind", "ball_replaced": "ball_replaced", "decks": "decks"}
+CORRECTED_FIELD = {"irregularity": "kind", "kind": "kind", "ball_replaced": "ball_replaced", "decks": "decks"} | {
+    name: name for name in casino_war.DECK_COMPOSITION
+}
 
 # The rules a borrowing rulebook takes from Pennsylvania's, their answers' citations translated.
 RULES = (
@@ -266,6 +287,7 @@ RULES = (
     "may_decide_layout",
     "casino_war_decks_allowed",
     "deck_change_allowed",
+    "deck_composition",
     "cards_at_opening",
     "irregularity_kind_for_game",
     "check_casino_war_submission",
@@ -356,7 +378,13 @@ class Borrowing(Pennsylvania):
     def translate(self, answer: Any) -> Any:
         if isinstance(answer, Violation):
             return dataclasses.replace(answer, citation=self.cite(answer.citation))
-        if isinstance(answer, (ChecklistItem, FlagKind)):
+        if isinstance(answer, FlagKind):
+            return dataclasses.replace(
+                answer,
+                citation=self.cite(answer.citation) or answer.citation,
+                by_game=tuple((game, self._cite_for_game(game, citation)) for game, citation in answer.by_game),
+            )
+        if isinstance(answer, ChecklistItem):
             return dataclasses.replace(answer, citation=self.cite(answer.citation) or answer.citation)
         if isinstance(answer, list):
             return [self.translate(a) for a in answer]
@@ -372,6 +400,7 @@ class Borrowing(Pennsylvania):
         # The decks and cards are not judged where the game is refused (the gates above say so once).
         for name in ("deck_change_allowed", "cards_at_opening"):
             setattr(self, name, self._casino_war_gated(getattr(self, name), refuse=False))
+        self.deck_composition = self._casino_war_gated(self.deck_composition, refuse=False, nothing=[])
         self.INSPECTION_LOG = self.borrowed(facts.INSPECTION_LOG)
         self.LAYOUT_APPROVAL = self.borrowed(facts.LAYOUT_APPROVAL)
         self.RULES_SUBMISSION = self.borrowed(facts.RULES_SUBMISSION)
@@ -379,6 +408,14 @@ class Borrowing(Pennsylvania):
         self.CHECKLIST_BY_CODE = {item.code: item for item in self.CHECKLIST}
         self.FLAG_KINDS = tuple(self._flag_kind(kind) for kind in flags.FLAG_KINDS)
         self.FLAG_KINDS_BY_CODE = {kind.code: kind for kind in self.FLAG_KINDS}
+
+    def _cite_for_game(self, game: str, citation: str) -> str:
+        """A citation of one game's rule as this text cites it; a game the text does not have is
+        refused by the product's policy, which is the citation (no paragraph of Chapter 651a is borrowed)."""
+        if game == Game.CASINO_WAR and self.CASINO_WAR_PAYOUTS is None:
+            assert self.NO_CASINO_WAR is not None
+            return self.NO_CASINO_WAR
+        return self.cite(citation) or citation
 
     def _flag_kind(self, kind: FlagKind) -> FlagKind:
         """A flag kind as this text cites it. An open table is flagged as not approved when what takes
@@ -393,9 +430,17 @@ class Borrowing(Pennsylvania):
         if not own:
             return translated
         # One text's paragraphs after its name, as the law lists them: "N.J.A.C. 19:47-5.1(f), 19:47-5.1(e)7".
+        # They are Roulette wagers' areas: a Big Six or Casino War table's flag cites its own game's.
         name = next(iter(own)).split(" ")[0]
         listed = ", ".join(c.removeprefix(f"{name} ") for c in own)
-        return dataclasses.replace(translated, citation=f"{translated.citation}; {name} {listed}")
+        roulette = f"{translated.citation_for(Game.ROULETTE)}; {name} {listed}"
+        return dataclasses.replace(
+            translated,
+            citation=f"{translated.citation}; {name} {listed}",
+            by_game=tuple(
+                (game, roulette if game == Game.ROULETTE else citation) for game, citation in translated.by_game
+            ),
+        )
 
     def _translating(self, rule: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(rule)
@@ -404,9 +449,11 @@ class Borrowing(Pennsylvania):
 
         return translated
 
-    def _casino_war_gated(self, rule: Callable[..., Any], *, refuse: bool = True) -> Callable[..., Any]:
+    def _casino_war_gated(
+        self, rule: Callable[..., Any], *, refuse: bool = True, nothing: Any = None
+    ) -> Callable[..., Any]:
         """`rule`, except at a Casino War table where this text has no Casino War: there it answers that
-        the game is not kept here (`refuse`), or nothing; Chapter 651a's rules are not borrowed for a
+        the game is not kept here (`refuse`), or `nothing`; Chapter 651a's rules are not borrowed for a
         game the text does not have."""
 
         @functools.wraps(rule)
@@ -415,7 +462,7 @@ class Borrowing(Pennsylvania):
                 if self.NO_CASINO_WAR is None:  # a text without the game says why it is refused
                     raise TypeError(f"{self.NAME} has no Casino War and no citation saying so")
                 if not refuse:
-                    return None
+                    return nothing
                 return violation(
                     "game_not_in_jurisdiction", field="table", citation=self.NO_CASINO_WAR, jurisdiction=self.NAME
                 )

@@ -139,7 +139,7 @@ def flags_raise_due(*, entry: Entry, table: GamingTable) -> int:
             property_id=table.property_id,
             table_id=table.pk,
             kind=kind.code,
-            citation=kind.citation,
+            citation=kind.citation_for(table.game),
             due_at=getattr(table, kind.deadline),
             detected_at=entry.recorded_at,
         )
@@ -277,17 +277,28 @@ def _raise_sql(now: object) -> tuple[str, list]:
     selects, params = [], []
     for module, jurisdictions in _groups():
         for kind in module.FLAG_KINDS:
-            column = kind.deadline
-            where = f"t.{column} <= %s"
-            # In the order of the placeholders: kind, citation, detected_at, then the WHERE's.
-            params += [kind.code, kind.citation, now, now]
-            if jurisdictions:
-                marks = ", ".join(["%s"] * len(jurisdictions))
-                where += f" AND t.property_id IN (SELECT id FROM {prop} WHERE jurisdiction IN ({marks}))"  # noqa: S608
-                params += jurisdictions
-            selects.append(
-                f"SELECT t.property_id, t.id, %s, %s, t.{column}, %s, 'open' FROM {table} t WHERE {where}"  # noqa: S608
-            )
+            # A kind cited by game (kind.by_game) is one SELECT a game, and one for the other games.
+            games: list[tuple[str, list[str], str]] = [
+                ("t.game = %s", [game], citation) for game, citation in kind.by_game
+            ]
+            others = [game for game, _ in kind.by_game]
+            if others:
+                games.append((f"t.game NOT IN ({', '.join(['%s'] * len(others))})", others, kind.citation))
+            for condition, values, citation in games or [("", [], kind.citation)]:
+                column = kind.deadline
+                where = f"t.{column} <= %s"
+                # In the order of the placeholders: kind, citation, detected_at, then the WHERE's.
+                params += [kind.code, citation, now, now]
+                if jurisdictions:
+                    marks = ", ".join(["%s"] * len(jurisdictions))
+                    where += f" AND t.property_id IN (SELECT id FROM {prop} WHERE jurisdiction IN ({marks}))"  # noqa: S608
+                    params += jurisdictions
+                if condition:
+                    where += f" AND {condition}"
+                    params += values
+                selects.append(
+                    f"SELECT t.property_id, t.id, %s, %s, t.{column}, %s, 'open' FROM {table} t WHERE {where}"  # noqa: S608
+                )
     sql = (
         f"INSERT INTO {flag} (property_id, table_id, kind, citation, due_at, detected_at, status) "
         + " UNION ALL ".join(selects)

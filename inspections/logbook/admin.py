@@ -60,6 +60,9 @@ DETAIL_LABELS = {
     "irregularity": "Reason",
     "ball_replaced": "Ball replaced",
     "decks": "Decks",
+    "cards_per_deck": "Cards in each deck",
+    "cover_cards_per_deck": "Cover cards in each deck",
+    "back_colours": "Colours of the backs",
     "cards": "Cards",
     "reason": "Reason",
     "amendment_kind": "Amendment",
@@ -88,6 +91,8 @@ def details_in_words(details: dict, *, property_id: int) -> list[tuple[str, str]
             value = "; ".join(str(photo.get("sha256", "")) for photo in value if isinstance(photo, dict))
         elif isinstance(value, dict):
             value = "; ".join(f"{key}: {item}" for key, item in value.items())
+        elif isinstance(value, list):
+            value = ", ".join(str(item) for item in value)
         elif value is None or value == "":
             value = "-"
         lines.append((DETAIL_LABELS.get(name, name.replace("_", " ").capitalize()), str(value)))

@@ -255,6 +255,23 @@ class AmendmentForm(SignedForm):
     corrected_decks = forms.IntegerField(
         label=_("Corrected number of decks"), required=False, min_value=1, max_value=16
     )
+    corrected_cards_per_deck = forms.IntegerField(
+        label=_("Corrected cards in each deck"), required=False, min_value=0, max_value=99, help_text="§ 651a.3(a)"
+    )
+    corrected_cover_cards_per_deck = forms.IntegerField(
+        label=_("Corrected cover cards in each deck"),
+        required=False,
+        min_value=0,
+        max_value=99,
+        help_text="§ 651a.3(a)",
+    )
+    corrected_back_colours = forms.CharField(
+        label=_("Corrected colours of the backs"),
+        required=False,
+        max_length=81,
+        validators=[printable_line],
+        help_text=_("One colour, or one per batch separated by a comma (§ 651a.3(a), (c)(2))."),
+    )
     corrected_notes = note_field(_("Corrected notes"), required=False)
     corrected_description = note_field(_("Corrected description"), required=False)
 
@@ -266,6 +283,9 @@ class AmendmentForm(SignedForm):
         "corrected_kind",
         "corrected_part",
         "corrected_decks",
+        "corrected_cards_per_deck",
+        "corrected_cover_cards_per_deck",
+        "corrected_back_colours",
         "corrected_notes",
         "corrected_description",
         "username",
@@ -284,7 +304,12 @@ class AmendmentForm(SignedForm):
         "correction.kind": "corrected_kind",
         "correction.part": "corrected_part",
         "correction.decks": "corrected_decks",
+        "correction.cards_per_deck": "corrected_cards_per_deck",
+        "correction.cover_cards_per_deck": "corrected_cover_cards_per_deck",
+        "correction.back_colours": "corrected_back_colours",
     }
+    # A deck change's composition (§ 651a.3(a), (c)(2)), by the names of its API resource.
+    DECK_COMPOSITION = ("cards_per_deck", "cover_cards_per_deck", "back_colours")
     # The names an entry's time has in a correction (inspections and adjustments: "performed_at").
     TIMES = ("performed_at", "at")
     TEXTS = ("notes", "description", "part")
@@ -312,6 +337,9 @@ class AmendmentForm(SignedForm):
                 del self.fields[f"corrected_{name}"]
         if "decks" not in correctable:
             del self.fields["corrected_decks"]
+        for name in self.DECK_COMPOSITION:
+            if name not in correctable:
+                del self.fields[f"corrected_{name}"]
         if "kind" in correctable and kinds:
             self.fields["corrected_kind"].choices = [
                 self.UNCHANGED,
@@ -364,6 +392,11 @@ class AmendmentForm(SignedForm):
                 correction[name] = data[f"corrected_{name}"]
         if data.get("corrected_decks"):
             correction["decks"] = data["corrected_decks"]
+        for name in ("cards_per_deck", "cover_cards_per_deck"):
+            if data.get(f"corrected_{name}") is not None:
+                correction[name] = data[f"corrected_{name}"]
+        if data.get("corrected_back_colours"):
+            correction["back_colours"] = [c.strip() for c in data["corrected_back_colours"].split(",")]
         items = {
             item.code: data[f"corrected_item_{item.code}"] == "pass"
             for item in self.checklist

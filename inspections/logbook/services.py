@@ -686,9 +686,19 @@ def irregularity_record(
 
 
 def deck_change_record(
-    *, table_id: int, decks: int, signature: SignatureInput, recorded_by: User, at: datetime | None = None
+    *,
+    table_id: int,
+    decks: int,
+    signature: SignatureInput,
+    recorded_by: User,
+    at: datetime | None = None,
+    cards_per_deck: int | None = None,
+    cover_cards_per_deck: int | None = None,
+    back_colours: Sequence[str] | None = None,
 ) -> Entry:
-    """Casino War: the decks of the shoe changed (§ 651a.3(d)); their 24 hours run from this entry."""
+    """Casino War: the decks of the shoe changed (§ 651a.3(d)); their 24 hours run from this entry. The
+    entry states what each deck holds and the colour of the backs, one per batch (§ 651a.3(a), (c)(2))."""
+    backs = [colour.strip() for colour in back_colours] if back_colours is not None else None
     return _recorded_event(
         table_id=table_id,
         event=EntryKind.DECK_CHANGE,
@@ -696,21 +706,63 @@ def deck_change_record(
         signature=signature,
         recorded_by=recorded_by,
         at=at,
-        describe=lambda rules: f"{decks} new decks put in the shoe",
-        details={"decks": decks},
+        describe=lambda rules: (
+            f"{decks} new decks put in the shoe"
+            + (
+                f" ({cards_per_deck} cards and {cover_cards_per_deck} cover cards each; backs {' and '.join(backs)})"
+                if backs
+                else ""
+            )
+        ),
+        details={
+            "decks": decks,
+            "cards_per_deck": cards_per_deck,
+            "cover_cards_per_deck": cover_cards_per_deck,
+            "back_colours": backs,
+        },
         on_table=lambda table, at: setattr(table, "last_deck_change_at", at),
         # Six or eight decks from a manual shoe; 12 to 16 only with a shuffler the table's Rules
-        # Submission in effect approves (§ 651a.3(a), (c)).
-        more_checks=lambda rules, table: [
-            rules.deck_change_allowed(
-                table=table,
-                decks=decks,
-                rules_submission=rules_submission_in_effect(
-                    property_id=table.property_id, game=table.game, on=property_today(table.property)
-                ),
-            )
-        ],
+        # Submission in effect approves (§ 651a.3(a), (c)); 52 cards and 2 cover cards a deck, and the
+        # backs one colour, or a different colour a batch (§ 651a.3(a), (c)(2)).
+        more_checks=lambda rules, table: _deck_checks(
+            rules,
+            table,
+            decks=decks,
+            cards_per_deck=cards_per_deck,
+            cover_cards_per_deck=cover_cards_per_deck,
+            back_colours=backs,
+        ),
     )
+
+
+def _deck_checks(
+    rules: Jurisdiction,
+    table: GamingTable,
+    *,
+    decks: int,
+    cards_per_deck: int | None,
+    cover_cards_per_deck: int | None,
+    back_colours: list[str] | None,
+) -> list[Violation | None]:
+    """A deck change's decks against what the table may use, then what they hold and their backs."""
+    allowed = rules.deck_change_allowed(
+        table=table,
+        decks=decks,
+        rules_submission=rules_submission_in_effect(
+            property_id=table.property_id, game=table.game, on=property_today(table.property)
+        ),
+    )
+    return [
+        allowed,
+        *rules.deck_composition(
+            table=table,
+            decks=decks,
+            cards_per_deck=cards_per_deck,
+            cover_cards_per_deck=cover_cards_per_deck,
+            back_colours=back_colours,
+            decks_allowed=allowed is None,
+        ),
+    ]
 
 
 # What an amendment may correct, by the kind of the entry corrected (the fields of its API resource).
@@ -719,7 +771,7 @@ CORRECTABLE: dict[str, frozenset[str]] = {
     EntryKind.ADJUSTMENT: frozenset({"performed_at", "kind", "part", "description"}),
     EntryKind.REPLACEMENT: frozenset({"performed_at", "kind", "part", "description"}),
     EntryKind.IRREGULARITY: frozenset({"at", "kind", "ball_replaced", "new_ball", "notes"}),
-    EntryKind.DECK_CHANGE: frozenset({"at", "decks"}),
+    EntryKind.DECK_CHANGE: frozenset({"at", "decks", "cards_per_deck", "cover_cards_per_deck", "back_colours"}),
     EntryKind.UNLOCK: frozenset({"at"}),
     EntryKind.OPEN: frozenset({"at"}),
     EntryKind.CLOSE: frozenset({"at"}),
@@ -773,9 +825,35 @@ def _details_as_amended(entry: Entry) -> dict[str, object]:
 
 
 def _time_as_amended(entry: Entry) -> datetime:
-    """When the entry says it happened, as its corrections so far leave it."""
-    corrected = _details_as_amended(entry).get("performed_at")
+    """When the entry says it happened, as its corrections so far leave it (an inspection's,
+    adjustment's or replacement's `performed_at`, a table event's or deck change's `at`)."""
+    amended = _details_as_amended(entry)
+    corrected = amended.get("performed_at", amended.get("at"))
     return (parse_time(corrected) if isinstance(corrected, str) else None) or entry.occurred_at
+
+
+# The table's clocks a table event or deck change sets, which the deadlines run from: the last
+# closing (§ 617a.2(f)'s grace period; § 617a.2(a), an inspection since the last closing), the last
+# opening (an open Casino War table's decks with no change on record) and the last deck change
+# (§ 651a.3(d)'s 24 hours).
+TIMED_BY: dict[str, str] = {
+    EntryKind.CLOSE: "last_closed_at",
+    EntryKind.OPEN: "last_opened_at",
+    EntryKind.DECK_CHANGE: "last_deck_change_at",
+}
+
+
+def _clock_rejudged(*, table: GamingTable, kind: str, rules: Jurisdiction) -> None:
+    """A corrected time of a closing, opening or deck change: the table's clock of that kind is the
+    time of its last such entry as amended (one entered in error or a duplicate not counted), so the
+    deadlines that run from it are judged again as if the log had always read so (deadlines_set,
+    when the table is saved); the overdue scan flags what is then past."""
+    times = [
+        _time_as_amended(entry)
+        for entry in Entry.objects.filter(table=table, kind=kind)
+        if _voided_by(entry, rules.VOIDING_AMENDMENTS) is None
+    ]
+    setattr(table, TIMED_BY[kind], max(times, default=None))
 
 
 def _order_rejudged(*, table: GamingTable, rules: Jurisdiction) -> None:
@@ -939,11 +1017,14 @@ def amendment_record(
             amendment_kind != "correction" or "items" in correction
         )
         reordered = original.kind in ORDERED_KINDS and "performed_at" in correction and rules.KEEPS_PROCEDURE
+        retimed = original.kind in TIMED_BY and "at" in correction
         if amended_away:
             _inspection_amended_away(table=table, original=original, rules=rules)
         if reordered:
             _order_rejudged(table=table, rules=rules)
-        if amended_away or reordered:
+        if retimed:
+            _clock_rejudged(table=table, kind=original.kind, rules=rules)
+        if amended_away or reordered or retimed:
             _table_save(table, as_locked=as_locked, at=None, entry=entry)
     return entry
 

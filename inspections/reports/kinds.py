@@ -17,7 +17,7 @@ from compliance.approvals.models import LayoutSubmission
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.approvals.services import submission_house_edges
 from compliance.casinos.clock import date_text, local_date, local_midnight, local_text, local_time_text
-from compliance.casinos.models import GamingTable, WheelType
+from compliance.casinos.models import Game, GamingTable, WheelType
 from compliance.rulebook import game_rules_for, rulebook_for
 from compliance.rulebook.configurations import Configuration, configuration_of
 from compliance.rulebook.words import options_text, wager_label
@@ -330,17 +330,36 @@ class ApprovalsInEffect:
     title = "Layouts and Rules Submissions in effect"
 
     def citation(self, report: Report) -> str:
-        rules = rulebook_for(report.property.jurisdiction)
-        return f"{rules.LAYOUT_APPROVAL}; {rules.RULES_SUBMISSION}"
+        """The approval paragraphs of the games of the report's tables (each game's layout has its own:
+        § 617a.1(f), § 619a.1(g), § 651a.2(b)), with the Rules Submission's, each once."""
+        games = GamingTable.objects.filter(pk__in=self.keys(report)).values_list("game", flat=True).distinct()
+        citations = [self.approved_under(report, game) for game in sorted(set(games))]
+        return "; ".join(dict.fromkeys(citations)) or self.approved_under(report, Game.ROULETTE)
+
+    @staticmethod
+    def approved_under(report: Report, game: str) -> str:
+        """What a table of `game` is approved under: the citation its not_approved flag carries."""
+        return rulebook_for(report.property.jurisdiction).FLAG_KINDS_BY_CODE["not_approved"].citation_for(game)
 
     columns = [
         Column("table_number", "Table", "6%"),
         Column("game", "Game and wheel", "12%"),
         Column("layout", "Approved layout", "16%"),
+        Column("approval_citation", "Approved under"),
         Column("artwork", "Layout artwork (SHA-256)", "14%"),
         Column("rules", "Rules Submission in effect", "14%"),
         Column("paytable", "Wagers, payout odds and house edge", "26%"),
         Column("options", "Options", "12%"),
+    ]
+    # The PDF prints each game's approval paragraph under its layout (the CSV keeps one column a field).
+    cells = [
+        Cell(
+            ("{layout}", "{approval_citation}") if column.key == "layout" else (f"{{{column.key}}}",),
+            column.label,
+            column.width,
+        )
+        for column in columns
+        if column.key != "approval_citation"
     ]
 
     def keys(self, report: Report) -> list[int]:
@@ -391,6 +410,7 @@ class ApprovalsInEffect:
                     "layout": f"{layout.name} ({layout.decision_reference or 'approved'})"
                     if layout
                     else "none approved",
+                    "approval_citation": self.approved_under(report, table.game),
                     "artwork": _artwork_text(layout),
                     "rules": (
                         f"version {rules.version} from {rules.effective_from} ({rules.decision_reference or 'approved'})"

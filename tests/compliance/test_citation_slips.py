@@ -81,7 +81,7 @@ def test_a_casino_war_table_takes_no_deck_change_where_the_text_has_no_casino_wa
 def test_pennsylvania_casino_war_takes_its_deck_change_and_cites_its_deck_counts_as_proposed(db):
     people = staff("PA")
     table = war_table(people, shuffler=None)
-    assert change_decks(people, table, 6).details == {"decks": 6}
+    assert change_decks(people, table, 6).details["decks"] == 6
     refused(
         lambda: change_decks(people, table, 7), "casino_war_decks", "58 Pa. Code § 651a.3(a) (proposed, 41 Pa.B. 3000)"
     )

@@ -276,11 +276,17 @@ def test_a_casino_war_shuffler_is_approved_per_configuration(casino):
 
     def change(table):
         return lambda: services.deck_change_record(
-            table_id=table.pk, decks=12, signature=sign(casino.floorperson), recorded_by=casino.floorperson
+            table_id=table.pk,
+            decks=12,
+            signature=sign(casino.floorperson),
+            recorded_by=casino.floorperson,
+            cards_per_deck=52,
+            cover_cards_per_deck=2,
+            back_colours=["red", "blue"],
         )
 
     refused(change(manual), "casino_war_decks", "58 Pa. Code § 651a.3(c) (proposed, 41 Pa.B. 3000)")
-    assert change(shuffled)().details == {"decks": 12}
+    assert change(shuffled)().details["decks"] == 12
 
 
 # ---- A version that leaves tables without a configuration: a warning at every step ----

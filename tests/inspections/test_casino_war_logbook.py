@@ -51,9 +51,25 @@ def war_table(casino, *, shuffler: bool | None, decks: int = 6) -> GamingTable:
     return table
 
 
-def change_decks(casino, table, decks, at=None):
+def backs_for(decks):
+    """The backs of a deck change that § 651a.3(a), (c)(2) allow: one colour, or two for two batches."""
+    return ["red", "blue"] if decks >= 12 else ["red"]
+
+
+def composition(decks):
+    """What a valid deck change states besides its count (§ 651a.3(a), (c)(2)), as its details keep it."""
+    return {"cards_per_deck": 52, "cover_cards_per_deck": 2, "back_colours": backs_for(decks)}
+
+
+def change_decks(casino, table, decks, at=None, **stated):
+    """A deck change stating 52 cards and 2 cover cards a deck and valid backs, unless `stated` says otherwise."""
     return services.deck_change_record(
-        table_id=table.pk, decks=decks, signature=sign(casino.floorperson), recorded_by=casino.floorperson, at=at
+        table_id=table.pk,
+        decks=decks,
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+        at=at,
+        **(composition(decks) | stated),
     )
 
 
@@ -72,13 +88,13 @@ def war_event(casino, table, kind, at=None, cards="inspected"):
 @pytest.mark.parametrize("shuffler", [None, False, True])
 def test_a_manual_shoe_takes_six_or_eight_decks_whatever_is_approved(casino, decks, shuffler):
     table = war_table(casino, shuffler=shuffler, decks=12 if shuffler else 6)
-    assert change_decks(casino, table, decks).details == {"decks": decks}
+    assert change_decks(casino, table, decks).details == {"decks": decks, **composition(decks)}
 
 
 @pytest.mark.parametrize("decks", [12, 14, 16])
 def test_twelve_to_sixteen_decks_with_an_approved_shuffler(casino, decks):
     table = war_table(casino, shuffler=True, decks=decks)
-    assert change_decks(casino, table, decks).details == {"decks": decks}
+    assert change_decks(casino, table, decks).details == {"decks": decks, **composition(decks)}
 
 
 @pytest.mark.parametrize("shuffler", [None, False])

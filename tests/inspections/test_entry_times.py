@@ -80,7 +80,14 @@ SETUPS = {
     )[1],
     "POST /api/deck-changes/": lambda c: (
         "/api/deck-changes/",
-        {"table": _war_table(c).pk, "decks": 6, "signature": signature(c.floorperson)},
+        {
+            "table": _war_table(c).pk,
+            "decks": 6,
+            "cards_per_deck": 52,
+            "cover_cards_per_deck": 2,
+            "back_colours": ["red"],
+            "signature": signature(c.floorperson),
+        },
     ),
     "POST /api/tables/{id}/cover/": lambda c: (
         f"/api/tables/{c.table.pk}/cover/",

@@ -155,7 +155,13 @@ def test_casino_war_decks_older_than_24_hours(casino):
     assert table.decks_due_at == changed_at + timedelta(hours=24)
     flag = boundary("decks_due_at", table, "decks_stale", "58 Pa. Code § 651a.3(d) (proposed, 41 Pa.B. 3000)")
     changed = services.deck_change_record(
-        table_id=table.pk, decks=6, signature=sign(casino.security), recorded_by=casino.security
+        table_id=table.pk,
+        decks=6,
+        signature=sign(casino.security),
+        recorded_by=casino.security,
+        cards_per_deck=52,
+        cover_cards_per_deck=2,
+        back_colours=["red"],
     )
     cured(flag, by=changed, at=flag.due_at + SECOND)
 

@@ -392,9 +392,15 @@ def test_deck_changes_are_for_casino_war_tables(casino):
         property=casino.property, game="casino_war", wheel_type=None, has_external_movable_parts=False
     )
     entry = services.deck_change_record(
-        table_id=war.pk, decks=6, signature=sign(casino.floorperson), recorded_by=casino.floorperson
+        table_id=war.pk,
+        decks=6,
+        signature=sign(casino.floorperson),
+        recorded_by=casino.floorperson,
+        cards_per_deck=52,
+        cover_cards_per_deck=2,
+        back_colours=["red"],
     )
-    assert entry.details == {"decks": 6}
+    assert entry.details["decks"] == 6
 
 
 def test_an_amendment_points_at_the_entry_and_leaves_it_untouched(casino):
@@ -529,11 +535,17 @@ def test_a_deck_change_puts_six_or_eight_decks_or_a_shufflers_batches(casino, de
 
     def call():
         return services.deck_change_record(
-            table_id=war.pk, decks=decks, signature=sign(casino.floorperson), recorded_by=casino.floorperson
+            table_id=war.pk,
+            decks=decks,
+            signature=sign(casino.floorperson),
+            recorded_by=casino.floorperson,
+            cards_per_deck=52,
+            cover_cards_per_deck=2,
+            back_colours=["red", "blue"] if decks >= 12 else ["red"],
         )
 
     if accepted:
-        assert call().details == {"decks": decks}
+        assert call().details["decks"] == decks
     else:
         refused(
             call,

@@ -135,7 +135,14 @@ def _requests(casino, regulator):
         ("post", "/api/deck-changes/"): lambda: (
             c.floorperson,
             "/api/deck-changes/",
-            {"table": _casino_war(c).pk, "decks": 6, **signed(c.floorperson)},
+            {
+                "table": _casino_war(c).pk,
+                "decks": 6,
+                "cards_per_deck": 52,
+                "cover_cards_per_deck": 2,
+                "back_colours": ["red"],
+                **signed(c.floorperson),
+            },
         ),
         ("post", "/api/exceptions/{id}/acknowledge/"): lambda: (
             c.compliance,

@@ -60,6 +60,48 @@ def deck_change_allowed(*, table: Table, decks: int, rules_submission: Submissio
     return violation("casino_war_decks", field="decks")
 
 
+# The fields of a deck change that state the decks' composition (§ 651a.3(a), (c)(2)).
+DECK_COMPOSITION = ("cards_per_deck", "cover_cards_per_deck", "back_colours")
+
+
+def deck_composition(
+    *,
+    table: Table,
+    decks: int,
+    cards_per_deck: int | None,
+    cover_cards_per_deck: int | None,
+    back_colours: list[str] | None,
+    decks_allowed: bool = True,
+) -> list[Violation | None]:
+    """§ 651a.3(a): "Each deck of cards must consist of 52 cards and 2 cover cards", and six or eight
+    decks from the manual shoe are "identical in appearance" (their backs one colour); § 651a.3(c)(2):
+    with an automated card shuffling device (12 to 16 decks) the cards are in two batches, "the backs
+    of the cards in one batch must be of a different color than the cards included in the other
+    batch". A deck change states each; another game's table has no decks (may_change_decks says so).
+    The backs are judged against a count of decks the table may use (`decks_allowed`; else that count's
+    refusal says what is wrong)."""
+    if table.game != Game.CASINO_WAR:
+        return []
+    found: list[Violation | None] = []
+    if cards_per_deck is None or cover_cards_per_deck is None:
+        missing = "cards_per_deck" if cards_per_deck is None else "cover_cards_per_deck"
+        found.append(violation("deck_cards/missing", field=missing))
+    elif (cards_per_deck, cover_cards_per_deck) != (pa.CASINO_WAR_DECK_CARDS, pa.CASINO_WAR_COVER_CARDS):
+        field = "cards_per_deck" if cards_per_deck != pa.CASINO_WAR_DECK_CARDS else "cover_cards_per_deck"
+        found.append(violation("deck_cards", field=field, cards=cards_per_deck, cover=cover_cards_per_deck))
+    backs = [colour.strip() for colour in back_colours or []]
+    if not decks_allowed:
+        return found
+    if decks >= min(pa.CASINO_WAR_SHUFFLER_DECKS):
+        if len(backs) != 2 or not all(backs):
+            found.append(violation("deck_backs", field="back_colours"))
+        elif backs[0].casefold() == backs[1].casefold():
+            found.append(violation("deck_backs/same", field="back_colours", colour=backs[0]))
+    elif len(backs) != 1 or not backs[0]:
+        found.append(violation("deck_backs/manual", field="back_colours"))
+    return found
+
+
 # § 651a.4: at opening, the cards received at the table are inspected by the dealer and spread for the
 # first player ((a)–(d)), unless they came preinspected and preshuffled ((e)). The opening entry of a
 # Casino War table says which (its details' `cards`).

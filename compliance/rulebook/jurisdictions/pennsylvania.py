@@ -393,6 +393,12 @@ CASINO_WAR_DECK_COUNT = proposed("651a.3(a)")
 CASINO_WAR_MANUAL_DECKS = frozenset({6, 8})
 CASINO_WAR_SHUFFLER = proposed("651a.3(c)")
 CASINO_WAR_SHUFFLER_DECKS = frozenset({12, 14, 16})
+# § 651a.3(a): "Each deck of cards must consist of 52 cards and 2 cover cards", and the six or eight
+# decks are "identical in appearance" (one colour of back). § 651a.3(c)(2): with a shuffler "the backs
+# of the cards in one batch must be of a different color than the cards included in the other batch".
+CASINO_WAR_DECK_CARDS = 52
+CASINO_WAR_COVER_CARDS = 2
+CASINO_WAR_BATCH_BACKS = proposed("651a.3(c)(2)")
 # § 651a.7(e): a player wagers on adjacent boxes, at most seven, in one round (the casino says how many).
 CASINO_WAR_BOXES = proposed("651a.7(e)")
 CASINO_WAR_MAX_BOXES = 7

@@ -271,11 +271,45 @@ class IrregularitySerializer(WithPhotosMixin, EntrySerializer):
 class DeckChangeSerializer(EntrySerializer):
     table = _table_field()
     decks = serializers.IntegerField(source="details.decks", min_value=1, max_value=16)
+    # Optional here: the rule refuses a Casino War deck change without them, naming § 651a.3(a), (c)(2).
+    cards_per_deck = serializers.IntegerField(
+        source="details.cards_per_deck",
+        min_value=0,
+        max_value=99,
+        required=False,
+        allow_null=True,
+        help_text="The cards in each deck, cover cards not counted: 52 (§ 651a.3(a), proposed).",
+    )
+    cover_cards_per_deck = serializers.IntegerField(
+        source="details.cover_cards_per_deck",
+        min_value=0,
+        max_value=99,
+        required=False,
+        allow_null=True,
+        help_text="The cover cards of each deck: 2 (§ 651a.3(a), proposed).",
+    )
+    back_colours = serializers.ListField(
+        source="details.back_colours",
+        child=serializers.CharField(max_length=40, validators=[printable_line]),
+        max_length=2,
+        required=False,
+        allow_null=True,
+        help_text="The colour of the cards' backs: one for the six or eight decks of a manual shoe (§ 651a.3(a)); "
+        "one per batch, two different, with an automated card shuffling device (§ 651a.3(c)(2), proposed).",
+    )
     at = AwareDateTimeField(source="occurred_at", required=False, help_text=TIME_HELP)
     signature = SignatureInputSerializer(write_only=True)
 
     class Meta(EntrySerializer.Meta):
-        fields = [*EntrySerializer.Meta.base_fields, "decks", "at", "signature"]
+        fields = [
+            *EntrySerializer.Meta.base_fields,
+            "decks",
+            "cards_per_deck",
+            "cover_cards_per_deck",
+            "back_colours",
+            "at",
+            "signature",
+        ]
 
 
 class AmendmentSerializer(WithPhotosMixin, EntrySerializer):

@@ -164,6 +164,9 @@ class DeckChangeViewSet(EntryViewSet):
         return services.deck_change_record(
             table_id=data["table"].pk,
             decks=data["details"]["decks"],
+            cards_per_deck=data["details"].get("cards_per_deck"),
+            cover_cards_per_deck=data["details"].get("cover_cards_per_deck"),
+            back_colours=data["details"].get("back_colours"),
             at=data.get("occurred_at"),
             signature=data["signature"],
             recorded_by=user,
