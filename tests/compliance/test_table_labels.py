@@ -134,3 +134,15 @@ def test_a_bad_site_url_stops_the_start(monkeypatch, value):
 def test_the_site_url_loses_its_trailing_slash(monkeypatch):
     monkeypatch.setenv("SITE_URL", "https://logbook.example/")
     assert envurl("SITE_URL", "") == "https://logbook.example"
+
+
+def test_with_the_broker_down_the_sheet_says_so_and_holds_no_place(client, casino, django_capture_on_commit_callbacks):
+    from tests.conftest import celery_connected_to
+    from tests.servers import free_port
+
+    client.force_login(casino.compliance)
+    with celery_connected_to(f"redis://127.0.0.1:{free_port()}/0"), django_capture_on_commit_callbacks(execute=True):
+        assert asked(client, casino.property, page=0).status_code == 302  # the request never waits
+    sheet = LabelSheet.objects.get()
+    assert sheet.status == LabelSheetStatus.FAILED and "ask for the sheet again" in sheet.error
+    assert "ask for the sheet again" in client.get("/manage/tables/labels/").content.decode()
