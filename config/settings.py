@@ -353,6 +353,12 @@ REPORT_PIECE_MIN_ROWS = envint("REPORT_PIECE_MIN_ROWS", "100")
 REPORT_MAX_PENDING_PER_PERSON = envint("REPORT_MAX_PENDING_PER_PERSON", "3")
 REPORT_MAX_PENDING_PER_PROPERTY = envint("REPORT_MAX_PENDING_PER_PROPERTY", "10")
 REPORT_MAX_DAYS = envint("REPORT_MAX_DAYS", "366")
+# Product policy (compliance/rulebook/labels.py): the tables' QR label sheet is rendered by the
+# reports' workers, never in a web request; one sheet holds at most LABELS_PER_SHEET labels (a
+# larger property prints by pages), and one person has at most LABELS_MAX_PENDING_PER_PERSON sheets
+# waiting or being rendered at once.
+LABELS_PER_SHEET = envint("LABELS_PER_SHEET", "100")
+LABELS_MAX_PENDING_PER_PERSON = envint("LABELS_MAX_PENDING_PER_PERSON", "2")
 # Product policy: the largest artwork file a layout is submitted with, in bytes (kept under
 # MEDIA_ROOT/layouts/, served only through the layout's own page to those who may see the layout).
 LAYOUT_ARTWORK_MAX_BYTES = envint("LAYOUT_ARTWORK_MAX_BYTES", str(10 * 1024 * 1024))
@@ -481,13 +487,17 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 # Two queues, so that reports never hold back a compliance control: "control" (the overdue scan, the
-# flags' mail, the morning digest, and any task not routed) and "reports" (a report and its pieces).
+# flags' mail, the morning digest, and any task not routed) and "reports" (a report and its pieces,
+# and the tables' QR label sheets).
 # Production and `make run` start a worker for each (`-Q control`, `-Q reports`); a worker started
 # without -Q takes both.
 # Each queue with an exchange and key of its own: a message for one never lands in the other.
 CELERY_TASK_QUEUES = tuple(Queue(name, Exchange(name), routing_key=name) for name in ("control", "reports"))
 CELERY_TASK_DEFAULT_QUEUE = "control"
-CELERY_TASK_ROUTES = {"inspections.reports.tasks.report_*": {"queue": "reports"}}
+CELERY_TASK_ROUTES = {
+    "inspections.reports.tasks.report_*": {"queue": "reports"},
+    "compliance.casinos.tasks.label_sheet_*": {"queue": "reports"},
+}
 CELERY_TIMEZONE = "UTC"
 CELERY_TASK_REJECT_ON_WORKER_LOST = True  # a worker's process killed mid-task: the task goes back to the queue
 # A whole worker killed mid-task (its machine lost): Redis hands the unacknowledged task to another

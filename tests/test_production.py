@@ -102,6 +102,14 @@ def test_behind_a_proxy_its_addresses_must_be_named():
     assert manage("check", **PRODUCTION, BEHIND_TLS_PROXY="true", TRUSTED_PROXIES="10.0.0.0/24").returncode == 0
 
 
+def test_check_deploy_warns_of_a_trusted_proxies_network():
+    """Issue 32, item 5: a network in TRUSTED_PROXIES lets a client inside it choose its address."""
+    wide = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION, TRUSTED_PROXIES="10.0.0.0/24")
+    assert wide.returncode != 0 and "accounts.W002" in wide.stdout + wide.stderr
+    proxies = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION, TRUSTED_PROXIES="10.0.0.5,10.0.0.6")
+    assert proxies.returncode == 0, proxies.stdout + proxies.stderr
+
+
 def test_a_bad_log_format_stops_the_start():
     result = manage("check", LOG_FORMAT="xml")
     assert result.returncode != 0 and "LOG_FORMAT must be json or text" in result.stderr

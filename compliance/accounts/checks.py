@@ -22,3 +22,25 @@ def directory_encrypted(app_configs, **kwargs) -> list[Warning]:
             )
         ]
     return []
+
+
+@register(Tags.security, deploy=True)
+def trusted_proxies_are_addresses(app_configs, **kwargs) -> list[Warning]:
+    """X-Forwarded-For is believed on a connection from any address of TRUSTED_PROXIES
+    (config.network.client_ip). A network there that also holds clients (the casino's LAN, a
+    10.0.0.0/8) lets each of them write the address its failed passwords, lockout and throttles are
+    counted against: every entry must be a proxy's own address. A proxy pool whose network holds
+    nothing else may silence this warning by its id."""
+    wide = [network for network in settings.TRUSTED_PROXIES if network.num_addresses > 1]
+    if not wide:
+        return []
+    return [
+        Warning(
+            f"TRUSTED_PROXIES holds the network(s) {', '.join(str(network) for network in wide)}: X-Forwarded-For "
+            "is believed from every address in them, so a client among them chooses the address its failed "
+            "passwords, lockout and throttles are counted against.",
+            hint="List your proxies' own addresses (TRUSTED_PROXIES=10.0.0.5,10.0.0.6). If the network holds "
+            "nothing but your proxies, add accounts.W002 to SILENCED_SYSTEM_CHECKS.",
+            id="accounts.W002",
+        )
+    ]

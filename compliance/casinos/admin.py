@@ -7,7 +7,7 @@ from compliance.casinos import services
 from compliance.casinos.admin_base import ServiceAdmin
 from compliance.casinos.admin_zones import PropertyZoneAdmin
 from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, InspectionVoid, Property, Wheel
-from config.validators import printable_line
+from config.validators import mail_domain_encodable, printable_line
 
 NOTIFY_EMAILS_MAX = 50  # as the API's PropertySerializer
 
@@ -36,6 +36,7 @@ class EmailListField(forms.CharField):
             try:
                 validate_email(address)
                 printable_line(address)
+                mail_domain_encodable(address)
             except ValidationError:
                 errors.append(ValidationError(f"“{address}” is not an email address.", code="invalid"))
         if len(value) > NOTIFY_EMAILS_MAX:

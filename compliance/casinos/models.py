@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import zoneinfo
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from compliance.rulebook import jurisdiction as rules
@@ -319,3 +321,41 @@ class GamingTable(models.Model):
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+
+class LabelSheetStatus(models.TextChoices):
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Being generated")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
+
+
+class LabelSheetQuerySet(PropertyScopedQuerySet):
+    """A property's label sheets: seen by those of its people who manage its tables."""
+
+    def visibility(self, person) -> Q:
+        return super().visibility(person) if person.may("tables.configure") else NOTHING
+
+
+class LabelSheet(models.Model):
+    """A sheet of the tables' QR labels, asked for on a page and rendered by a worker
+    (compliance.casinos.labels): a web request never renders nor waits for a PDF. It holds the
+    property's tables from position `first` (0: the first by number), `count` of them."""
+
+    property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="label_sheets")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    requested_at = models.DateTimeField(default=timezone.now)
+    first = models.PositiveIntegerField(default=0)
+    count = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=LabelSheetStatus.choices, default=LabelSheetStatus.QUEUED)
+    error = models.TextField(blank=True, validators=[printable_line])
+    file = models.FileField(upload_to="labels/", blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = LabelSheetQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-requested_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Labels of {self.property_id}, tables {self.first + 1}–{self.first + self.count} ({self.status})"

@@ -545,6 +545,16 @@ CATALOGUE: dict[str, Entry] = {
         "once). Ask for this one when one of them is done.",
         GIVEN,
     ),
+    "label_sheet_too_large": Entry(
+        "One label sheet holds at most {max_labels} labels; {property} has {labels} tables: print them a page "
+        "of {max_labels} at a time.",
+        GIVEN,
+    ),
+    "too_many_label_sheets_pending": Entry(
+        "You already have {mine} label sheets waiting or being rendered (at most {max_mine} at once). "
+        "Ask for this one when one of them is done.",
+        GIVEN,
+    ),
     "report_period_implausible": Entry(
         "{day} is before {earliest}, when no logbook was kept here: check the year.", GIVEN
     ),

@@ -100,6 +100,9 @@ class ComplianceException(models.Model):
         help_text="The logbook entry that ended the flag's condition, so cured it.",
     )
     notified_at = models.DateTimeField(null=True, blank=True, help_text="When the supervisors were mailed.")
+    # A mail that failed: how many times, and when it is tried again (inspections.flags.overdue).
+    mail_attempts = models.PositiveSmallIntegerField(default=0, db_default=0)  # the scan inserts in SQL
+    mail_retry_at = models.DateTimeField(null=True, blank=True)
 
     objects = PropertyScopedQuerySet.as_manager()
 

@@ -20,15 +20,16 @@ from __future__ import annotations
 import logging
 import smtplib
 import socket
+import time
 import unicodedata
-from datetime import datetime
+from datetime import datetime, timedelta
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Q
-from django.db.models.functions import Lower
+from django.db.models import F, Q, Window
+from django.db.models.functions import Lower, RowNumber
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -384,6 +385,16 @@ def flag_acknowledge(*, flag_id: int, note: str, signature: SignatureInput) -> C
 
 # How many new flags one scan mails at most; the rest wait for the next scan, a minute later.
 NOTIFY_BATCH = 500
+# Fair shares (issue 32, item 3): one scan takes at most this many flags of each property, the
+# properties' oldest first in turns (every property's first flag, then every property's second…),
+# so one property's flood of flags never fills the batch before another's first one.
+NOTIFY_PER_PROPERTY = 50
+# And spends at most this long on one property's mail: a property whose mail is slow to go out
+# waits for the next scan for the rest of its flags, never holding back the others'.
+NOTIFY_SECONDS_PER_PROPERTY = 30.0
+# A flag whose mail failed is tried again after 1, 2, 4… minutes, at most an hour apart (it stays
+# open and in the morning digest meanwhile): it never stays first in line, scan after scan.
+NOTIFY_RETRY_MAX_MINUTES = 60
 # The SMTP server itself is unreachable (not one message refused): every other mail would wait for
 # the same timeout, so this scan stops mailing and the next one tries again.
 SERVER_UNREACHABLE = (
@@ -395,33 +406,70 @@ SERVER_UNREACHABLE = (
 )
 
 
+def mail_retry_delay(attempts: int) -> timedelta:
+    """How long a flag whose mail failed `attempts` times waits before the next try."""
+    return timedelta(minutes=min(2 ** max(attempts - 1, 0), NOTIFY_RETRY_MAX_MINUTES))
+
+
+def flags_to_mail(now: datetime) -> list[tuple[int, int]]:
+    """(flag, property) of the flags this scan mails, in fair turns: each property's oldest waiting
+    flags (at most NOTIFY_PER_PROPERTY), taken round by round; a flag waiting out its retry is skipped."""
+    turn = Window(RowNumber(), partition_by=[F("property_id")], order_by=[F("detected_at").asc(), F("pk").asc()])
+    return list(
+        ComplianceException.objects.filter(notified_at__isnull=True)
+        .filter(Q(mail_retry_at__isnull=True) | Q(mail_retry_at__lte=now))
+        .annotate(turn=turn)
+        .filter(turn__lte=NOTIFY_PER_PROPERTY)
+        .order_by("turn", "detected_at", "pk")
+        .values_list("pk", "property_id")[:NOTIFY_BATCH]
+    )
+
+
 def notify_new_flags(now: datetime | None = None) -> int:
     """Mail each new flag to its property's security supervisors, one flag at a time, and mark it
     notified only once its mail went out; returns how many were marked.
 
-    A mail that fails (the server refuses a recipient, a header is malformed…) is logged and leaves
-    its flag unmarked, to be tried again at the next scan: it never stops another flag's mail. A
-    worker lost between the mail and the commit mails that flag once more at the next scan: a
-    repeated mail rather than a lost one.
+    The properties take turns (`flags_to_mail`), each with at most NOTIFY_SECONDS_PER_PROPERTY of the
+    scan. A mail that fails (the server refuses a recipient, a header is malformed…) is logged and
+    leaves its flag unmarked, tried again after a growing delay (`mail_retry_delay`): it never stops
+    another flag's mail, nor stays first in line. A worker lost between the mail and the commit mails
+    that flag once more at the next scan: a repeated mail rather than a lost one.
     """
     now = now or timezone.now()
-    waiting = list(
-        ComplianceException.objects.filter(notified_at__isnull=True)
-        .order_by("detected_at", "pk")
-        .values_list("pk", flat=True)[:NOTIFY_BATCH]
-    )
     notified = 0
-    for flag_id in waiting:
+    spent: dict[int, float] = {}
+    for flag_id, property_id in flags_to_mail(now):
+        if spent.get(property_id, 0.0) >= NOTIFY_SECONDS_PER_PROPERTY:
+            continue  # this property's share of the scan is used: the rest at the next scan
+        started = time.monotonic()
         try:
             notified += _notify_one(flag_id=flag_id, now=now)
         except DatabaseError:
             raise  # the task retries the whole scan
         except SERVER_UNREACHABLE as error:
+            # The flag it happened on waits its turn too: were the server dropping only this mail,
+            # the next scan begins with another property's.
+            _mail_failed(flag_id, now)
             log.error("flag mail: the mail server cannot be reached (%s); the next scan tries again", error)
             break
         except Exception:
-            log.exception("flag %s: its mail to the supervisors failed; the next scan tries again", flag_id)
+            _mail_failed(flag_id, now)
+            log.exception("flag %s: its mail to the supervisors failed; it is tried again later", flag_id)
+        finally:
+            spent[property_id] = spent.get(property_id, 0.0) + time.monotonic() - started
     return notified
+
+
+def _mail_failed(flag_id: int, now: datetime) -> None:
+    """The flag's mail failed once more: its next try waits (1, 2, 4… minutes, at most an hour)."""
+    with transaction.atomic():
+        flag = ComplianceException.objects.select_for_update().filter(pk=flag_id, notified_at__isnull=True).first()
+        if flag is None:
+            return
+        attempts = flag.mail_attempts + 1
+        ComplianceException.objects.filter(pk=flag_id).update(
+            mail_attempts=attempts, mail_retry_at=now + mail_retry_delay(attempts)
+        )
 
 
 def _notify_one(*, flag_id: int, now: datetime) -> int:

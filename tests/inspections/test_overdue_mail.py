@@ -2,6 +2,7 @@
 own and marked only once its mail went out; a mail refused or malformed for one property stops no
 other property's, and is tried again at the next scan."""
 
+import asyncio
 import email
 from datetime import datetime, timedelta
 from email import policy
@@ -9,6 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from aiosmtpd.controller import Controller
+from django.test import Client
+from django.utils import timezone
 
 from compliance.casinos.models import Property
 from inspections.flags import overdue
@@ -26,6 +29,7 @@ class Mailbox:
     def __init__(self):
         self.messages: list[email.message.EmailMessage] = []
         self.refused: set[str] = set()
+        self.slow: dict[str, float] = {}  # seconds the server takes to accept a mail to the address
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address in self.refused:
@@ -34,6 +38,7 @@ class Mailbox:
         return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):
+        await asyncio.sleep(max([self.slow.get(address, 0.0) for address in envelope.rcpt_tos], default=0.0))
         message = email.message_from_bytes(envelope.original_content, policy=policy.default)
         message["X-Envelope-To"] = ", ".join(envelope.rcpt_tos)
         self.messages.append(message)
@@ -93,12 +98,14 @@ def test_a_refused_mail_for_one_property_stops_no_other_propertys_flag(casino, o
     assert not notified(failing)  # not marked: its mail did not go out
     assert smtp.to(REFUSED) == []
 
-    # The mailbox exists again: the next scan mails the flag that failed, and only it.
+    # The mailbox exists again: once its minute of waiting is over, a scan mails the flag that
+    # failed, and only it.
     smtp.refused.clear()
-    assert overdue.notify_new_flags() == 1
+    later = timezone.now() + timedelta(minutes=2)
+    assert overdue.notify_new_flags(now=later) == 1
     assert len(smtp.to(REFUSED)) == 1 and len(smtp.messages) == 2
     assert notified(failing)
-    assert overdue.notify_new_flags() == 0 and len(smtp.messages) == 2
+    assert overdue.notify_new_flags(now=later) == 0 and len(smtp.messages) == 2
 
 
 @pytest.mark.parametrize(
@@ -148,7 +155,8 @@ def test_with_the_mail_server_unreachable_no_flag_is_marked_and_the_next_scan_se
     controller = Controller(mailbox, hostname="127.0.0.1", port=settings.EMAIL_PORT)
     controller.start()
     try:
-        assert overdue.notify_new_flags() == 2
+        # The flag the scan stopped on waits its minute, as a refused one does.
+        assert overdue.notify_new_flags(now=timezone.now() + timedelta(minutes=2)) == 2
     finally:
         controller.stop()
     assert all(notified(flag) for flag in flags) and len(mailbox.messages) == 2
@@ -177,3 +185,100 @@ def test_a_refused_digest_stops_no_other_propertys_and_is_sent_at_the_next_check
     (digest,) = smtp.to(REFUSED)
     assert "1 open flag(s) on 2026-11-24" in digest["Subject"]
     assert overdue.send_digests(now=seven + timedelta(hours=2)) == 0
+
+
+# ---- One property against the others (issue 32, item 3) ----------------------------------------
+
+
+def test_one_propertys_flood_of_failing_mail_never_starves_anothers(casino, other_casino, smtp, monkeypatch):
+    """The scan mailed the NOTIFY_BATCH oldest unmailed flags of all properties, and a flag whose mail
+    failed stayed first in line: one property's refused address held back every other property's
+    flag mail, scan after scan. Now the properties take turns, and a failed flag waits its retry."""
+    monkeypatch.setattr(overdue, "NOTIFY_BATCH", 3)
+    mailed_to(casino.property, REFUSED)
+    mailed_to(other_casino.property, "supervisor@other.example")
+    smtp.refused.add(REFUSED)
+    flood = [
+        flag_on(GamingTableFactory(property=casino.property, number=f"F-{n}"), detected_at=T0 + timedelta(minutes=n))
+        for n in range(4)
+    ]
+    late = flag_on(other_casino.table, detected_at=T0 + timedelta(hours=1))  # younger than the whole flood
+
+    assert overdue.notify_new_flags() == 1
+    assert notified(late) and len(smtp.to("supervisor@other.example")) == 1
+    assert not any(notified(flag) for flag in flood)
+
+
+def test_the_flags_of_several_properties_are_mailed_in_turns(casino, other_casino, smtp, monkeypatch):
+    monkeypatch.setattr(overdue, "NOTIFY_PER_PROPERTY", 2)
+    mailed_to(casino.property, "supervisor@keystone.example")
+    mailed_to(other_casino.property, "supervisor@other.example")
+    for n in range(4):
+        flag_on(GamingTableFactory(property=casino.property, number=f"F-{n}"), detected_at=T0 + timedelta(minutes=n))
+    flag_on(other_casino.table, detected_at=T0 + timedelta(hours=1))
+    now = timezone.now()
+    turns = [property_id for _flag, property_id in overdue.flags_to_mail(now)]
+    assert turns == [casino.property.pk, other_casino.property.pk, casino.property.pk]
+    # The rest of the flood at the next scan.
+    assert overdue.notify_new_flags(now=now) == 3
+    assert overdue.notify_new_flags(now=now) == 2
+    assert len(smtp.to("supervisor@keystone.example")) == 4
+
+
+def test_a_failing_flag_is_tried_again_after_a_growing_delay(casino, smtp):
+    mailed_to(casino.property, REFUSED)
+    smtp.refused.add(REFUSED)
+    flag = flag_on(casino.table, detected_at=T0)
+    now = timezone.now()
+    assert overdue.notify_new_flags(now=now) == 0
+    flag.refresh_from_db()
+    assert (flag.mail_attempts, flag.mail_retry_at) == (1, now + timedelta(minutes=1))
+    assert overdue.flags_to_mail(now + timedelta(seconds=59)) == []  # waiting: not tried
+    assert overdue.notify_new_flags(now=now + timedelta(minutes=1)) == 0
+    flag.refresh_from_db()
+    assert (flag.mail_attempts, flag.mail_retry_at) == (2, now + timedelta(minutes=3))
+    assert [overdue.mail_retry_delay(n) for n in (1, 2, 3, 7, 8, 20)] == [
+        timedelta(minutes=m) for m in (1, 2, 4, 60, 60, 60)
+    ]
+
+
+def test_a_property_whose_mail_is_slow_has_a_share_of_the_scan_not_all_of_it(casino, other_casino, smtp, monkeypatch):
+    monkeypatch.setattr(overdue, "NOTIFY_SECONDS_PER_PROPERTY", 0.3)
+    mailed_to(casino.property, "slow@keystone.example")
+    mailed_to(other_casino.property, "supervisor@other.example")
+    smtp.slow["slow@keystone.example"] = 0.4
+    slow = [
+        flag_on(GamingTableFactory(property=casino.property, number=f"F-{n}"), detected_at=T0 + timedelta(minutes=n))
+        for n in range(3)
+    ]
+    other = [
+        flag_on(
+            GamingTableFactory(property=other_casino.property, number=f"O-{n}"), detected_at=T0 + timedelta(hours=n)
+        )
+        for n in range(3)
+    ]
+    assert overdue.notify_new_flags() == 4  # the slow property's first flag, then its share is used
+    assert [notified(flag) for flag in slow] == [True, False, False]
+    assert all(notified(flag) for flag in other)
+
+
+@pytest.mark.parametrize("address", ["night@a\u0640b.example"])
+def test_an_address_whose_domain_cannot_be_encoded_is_refused_as_it_is_saved(casino, address):
+    """Django's email validator accepts it; the SMTP backend cannot encode it, so its mail failed at
+    every scan. The API and the admin refuse it."""
+    from compliance.accounts.models import User
+    from tests.inspections.test_admin import property_form
+    from tests.inspections.test_api import client_for
+
+    administrator = User.objects.create_superuser("root", "root@example.com", "x-long-admin-passphrase")
+    response = client_for(administrator).patch(
+        f"/api/properties/{casino.property.pk}/", {"notify_emails": [address]}, format="json"
+    )
+    assert response.status_code == 400, response.content
+    assert "IDNA" in response.content.decode()
+    web = Client()
+    web.force_login(administrator)
+    url = f"/admin/casinos/property/{casino.property.pk}/change/"
+    refused = web.post(url, {**property_form(web.get(url)), "notify_emails": address})
+    assert refused.status_code == 200 and "is not an email address" in refused.content.decode()
+    assert Property.objects.get(pk=casino.property.pk).notify_emails != [address]

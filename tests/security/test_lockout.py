@@ -298,3 +298,20 @@ def test_the_throttles_ignore_a_header_written_by_a_client_that_bypasses_the_pro
         token_for(casino.floorperson, PASSWORD, REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="198.51.100.8").status_code
         == 200
     )
+
+
+def test_check_deploy_warns_of_a_trusted_proxies_network_that_can_hold_clients(settings):
+    """Issue 32, item 5: with TRUSTED_PROXIES=10.0.0.0/24 a tablet at 10.0.0.77 writes any address
+    left of its own and is counted as it (its own address is "a proxy"); `check --deploy` said
+    nothing. Every entry must be a proxy's own address: a network of more than one warns."""
+    from compliance.accounts.checks import trusted_proxies_are_addresses
+
+    settings.TRUSTED_PROXIES = [ipaddress.ip_network("10.0.0.0/24")]
+    tablet = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR="203.0.113.9, 10.0.0.77")
+    assert client_ip(tablet) == "203.0.113.9"  # the class the warning names
+    [warning] = trusted_proxies_are_addresses(None)
+    assert warning.id == "accounts.W002" and "10.0.0.0/24" in warning.msg
+    settings.TRUSTED_PROXIES = [ipaddress.ip_network("10.0.0.1"), ipaddress.ip_network("2001:db8::1")]
+    assert trusted_proxies_are_addresses(None) == []
+    settings.TRUSTED_PROXIES = []
+    assert trusted_proxies_are_addresses(None) == []

@@ -4,7 +4,7 @@ from compliance.casinos import services
 from compliance.casinos.models import Ball, GamingTable, Property, Wheel, WheelColour
 from compliance.casinos.selectors import balls_visible_to, properties_managed_by, wheels_visible_to
 from config.api.fields import ScopedPrimaryKeyRelatedField
-from config.validators import printable_line
+from config.validators import mail_domain_encodable, printable_line
 
 
 class ChainHeadField(serializers.ReadOnlyField):
@@ -29,7 +29,7 @@ class PropertySerializer(serializers.ModelSerializer):
     chain_length = ChainHeadField(source="chain.length", empty=EMPTY_CHAIN["chain_length"])
     chain_head = ChainHeadField(source="chain.head", empty=EMPTY_CHAIN["chain_head"])
     notify_emails = serializers.ListField(
-        child=serializers.EmailField(max_length=254, validators=[printable_line]),
+        child=serializers.EmailField(max_length=254, validators=[printable_line, mail_domain_encodable]),
         required=False,
         max_length=50,
         help_text="The security supervisors mailed when a flag opens, and each morning with a digest.",
