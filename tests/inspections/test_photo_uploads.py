@@ -75,3 +75,48 @@ def test_an_entry_the_rules_refuse_leaves_no_photo_in_the_storage(casino):
         )
     assert not EntryPhoto.objects.exists() and not Entry.objects.exists()
     assert stored_files(casino.property.pk) == []
+
+
+@pytest.fixture
+def photo_rows_refused(db):
+    """The database refuses every photo row (a trigger of the test's own): the entry fails after its
+    files were written, inside entry_append."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "CREATE FUNCTION test_refuse_photo() RETURNS trigger AS $$ BEGIN "
+                "RAISE EXCEPTION 'photo rows refused by the test'; END $$ LANGUAGE plpgsql"
+            )
+            cursor.execute(
+                "CREATE TRIGGER test_refuse_photo BEFORE INSERT ON logbook_entryphoto "
+                "FOR EACH ROW EXECUTE FUNCTION test_refuse_photo()"
+            )
+        else:
+            cursor.execute(
+                "CREATE TRIGGER test_refuse_photo BEFORE INSERT ON logbook_entryphoto "
+                "BEGIN SELECT RAISE(ABORT, 'photo rows refused by the test'); END"
+            )
+    yield
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "DROP TRIGGER test_refuse_photo" + (" ON logbook_entryphoto" if connection.vendor == "postgresql" else "")
+        )
+        if connection.vendor == "postgresql":
+            cursor.execute("DROP FUNCTION test_refuse_photo()")
+
+
+def test_an_entry_that_fails_after_its_photos_were_written_removes_only_what_it_wrote(casino, request):
+    from django.db import DatabaseError
+
+    kept = image_bytes("JPEG")
+    first = inspect_with(casino, [upload(kept)]).photos.get()
+    before = stored_files(casino.property.pk)
+    request.getfixturevalue("photo_rows_refused")
+    with pytest.raises(DatabaseError, match="refused by the test"):
+        inspect_with(casino, [upload(kept, "again.jpg"), upload(image_bytes("PNG"), "new.png", "image/png")])
+    # The new photo's files are gone; the pair another entry keeps (the same content) stays.
+    assert stored_files(casino.property.pk) == before
+    assert default_storage.exists(first.original.name) and default_storage.exists(first.display.name)
+    assert Entry.objects.count() == 1
