@@ -251,3 +251,30 @@ def test_the_artwork_is_served_as_a_sandboxed_attachment_never_sniffed(casino, c
         assert response["Content-Disposition"].startswith("attachment;")
         assert response["Content-Security-Policy"].split(";")[0] == "sandbox"
         assert response["X-Content-Type-Options"] == "nosniff"
+
+
+def test_the_same_artwork_submitted_at_once_is_stored_once(committed_db, casino):
+    """Four submissions of the same content together: the property's lock makes one write the file
+    and the others reference it (on SQLite the write lock, on PostgreSQL the row's)."""
+    from compliance.approvals.services import layout_submit
+    from tests.inspections.test_concurrency import run_at_once
+
+    png = image_bytes("PNG", size=(40, 30))
+
+    def submit_one():
+        return layout_submit(
+            prop=casino.property,
+            game="roulette",
+            name="Keystone 2026",
+            features=BASIC,
+            tables=[casino.table],
+            artwork=artwork_upload(png, "layout.png"),
+            created_by=casino.compliance,
+        )
+
+    results = run_at_once([submit_one for _ in range(4)])
+    assert all(isinstance(result, LayoutSubmission) for result in results), results
+    assert {result.artwork.name for result in results} == {
+        f"layouts/{casino.property.pk}/{hashlib.sha256(png).hexdigest()}.png"
+    }
+    assert stored_files(casino.property.pk) == [f"{hashlib.sha256(png).hexdigest()}.png"]
