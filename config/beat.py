@@ -25,6 +25,7 @@ BEAT_TASKS = frozenset(
         "inspections.logbook.tasks.checkpoint_grown",
         "inspections.reports.tasks.reports_requeue",
         "compliance.accounts.tasks.idempotency_keys_purge",
+        "compliance.approvals.tasks.rejected_artwork_purge",
         "celery.backend_cleanup",  # Celery's own: it forgets expired results
     }
 )

@@ -359,7 +359,7 @@ LAYOUT_ARTWORK_MAX_BYTES = envint("LAYOUT_ARTWORK_MAX_BYTES", str(10 * 1024 * 10
 # Product policy (compliance/rulebook/artwork.py): an artwork picture's pixels, read from its header
 # (the reports worker draws it: 100 megapixels cost it 750 MB); what a property keeps of artwork, each
 # file once by its SHA-256; and the days a rejected layout's artwork is kept after the rejection
-# (manage.py purge_rejected_artwork removes it; the layout keeps its hash).
+# (beat removes it daily, manage.py purge_rejected_artwork at once; the layout keeps its hash).
 LAYOUT_ARTWORK_MAX_PIXELS = envint("LAYOUT_ARTWORK_MAX_PIXELS", str(25_000_000))
 LAYOUT_ARTWORK_QUOTA_BYTES = envint("LAYOUT_ARTWORK_QUOTA_BYTES", str(500 * 1024 * 1024))
 LAYOUT_ARTWORK_REJECTED_RETENTION_DAYS = envint("LAYOUT_ARTWORK_REJECTED_RETENTION_DAYS", "365")

@@ -278,3 +278,18 @@ def test_the_same_artwork_submitted_at_once_is_stored_once(committed_db, casino)
         f"layouts/{casino.property.pk}/{hashlib.sha256(png).hexdigest()}.png"
     }
     assert stored_files(casino.property.pk) == [f"{hashlib.sha256(png).hexdigest()}.png"]
+
+
+def test_beat_runs_the_retention_rule_daily(casino, regulator, settings):
+    from django_celery_beat.models import PeriodicTask
+
+    from compliance.approvals import tasks
+    from config.beat import BEAT_TASKS
+
+    row = PeriodicTask.objects.get(task="compliance.approvals.tasks.rejected_artwork_purge")
+    assert row.enabled and (row.crontab.hour, row.crontab.minute) == ("4", "30") and row.task in BEAT_TASKS
+    settings.LAYOUT_ARTWORK_REJECTED_RETENTION_DAYS = 0
+    layout = post(casino, image_bytes("PNG", size=(40, 30))).json()
+    _decide(layout["id"], regulator, "rejected")
+    assert tasks.rejected_artwork_purge.apply().get() == 1
+    assert stored_files(casino.property.pk) == []

@@ -8,7 +8,7 @@ class Command(BaseCommand):
     help = (
         "Remove the artwork files of layouts rejected more than LAYOUT_ARTWORK_REJECTED_RETENTION_DAYS ago "
         "(product policy, compliance/rulebook/artwork.py); the layouts keep their artwork's SHA-256. "
-        "Run it daily (cron or a systemd timer)."
+        "Beat runs it daily (compliance.approvals.tasks.rejected_artwork_purge); this runs it now."
     )
 
     def handle(self, *args, **options):
