@@ -11,6 +11,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import dj_database_url
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
@@ -362,6 +363,13 @@ LABELS_MAX_PENDING_PER_PERSON = envint("LABELS_MAX_PENDING_PER_PERSON", "2")
 # Product policy: the largest artwork file a layout is submitted with, in bytes (kept under
 # MEDIA_ROOT/layouts/, served only through the layout's own page to those who may see the layout).
 LAYOUT_ARTWORK_MAX_BYTES = envint("LAYOUT_ARTWORK_MAX_BYTES", str(10 * 1024 * 1024))
+# Product policy (compliance/rulebook/artwork.py): an artwork picture's pixels, read from its header
+# (the reports worker draws it: 100 megapixels cost it 750 MB); what a property keeps of artwork, each
+# file once by its SHA-256; and the days a rejected layout's artwork is kept after the rejection
+# (beat removes it daily, manage.py purge_rejected_artwork at once; the layout keeps its hash).
+LAYOUT_ARTWORK_MAX_PIXELS = envint("LAYOUT_ARTWORK_MAX_PIXELS", str(25_000_000))
+LAYOUT_ARTWORK_QUOTA_BYTES = envint("LAYOUT_ARTWORK_QUOTA_BYTES", str(500 * 1024 * 1024))
+LAYOUT_ARTWORK_REJECTED_RETENTION_DAYS = envint("LAYOUT_ARTWORK_REJECTED_RETENTION_DAYS", "365")
 # Product policy (compliance/rulebook/photos.py): the photos attached to an entry, each at most
 # PHOTO_MAX_BYTES and PHOTO_MAX_PIXELS (width times height: no decompression bomb is decoded), at most
 # PHOTO_MAX_COUNT to an entry; shown as a copy at most PHOTO_DISPLAY_SIDE pixels a side. Kept through
@@ -370,6 +378,9 @@ PHOTO_MAX_BYTES = envint("PHOTO_MAX_BYTES", str(15 * 1024 * 1024))
 PHOTO_MAX_PIXELS = envint("PHOTO_MAX_PIXELS", str(50_000_000))
 PHOTO_MAX_COUNT = envint("PHOTO_MAX_COUNT", "6")
 PHOTO_DISPLAY_SIDE = envint("PHOTO_DISPLAY_SIDE", "1600")
+# Product policy (compliance/rulebook/photos.py): what a property keeps of photos, each file once by
+# its SHA-256 (photos are part of signed entries: never removed, so the bound is on what comes in).
+PHOTO_QUOTA_BYTES = envint("PHOTO_QUOTA_BYTES", str(20 * 1024 * 1024 * 1024))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -484,6 +495,11 @@ CELERY_BEAT_SCHEDULE = {
     "Idempotency keys purged": {
         "task": "compliance.accounts.tasks.idempotency_keys_purge",
         "schedule": timedelta(hours=1),
+    },
+    # Daily, at a quiet hour: a rejected layout's artwork removed after LAYOUT_ARTWORK_REJECTED_RETENTION_DAYS.
+    "Rejected layouts' artwork removed after its retention": {
+        "task": "compliance.approvals.tasks.rejected_artwork_purge",
+        "schedule": crontab(minute="30", hour="4"),
     },
 }
 # Two queues, so that reports never hold back a compliance control: "control" (the overdue scan, the

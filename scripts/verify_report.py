@@ -3,14 +3,15 @@
 (`pip install pyHanko`, which brings `cryptography`).
 
     python3 verify_report.py REPORT.pdf --key CHECKPOINT_KEY.pem [--key OLDER_KEY.pem]
-                             --ca COMPLIANCE_CA.pem [--tsa-cert TSA.pem]
+                             --ca COMPLIANCE_CA.pem [--tsa-cert TSA.pem] [--photo PHOTO.jpg ...]
 
 `--key`: the casino's published checkpoint public key(s), PEM (GET /api/checkpoint-keys/; one file
 may hold several). `--ca`: the trust root the report's signer must chain to: the casino's compliance
 CA certificate (GET /api/report-ca/?format=pem), or your own copy of the enterprise CA it names;
 `--cert`: a report certificate you hold, trusted as it is (either or both; one is required: a
 signer nobody vouches for is never accepted). `--tsa-cert`: the timestamp authority's certificate,
-to trust its tokens.
+to trust its tokens. `--photo`: a photo's original file (as the logbook kept it, not the copy its
+pages show), checked against the SHA-256 an entry of the segment signs; repeat for several.
 
 What it checks, in this order, each answered in plain words:
 1. every signature in the PDF: each one's bytes unchanged since it was made, the last one over the
@@ -628,14 +629,44 @@ def check_csv(segment: dict, entries: dict[int, dict], csv_bytes: bytes, verdict
         verdict.ok(f"the CSV's {len(rows)} rows are the segment's entries of the period, cell by cell")
 
 
+# ---- Photos given with the report ----
+
+
+def check_photos(entries: dict[int, dict], photos: dict[str, bytes], verdict: Verdict) -> None:
+    """Each photo file given is one an entry of the segment signs: its SHA-256 is in the entry's signed
+    details ("photos"), which the entry's hash and signatures cover (checked above)."""
+    signed: dict[str, list[tuple[int, int]]] = {}
+    for seq, entry in entries.items():
+        for number, photo in enumerate((entry["record"]["body"].get("details") or {}).get("photos") or [], start=1):
+            signed.setdefault(photo.get("sha256", ""), []).append((seq, number))
+    for path, data in photos.items():
+        digest = sha256(data)
+        name = Path(path).name
+        if digest in signed:
+            places = ", ".join(f"photo {number} of entry #{seq}" for seq, number in signed[digest])
+            verdict.ok(f"the photo {name} is {places}, as signed (SHA-256 {digest})")
+        else:
+            verdict.fail(
+                f"the photo {name} (SHA-256 {digest}) is no photo the report's entries sign: it was changed, "
+                "it is the pages' copy rather than the original, or it belongs to an entry outside this report"
+            )
+
+
 def verify(
     path: str,
     key_paths: list[str],
     cert_path: str | None = None,
     tsa_cert_path: str | None = None,
     ca_paths: list[str] | None = None,
+    photo_paths: list[str] | None = None,
 ) -> Verdict:
     keys = load_keys(key_paths)
+    photos = {}
+    for photo_path in photo_paths or []:
+        try:
+            photos[photo_path] = Path(photo_path).read_bytes()
+        except OSError as error:
+            raise Unusable(f"cannot read {photo_path}: {error.strerror}") from None
     anchors = [certificate for ca in ca_paths or [] for certificate in load_certificates(ca)]
     anchors += load_certificates(cert_path)
     if not anchors:
@@ -685,6 +716,8 @@ def verify(
     if entries is None:
         return verdict
     check_checkpoints(segment, entries, keys, verdict, tsa_certificates)
+    if photos:
+        check_photos(entries, photos, verdict)
     csv_name = segment["report"]["csv"]
     if csv_name not in attached:
         verdict.fail(f"the PDF carries no CSV ({csv_name})")
@@ -707,9 +740,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--cert", help="a report-signing certificate you hold (PEM), trusted as it is")
     parser.add_argument("--tsa-cert", help="the timestamp authority's certificate (PEM), to trust its timestamps")
+    parser.add_argument(
+        "--photo",
+        action="append",
+        help="a photo's original file, checked against the SHA-256 its entry signs; repeat for several",
+    )
     arguments = parser.parse_args(argv)
     try:
-        verdict = verify(arguments.report, arguments.key, arguments.cert, arguments.tsa_cert, arguments.ca)
+        verdict = verify(
+            arguments.report, arguments.key, arguments.cert, arguments.tsa_cert, arguments.ca, arguments.photo
+        )
     except Unusable as problem:
         print(f"Cannot check: {problem}", file=sys.stderr)
         return 2

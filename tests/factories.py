@@ -178,3 +178,25 @@ def layout_submitted(staff, *, name: str = "Keystone standard layout", artwork=N
         artwork=artwork_upload() if artwork is None else artwork,
         created_by=staff.compliance,
     )
+
+
+def pdf_bytes(
+    *, note: str = "the layout's artwork", catalog: dict | None = None, attachment: bytes | None = None
+) -> bytes:
+    """A real one-page PDF (written by pypdf, so every reader reads it): `catalog` adds entries to its
+    catalog (pypdf objects: an /OpenAction, /Names…), `attachment` embeds a file."""
+    import io
+
+    from pypdf import PdfWriter
+    from pypdf.generic import NameObject
+
+    writer = PdfWriter()
+    writer.add_blank_page(width=200, height=100)
+    writer.add_metadata({"/Subject": note})
+    for key, value in (catalog or {}).items():
+        writer._root_object[NameObject(key)] = value
+    if attachment is not None:
+        writer.add_attachment("inside.txt", attachment)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

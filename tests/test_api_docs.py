@@ -33,6 +33,7 @@ from rest_framework.test import APIClient
 from compliance.accounts.models import User
 from inspections.logbook import demo
 from tests import append_only as triggers
+from tests.factories import pdf_bytes
 from tests.servers import ROOT
 
 API_MD = ROOT / "docs" / "api.md"
@@ -221,7 +222,7 @@ def collected_ids(shown, got, ids: dict[int, int]) -> None:
 
 
 # A file for the curl's `-F artwork=@layout.pdf`: a PDF is recognised by its first bytes.
-ARTWORK = b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
+ARTWORK = pdf_bytes()
 
 
 def send(client: APIClient, example: Example, ids: dict[int, int]):

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from django.conf import settings
 from django.core.files import File
+from django.core.files.storage import default_storage
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, content_digest, signer_authenticate
+from compliance.approvals.artwork import image_pixels, pdf_active_content
 from compliance.approvals.models import (
     ApprovalSignature,
     LayoutStatus,
@@ -27,7 +29,14 @@ from compliance.approvals.signals import approval_decided
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
-from compliance.rulebook.artwork import ARTWORK_HEAD_BYTES, artwork_kind, layout_artwork_check
+from compliance.rulebook.artwork import (
+    ARTWORK_HEAD_BYTES,
+    artwork_kind,
+    artwork_pdf_check,
+    artwork_pixels_check,
+    artwork_quota_check,
+    layout_artwork_check,
+)
 from compliance.rulebook.configurations import (
     STANDARD,
     Change,
@@ -352,6 +361,30 @@ def artwork_read(upload: File | None) -> Artwork:
     return Artwork(upload, head, size, digest.hexdigest(), artwork_kind(head))
 
 
+def artwork_content_check(picture: Artwork) -> Violation | None:
+    """What the artwork holds: a picture within the pixels (its header read, nothing decoded), a PDF
+    that can be read with no active content."""
+    if picture.file is None or picture.kind is None:
+        return None
+    if picture.kind == "pdf":
+        readable, active = pdf_active_content(picture.file)
+        return artwork_pdf_check(readable=readable, active=active)
+    return artwork_pixels_check(pixels=image_pixels(picture.file), max_pixels=settings.LAYOUT_ARTWORK_MAX_PIXELS)
+
+
+def artwork_name(*, property_id: int, picture: Artwork) -> str:
+    """The one name a property's artwork of this content is stored under: its SHA-256."""
+    return f"layouts/{property_id}/{picture.sha256}.{picture.kind}"
+
+
+def _artwork_kept_bytes(property_id: int) -> int:
+    """What the property's artwork takes in the store, each stored file once."""
+    names = set(
+        LayoutSubmission.objects.filter(property_id=property_id).exclude(artwork="").values_list("artwork", flat=True)
+    )
+    return sum(default_storage.size(name) for name in names if default_storage.exists(name))
+
+
 @transaction.atomic
 def layout_submit(
     *,
@@ -364,14 +397,31 @@ def layout_submit(
     created_by: User,
 ) -> LayoutSubmission:
     """Submit a layout with its artwork for approval; refused, with every violation, unless it has what
-    its tables offer and its artwork is a PDF, PNG or JPEG file within the size allowed."""
+    its tables offer and its artwork is a PDF without active content, or a PNG or JPEG within the
+    pixels, within the size allowed and the property's quota (compliance/rulebook/artwork.py).
+
+    The property's row is locked: its artwork is stored once per SHA-256 (the same content submitted
+    again is the file already kept), which the quota and the retention rule count and remove under
+    the same lock."""
     picture = artwork_read(artwork)
     artwork_violation = layout_artwork_check(
         head=picture.head, size=picture.size, max_bytes=settings.LAYOUT_ARTWORK_MAX_BYTES
-    )
+    ) or artwork_content_check(picture)
     raise_if_any([*layout_violations(prop=prop, game=game, features=features, tables=tables), artwork_violation])
     if picture.file is None or picture.kind is None:  # layout_artwork_check refused it just above
         raise RuntimeError("a layout's artwork passed its check without being read")
+    Property.objects.select_for_update().only("pk").get(pk=prop.pk)
+    stored_name = artwork_name(property_id=prop.pk, picture=picture)
+    already_kept = default_storage.exists(stored_name)
+    raise_if_any(
+        [
+            artwork_quota_check(
+                kept=_artwork_kept_bytes(prop.pk),
+                added=0 if already_kept else picture.size,
+                quota=settings.LAYOUT_ARTWORK_QUOTA_BYTES,
+            )
+        ]
+    )
     layout = LayoutSubmission(
         property=prop,
         game=game,
@@ -392,18 +442,51 @@ def layout_submit(
             }
         ),
     )
-    # Named by its hash and kind, never by the uploader's file name; written before the row is, and
-    # removed again if the row is not written (the storage gives each upload a name of its own, so
-    # nothing another layout keeps is removed).
-    layout.artwork.save(f"layout-{picture.sha256[:32]}.{picture.kind}", picture.file, save=False)
+    # Named by the property and its hash, never by the uploader's file name: the file already kept is
+    # the same content, so it is referenced again; a new one is written before the row is, and removed
+    # again if the row is not written (under the property's lock: no other layout took it meanwhile).
+    if already_kept:
+        layout.artwork.name = stored_name
+    else:
+        layout.artwork.name = default_storage.save(stored_name, picture.file)
     try:
         with transaction.atomic():
             layout.save()
             layout.tables.set(tables)
     except BaseException:
-        layout.artwork.delete(save=False)
+        if not already_kept:
+            default_storage.delete(layout.artwork.name)
         raise
     return layout
+
+
+def rejected_artwork_purge(*, now=None) -> list[str]:
+    """The retention rule (compliance/rulebook/artwork.py, ARTWORK_RETENTION_POLICY): the artwork file
+    of a layout rejected more than LAYOUT_ARTWORK_REJECTED_RETENTION_DAYS ago is removed from the
+    store, unless a layout not so rejected keeps the same file; the layout keeps its name, kind and
+    SHA-256 (the signatures bind them). Each property's under its row's lock, the lock a submission
+    takes. Returns the names removed."""
+    cutoff = (now or timezone.now()) - timedelta(days=settings.LAYOUT_ARTWORK_REJECTED_RETENTION_DAYS)
+    expired = (
+        LayoutSubmission.objects.filter(status=LayoutStatus.REJECTED, signatures__action="rejected")
+        .filter(signatures__signed_at__lte=cutoff)
+        .exclude(artwork="")
+    )
+    removed = []
+    for property_id in sorted(set(expired.values_list("property_id", flat=True))):
+        with transaction.atomic():
+            Property.objects.select_for_update().only("pk").get(pk=property_id)
+            names = set(expired.filter(property_id=property_id).values_list("artwork", flat=True))
+            kept = set(
+                LayoutSubmission.objects.filter(property_id=property_id, artwork__in=names)
+                .exclude(pk__in=expired.values("pk"))
+                .values_list("artwork", flat=True)
+            )
+            for name in sorted(names - kept):
+                if default_storage.exists(name):
+                    default_storage.delete(name)
+                    removed.append(name)
+    return removed
 
 
 def layout_decide(

@@ -4,6 +4,12 @@
 to the Bureau and approved; the rules do not say in what form. The product keeps the layout's
 artwork with the submission, so that the regulator decides on what they saw and the signatures bind
 it: a PDF, PNG or JPEG file, recognised by its first bytes (never by its name), of a bounded size.
+
+What the product keeps of it is bounded too (product policy, issue 32 item 4): a picture's pixels
+(read from its header: a small file of a hundred megapixels costs whoever draws it the memory of
+all of them), a PDF's active content (refused: it would run inside the viewer of every person who
+opens it, and inside the signed approvals report that attaches it), and each property's share of
+the store (one file per SHA-256, and a quota of bytes).
 """
 
 from __future__ import annotations
@@ -23,6 +29,32 @@ ARTWORK_HEAD_BYTES = max(len(magic) for magic, _ in ARTWORK_SIGNATURES.values())
 ARTWORK_POLICY = policy_template(
     "Product policy: a layout is submitted with its artwork, a PDF, PNG or JPEG file of at most {size}"
 )
+
+
+ARTWORK_PIXELS_POLICY = policy_template("Product policy: a layout's artwork image has at most {megapixels} megapixels")
+ARTWORK_ACTIVE_POLICY = policy_template(
+    "Product policy: a layout's artwork PDF carries no active content (no JavaScript, no action run on "
+    "opening, no launched program, no embedded file)"
+)
+ARTWORK_QUOTA_POLICY = policy_template("Product policy: a property keeps at most {size} of layout artwork")
+ARTWORK_RETENTION_POLICY = policy_template(
+    "Product policy: the artwork of a rejected layout is removed {days} days after the rejection; its "
+    "SHA-256 stays with the signatures"
+)
+
+# What a PDF may not hold: names of active content (a dictionary's key, or an action's /S), as the
+# PDF reference (ISO 32000-1, § 12.6 actions, § 7.11.4 embedded files, § 12.7.8 XFA) names them. An
+# /OpenAction that is a destination (an array: the page to show) is no action and is allowed.
+PDF_ACTIVE_KEYS = frozenset(
+    {"/JS", "/JavaScript", "/AA", "/Launch", "/EmbeddedFiles", "/EmbeddedFile", "/RichMedia", "/XFA"}
+)
+PDF_ACTIVE_ACTIONS = frozenset(
+    {"/JavaScript", "/Launch", "/SubmitForm", "/ImportData", "/ResetForm", "/Rendition", "/Sound", "/Movie"}
+)
+
+
+def _megapixels(pixels: int) -> str:
+    return f"{pixels / 1_000_000:.3g}"
 
 
 def artwork_policy(*, max_bytes: int) -> str:
@@ -64,3 +96,43 @@ def layout_artwork_check(*, head: bytes | None, size: int, max_bytes: int) -> Vi
     if artwork_kind(head) is None:
         return violation("layout_artwork_type", field="artwork", citation=citation)
     return None
+
+
+def artwork_pixels_check(*, pixels: int | None, max_pixels: int) -> Violation | None:
+    """An image's pixels, read from its header (None: the header cannot be read)."""
+    citation = ARTWORK_PIXELS_POLICY.format(megapixels=_megapixels(max_pixels))
+    if pixels is None:
+        return violation("layout_artwork_unreadable", field="artwork", citation=citation)
+    if pixels > max_pixels:
+        return violation(
+            "layout_artwork_too_many_pixels",
+            field="artwork",
+            citation=citation,
+            megapixels=_megapixels(pixels),
+            max_megapixels=_megapixels(max_pixels),
+        )
+    return None
+
+
+def artwork_pdf_check(*, readable: bool, active: list[str]) -> Violation | None:
+    """A PDF that can be read, with no active content (`active`: the names found, none allowed)."""
+    if not readable:
+        return violation("layout_artwork_unreadable", field="artwork", citation=ARTWORK_ACTIVE_POLICY)
+    if active:
+        return violation(
+            "layout_artwork_active", field="artwork", citation=ARTWORK_ACTIVE_POLICY, found=", ".join(active)
+        )
+    return None
+
+
+def artwork_quota_check(*, kept: int, added: int, quota: int) -> Violation | None:
+    """What the property keeps of artwork (each stored file once), with this one, within its quota."""
+    if kept + added <= quota:
+        return None
+    return violation(
+        "layout_artwork_quota",
+        field="artwork",
+        citation=ARTWORK_QUOTA_POLICY.format(size=_megabytes(quota)),
+        total=_megabytes(kept + added),
+        quota=_megabytes(quota),
+    )

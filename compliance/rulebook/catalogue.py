@@ -445,9 +445,33 @@ CATALOGUE: dict[str, Entry] = {
     "layout_artwork_type": Entry(
         "The artwork is not a PDF, PNG or JPEG file (judged by its content, not its name).", GIVEN
     ),
+    "layout_artwork_too_many_pixels": Entry(
+        "The artwork is a picture of {megapixels} megapixels; a layout's picture may have at most {max_megapixels} "
+        "megapixels.",
+        GIVEN,
+    ),
+    "layout_artwork_unreadable": Entry(
+        "The artwork cannot be read as the file its first bytes announce, so what it holds cannot be checked: "
+        "save it again as a plain PDF, PNG or JPEG file.",
+        GIVEN,
+    ),
+    "layout_artwork_active": Entry(
+        "The artwork's PDF carries active content ({found}): a layout's PDF holds no JavaScript, no action run "
+        "on opening, no launched program and no embedded file. Print it again to a plain PDF.",
+        GIVEN,
+    ),
+    "layout_artwork_quota": Entry(
+        "With this artwork the property's layout artwork would take {total}; a property keeps at most {quota}.",
+        GIVEN,
+    ),
     # ---- Product policy: photos on an entry (photos.py) ----
     "photo_too_large": Entry("The photo {name} is {size}; a photo may be at most {max_size}.", GIVEN),
-    "photo_too_many_pixels": Entry("The photo {name} has too many pixels.", GIVEN),
+    "photo_too_many_pixels": Entry(
+        "The photo {name} is {megapixels} megapixels; a photo may have at most {max_megapixels} megapixels.", GIVEN
+    ),
+    "photos_quota": Entry(
+        "With these photos the property's photos would take {total}; a property keeps at most {quota}.", GIVEN
+    ),
     "photo_type": Entry(
         "The photo {name} is not a JPEG, PNG or WebP image (judged by its content, not its name).", GIVEN
     ),

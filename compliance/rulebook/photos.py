@@ -52,7 +52,14 @@ def photo_check(
             max_size=_megabytes(max_bytes),
         )
     if pixels is not None and pixels > max_pixels:
-        return violation("photo_too_many_pixels", field="photos", citation=citation, name=name)
+        return violation(
+            "photo_too_many_pixels",
+            field="photos",
+            citation=citation,
+            name=name,
+            megapixels=f"{pixels / 1_000_000:.3g}",
+            max_megapixels=f"{max_pixels / 1_000_000:.3g}",
+        )
     if image_format not in PHOTO_FORMATS or trailing:
         return violation("photo_type", field="photos", citation=citation, name=name)
     return None
@@ -73,3 +80,19 @@ def photo_item_check(
         return None
     citation = photo_policy(max_bytes=max_bytes, max_pixels=max_pixels, max_count=max_count)
     return violation("photo_item_unknown", field="photo_item", citation=citation, item=item)
+
+
+PHOTOS_QUOTA_POLICY = policy_template("Product policy: a property keeps at most {size} of photos")
+
+
+def photos_quota_check(*, kept: int, added: int, quota: int) -> Violation | None:
+    """What the property keeps of photos (each stored file once), with these, within its quota."""
+    if kept + added <= quota:
+        return None
+    return violation(
+        "photos_quota",
+        field="photos",
+        citation=PHOTOS_QUOTA_POLICY.format(size=_megabytes(quota)),
+        total=_megabytes(kept + added),
+        quota=_megabytes(quota),
+    )

@@ -13,8 +13,12 @@ name: the original, byte for byte, whose SHA-256 the entry signs (kept for verif
 served, since it keeps its EXIF, location included); and a copy re-encoded as JPEG without any
 metadata, turned upright, at most PHOTO_DISPLAY_SIDE pixels a side, which the pages show.
 
-The files are written before the entry's row (a storage is no part of the database's transaction);
-an entry refused after that leaves unreferenced files named by their hash, which no page reaches.
+A property keeps one original and one display copy per SHA-256: the same photo attached again (to
+another entry, or twice) is the file already kept. What a property keeps of photos is bounded
+(PHOTO_QUOTA_BYTES). The files are written by services.entry_append under the property's chain
+lock, after every rule has judged the entry (a refused entry writes nothing), and the files it
+newly wrote are removed again if the entry's row is not written after all (a storage is no part of
+the database's transaction; the chain lock keeps any other entry from taking them meanwhile).
 """
 
 from __future__ import annotations
@@ -29,11 +33,19 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.db.models import Sum
 from django.http import FileResponse, Http404
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 from compliance.rulebook import Violation, raise_if_any
-from compliance.rulebook.photos import PHOTO_FORMATS, photo_check, photo_item_check, photos_count_check
+from compliance.rulebook.photos import (
+    PHOTO_FORMATS,
+    photo_check,
+    photo_item_check,
+    photos_count_check,
+    photos_quota_check,
+)
+from config.uploads import uploaded_file_headers
 from inspections.logbook.models import Entry, EntryPhoto
 
 # Markup that has no business inside a photo: a file that is also a page or a script (a polyglot).
@@ -100,8 +112,10 @@ def _read(data: bytes) -> tuple[str | None, int | None, Image.Image | None]:
             image = Image.open(io.BytesIO(data))
             image.load()
             return image_format, pixels, image
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        return None, settings.PHOTO_MAX_PIXELS + 1, None
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as bomb:
+        # Pillow's own refusal of the header names the pixels it read.
+        found = re.search(r"\((\d+) pixels\)", str(bomb))
+        return None, int(found.group(1)) if found else settings.PHOTO_MAX_PIXELS + 1, None
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
         return None, None, None
 
@@ -168,23 +182,62 @@ def photos_item_check(photos: Sequence[PhotoUpload], *, checklist: list[str]) ->
 
 @dataclass(frozen=True)
 class StoredPhoto:
-    """A photo judged and written: the names the storage gave its two files."""
+    """A photo judged and written: the names of its two files, and whether this entry wrote them
+    (False: the property kept them already, for the same content)."""
 
     photo: PhotoUpload
     original: str
     display: str
+    written: bool = False
+
+
+def _kept_bytes(property_id: int) -> int:
+    """What the property's photos take, by their originals' sizes (each attachment counted)."""
+    return EntryPhoto.objects.filter(entry__property_id=property_id).aggregate(total=Sum("size"))["total"] or 0
 
 
 def photos_store(photos: Sequence[PhotoUpload], *, property_id: int) -> list[StoredPhoto]:
-    """Each photo's two files written through the default storage, named by the product (the
-    property, the hash; the storage adds a suffix of its own to a name it already has)."""
-    stored = []
-    for photo in photos:
-        base = f"photos/{property_id}/{photo.sha256}"
-        original = default_storage.save(f"{base}.{photo.kind}", ContentFile(photo.original))
-        display = default_storage.save(f"{base}-display.jpg", ContentFile(photo.display))
-        stored.append(StoredPhoto(photo, original, display))
+    """Each photo's two files, one per SHA-256 in the property: those the property keeps already
+    referenced again, the others written through the default storage under the names the product
+    gives them (the property, the hash); refused, nothing written, beyond the property's quota.
+    Call under the property's chain lock (services.entry_append)."""
+    raise_if_any(
+        [
+            photos_quota_check(
+                kept=_kept_bytes(property_id),
+                added=sum(photo.size for photo in photos),
+                quota=settings.PHOTO_QUOTA_BYTES,
+            )
+        ]
+    )
+    stored: list[StoredPhoto] = []
+    try:
+        for photo in photos:
+            base = f"photos/{property_id}/{photo.sha256}"
+            original, display = f"{base}.{photo.kind}", f"{base}-display.jpg"
+            if default_storage.exists(original) and default_storage.exists(display):
+                stored.append(StoredPhoto(photo, original, display))
+                continue
+            # Written as one pair: a pair half written (an earlier failure) is written again whole.
+            for name in (original, display):
+                default_storage.delete(name)
+            original = default_storage.save(original, ContentFile(photo.original))
+            stored.append(StoredPhoto(photo, original, "", written=True))
+            display = default_storage.save(display, ContentFile(photo.display))
+            stored[-1] = StoredPhoto(photo, original, display, written=True)
+    except BaseException:
+        photos_unwritten(stored)
+        raise
     return stored
+
+
+def photos_unwritten(stored: Sequence[StoredPhoto]) -> None:
+    """The files an entry refused after all had written, removed (those kept before stay)."""
+    for photo in stored:
+        if photo.written:
+            for name in (photo.original, photo.display):
+                if name:
+                    default_storage.delete(name)
 
 
 def photo_rows(entry: Entry, stored: Sequence[StoredPhoto]) -> list[EntryPhoto]:
@@ -208,16 +261,11 @@ def photo_rows(entry: Entry, stored: Sequence[StoredPhoto]) -> list[EntryPhoto]:
 
 def photo_response(photo: EntryPhoto) -> FileResponse:
     """The photo's display copy (never the original), for one who may see its entry (the caller
-    found the entry among those the person may see): inline, never sniffed, sandboxed, not cached."""
+    found the entry among those the person may see): like every uploaded file, an attachment (an
+    <img> shows it all the same), never sniffed, sandboxed, not cached."""
     if not photo.display:
         raise Http404("No such photo.")
-    response = FileResponse(
-        photo.display.open("rb"),
-        content_type="image/jpeg",
-        filename=f"entry-{photo.entry_id}-photo-{photo.position}.jpg",
-    )
-    response["Content-Disposition"] = f'inline; filename="entry-{photo.entry_id}-photo-{photo.position}.jpg"'
-    response["X-Content-Type-Options"] = "nosniff"
-    response["Content-Security-Policy"] = "sandbox; default-src 'none'"
-    response["Cache-Control"] = "private, no-store"
+    filename = f"entry-{photo.entry_id}-photo-{photo.position}.jpg"
+    response = FileResponse(photo.display.open("rb"), content_type="image/jpeg", filename=filename)
+    uploaded_file_headers(response, filename=filename)
     return response

@@ -145,7 +145,7 @@ def entry_append(
     details: dict | None = None,
     amends: Entry | None = None,
     table_columns: list[str] | None = None,
-    photos: Sequence[entry_photos.StoredPhoto] = (),
+    photos: Sequence[entry_photos.PhotoUpload] = (),
 ) -> Entry:
     """Sign, hash and chain one entry. Call inside a transaction holding the table's lock (_table_lock).
 
@@ -158,6 +158,44 @@ def entry_append(
         head = table.property.chain
     else:
         head, _ = ChainHead.objects.select_for_update().get_or_create(property_id=table.property_id)
+    # The photos' files, written under the chain's lock after every rule judged the entry, and removed
+    # again if the entry is not written after all (photos.py).
+    stored = entry_photos.photos_store(photos, property_id=table.property_id) if photos else []
+    try:
+        return _entry_write(
+            head=head,
+            table=table,
+            kind=kind,
+            occurred_at=occurred_at,
+            recorded_by=recorded_by,
+            signers=signers,
+            description=description,
+            passed=passed,
+            details=details,
+            amends=amends,
+            table_columns=table_columns,
+            photos=stored,
+        )
+    except BaseException:
+        entry_photos.photos_unwritten(stored)
+        raise
+
+
+def _entry_write(
+    *,
+    head: ChainHead,
+    table: GamingTable,
+    kind: str,
+    occurred_at: datetime,
+    recorded_by: User,
+    signers: list[Signer],
+    description: str,
+    passed: bool | None,
+    details: dict | None,
+    amends: Entry | None,
+    table_columns: list[str] | None,
+    photos: Sequence[entry_photos.StoredPhoto],
+) -> Entry:
     now = timezone.now()
     entry = Entry(
         property=table.property,
@@ -303,12 +341,12 @@ def _table_save(table: GamingTable, *, as_locked: dict[str, object], at: datetim
     _table_recorded(table, as_locked=as_locked, changed=changed, entry=entry)
 
 
-def _photos_stored(
+def _photos_judged(
     *, table_id: int, files: Sequence, item: str = "", inspection: bool = False
-) -> list[entry_photos.StoredPhoto]:
-    """The photos of an entry read, judged and stored before the table is locked (decoding and a
-    storage's round trips take time no other tablet should wait for); refused, nothing is stored.
-    An inspection's photos may name one item of the table's checklist."""
+) -> list[entry_photos.PhotoUpload]:
+    """The photos of an entry read and judged before the table is locked (decoding takes time no
+    other tablet should wait for); refused, nothing is stored. entry_append stores them, under the
+    chain's lock. An inspection's photos may name one item of the table's checklist."""
     if not files:
         return []
     photos = entry_photos.photos_read(files, item=item)
@@ -316,7 +354,7 @@ def _photos_stored(
     if inspection:
         checklist = [checklist_item.code for checklist_item in table.property.rulebook().checklist_for(table)]
         raise_if_any([entry_photos.photos_item_check(photos, checklist=checklist)])
-    return entry_photos.photos_store(photos, property_id=table.property_id)
+    return photos
 
 
 def inspection_record(
@@ -335,7 +373,7 @@ def inspection_record(
     inspector = signer_authenticate(
         signature=signature, field="signature", jurisdiction=lambda: _jurisdiction_of(table_id), in_logbook=True
     )
-    stored = _photos_stored(table_id=table_id, files=photos, item=photo_item, inspection=True)
+    judged = _photos_judged(table_id=table_id, files=photos, item=photo_item, inspection=True)
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
         rules = table.property.rulebook()
@@ -358,7 +396,7 @@ def inspection_record(
             passed=passed,
             details={"items": items, "notes": notes},
             table_columns=changed,
-            photos=stored,
+            photos=judged,
         )
         _table_recorded(table, as_locked=as_locked, changed=changed, entry=entry)
     return entry
@@ -395,7 +433,7 @@ def adjustment_record(
         if witness is not None
         else None
     )
-    stored = _photos_stored(table_id=table_id, files=photos)
+    judged = _photos_judged(table_id=table_id, files=photos)
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
         rules = table.property.rulebook()
@@ -448,7 +486,7 @@ def adjustment_record(
             description=description,
             details={"part": part, **(_ball_change_details(ball_off, new_ball) if new_ball is not None else {})},
             table_columns=changed,
-            photos=stored,
+            photos=judged,
         )
         _table_recorded(table, as_locked=as_locked, changed=changed, entry=entry)
     return entry
@@ -514,7 +552,7 @@ def _recorded_event(
     signer = signer_authenticate(
         signature=signature, field="signature", jurisdiction=lambda: _jurisdiction_of(table_id), in_logbook=True
     )
-    stored = _photos_stored(table_id=table_id, files=photos)
+    judged = _photos_judged(table_id=table_id, files=photos)
     with transaction.atomic():
         table, as_locked = _table_lock(table_id)
         rules = table.property.rulebook()
@@ -540,7 +578,7 @@ def _recorded_event(
             description=description,
             details=details,
             table_columns=changed,
-            photos=stored,
+            photos=judged,
         )
         _table_recorded(table, as_locked=as_locked, changed=changed, entry=entry)
     return entry
@@ -937,7 +975,7 @@ def amendment_record(
     correction = correction or {}
     jurisdiction, table_id = Entry.objects.values_list("property__jurisdiction", "table_id").get(pk=entry_id)
     signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=True)
-    stored = _photos_stored(table_id=table_id, files=photos)
+    judged = _photos_judged(table_id=table_id, files=photos)
     with transaction.atomic():
         original = Entry.objects.get(pk=entry_id)
         table, as_locked = _table_lock(original.table_id)
@@ -1011,7 +1049,7 @@ def amendment_record(
             description=description,
             details=details,
             amends=original,
-            photos=stored,
+            photos=judged,
         )
         amended_away = original.kind == EntryKind.INSPECTION and (
             amendment_kind != "correction" or "items" in correction

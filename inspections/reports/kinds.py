@@ -151,6 +151,8 @@ class Register:
 
     columns = REGISTER_COLUMNS
     cells = REGISTER_CELLS
+    # The PDF prints the entries' photos small beside their hashes (render.photo_prints).
+    prints = True
 
     def entries(self, report: Report):
         entries = _of_report(Entry.objects, report, at="occurred_at")

@@ -426,8 +426,48 @@ def _html(report: Report, piece: Piece, rows: list[dict] | None = None) -> str:
     cells = cells_of(kind)
     context["cells"] = cells
     rows = kind.rows(report, list(piece.keys)) if rows is None else rows
-    context["rows"] = [[cell.text(row) for cell in cells] for row in rows]
+    # The register's small prints of the entries' photos, in the cell that lists their hashes (the
+    # rows are the piece's keys, in order).
+    printed = getattr(kind, "prints", False)
+    prints = photo_prints(list(piece.keys)) if printed else {}
+    row_prints = [prints.get(key, []) for key in piece.keys] if printed else [[]] * len(rows)
+    context["print_cell"] = next((n for n, cell in enumerate(cells) if "photos" in cell.keys), None)
+    context["rows"] = [
+        {"cells": [cell.text(row) for cell in cells], "prints": shown}
+        for row, shown in zip(rows, row_prints, strict=True)
+    ]
     return render_to_string("reports/piece.html", context)
+
+
+PRINT_SIDE = 120  # pixels a side of a photo's print in the register (about 2 cm at the page's scale)
+
+
+def photo_prints(entry_ids: list[int]) -> dict[int, list[str]]:
+    """Each entry's photos as small prints (JPEG data: URIs, so WeasyPrint fetches nothing), made from
+    the original whose SHA-256 the entry signs, checked first: a photo that is not the file its hash
+    names refuses the run, nothing is signed (as a layout's artwork does)."""
+    from PIL import Image, ImageOps
+
+    from inspections.logbook.models import EntryPhoto
+
+    prints: dict[int, list[str]] = {}
+    for photo in EntryPhoto.objects.filter(entry_id__in=entry_ids).order_by("entry_id", "position"):
+        with photo.original.open("rb") as handle:
+            content = handle.read()
+        if hashlib.sha256(content).hexdigest() != photo.sha256:
+            raise RunRefused(
+                f"photo {photo.position} of entry {photo.entry_id} is not the file its SHA-256 names: nothing is signed"
+            )
+        with Image.open(io.BytesIO(content)) as image:
+            image.draft("RGB", (PRINT_SIDE, PRINT_SIDE))  # a JPEG decoded at a fraction of its size
+            small = ImageOps.exif_transpose(image).convert("RGB")
+            small.thumbnail((PRINT_SIDE, PRINT_SIDE))
+            out = io.BytesIO()
+            small.save(out, format="JPEG", quality=70)
+        prints.setdefault(photo.entry_id, []).append(
+            "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode()
+        )
+    return prints
 
 
 def chain_checked_words(report: Report) -> str:

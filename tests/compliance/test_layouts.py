@@ -10,8 +10,9 @@ from compliance.approvals.artwork import demo_artwork_png
 from compliance.approvals.models import LayoutSubmission
 from compliance.rulebook.text import REQUEST_FORM
 from tests.compliance.test_rules_submissions import draft
-from tests.factories import GamingTableFactory, RegulatorFactory, artwork_upload
+from tests.factories import GamingTableFactory, RegulatorFactory, artwork_upload, pdf_bytes
 from tests.inspections.test_api import assert_refused, client_for, signature
+from tests.photos import image_bytes
 
 BASIC = ["name_or_logo", "betting_areas", "min_max_signage", "drop_box", "tip_box"]
 
@@ -198,9 +199,7 @@ def test_big_six_and_casino_war_layouts_have_their_own_contents(casino, game, mi
 # ---- The layout's artwork (product policy; the layout's approval: § 617a.1(f)) ----
 
 ARTWORK_POLICY = "Product policy: a layout is submitted with its artwork, a PDF, PNG or JPEG file of at most 10 MB"
-PDF_ARTWORK = (
-    b"%PDF-1.4\n% the layout's artwork\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
-)
+PDF_ARTWORK = pdf_bytes()
 
 
 def test_a_layout_is_submitted_with_its_artwork_its_hash_bound_into_the_content(casino, regulator, other_casino):
@@ -210,7 +209,7 @@ def test_a_layout_is_submitted_with_its_artwork_its_hash_bound_into_the_content(
     assert layout["artwork_kind"] == "png" and layout["artwork_sha256"] == hashlib.sha256(png).hexdigest()
     assert layout["artwork_download"] == f"/api/layouts/{layout['id']}/artwork/" and "artwork" not in layout
     stored = LayoutSubmission.objects.get(pk=layout["id"])
-    assert stored.artwork.name == f"layouts/layout-{stored.artwork_sha256[:32]}.png"
+    assert stored.artwork.name == f"layouts/{casino.property.pk}/{stored.artwork_sha256}.png"
     # The same layout with other artwork has another content hash: the signatures bind the artwork.
     body = {"property": casino.property.pk, "name": "Keystone 2026", "features": BASIC, "tables": [casino.table.pk]}
     other = client.post("/api/layouts/", {**body, "artwork": artwork_upload(PDF_ARTWORK, "a.pdf")}, format="multipart")
@@ -261,7 +260,7 @@ def test_an_artwork_larger_than_the_setting_allows_is_refused(casino, settings):
     )
     assert errors[0]["message"] == "The artwork is 1.96 KB; it may be at most 1 KB."
     assert LayoutSubmission.objects.count() == 0
-    small = artwork_upload(b"\xff\xd8\xff\xe0" + b"\0" * 100, "layout.jpg")
+    small = artwork_upload(image_bytes("JPEG", size=(8, 8)), "layout.jpg")
     accepted = client_for(casino.compliance).post("/api/layouts/", {**body, "artwork": small}, format="multipart")
     assert accepted.status_code == 201 and accepted.json()["artwork_kind"] == "jpeg"
 

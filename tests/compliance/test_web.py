@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from compliance.casinos.models import Property
-from tests.factories import PASSWORD, GamingTableFactory, RegulatorFactory, UserFactory, artwork_upload
+from tests.factories import PASSWORD, GamingTableFactory, RegulatorFactory, UserFactory, artwork_upload, pdf_bytes
 
 # A Pennsylvania double-zero submission with every standard wager at its minimum odds.
 STANDARD = {
@@ -261,7 +261,7 @@ def test_a_layout_is_submitted_with_its_artwork_and_refused_without_it_naming_th
     refused = client.post("/manage/layouts/new/", {**form, "artwork": text}).content.decode()
     assert "not a PDF, PNG or JPEG file (judged by its content" in refused
     assert LayoutSubmission.objects.count() == 0
-    client.post("/manage/layouts/new/", {**form, "artwork": artwork_upload(b"%PDF-1.7\n%%EOF\n", "layout.pdf")})
+    client.post("/manage/layouts/new/", {**form, "artwork": artwork_upload(pdf_bytes(), "layout.pdf")})
     layout = LayoutSubmission.objects.get()
     assert layout.artwork_kind == "pdf"
     regulator = RegulatorFactory()
@@ -273,7 +273,8 @@ def test_a_layout_is_submitted_with_its_artwork_and_refused_without_it_naming_th
     assert f'href="/layouts/{layout.pk}/artwork/"' in queue and "artwork (PDF)" in queue
     response = client.get(f"/layouts/{layout.pk}/artwork/")
     assert response["Content-Type"] == "application/pdf" and response["X-Content-Type-Options"] == "nosniff"
-    assert response["Content-Disposition"].startswith("inline")
-    assert b"".join(response.streaming_content) == b"%PDF-1.7\n%%EOF\n"
+    assert response["Content-Disposition"].startswith("attachment")
+    assert response["Content-Security-Policy"].startswith("sandbox")
+    assert b"".join(response.streaming_content) == pdf_bytes()
     client.force_login(RegulatorFactory(jurisdiction="NJ"))
     assert client.get(f"/layouts/{layout.pk}/artwork/").status_code == 404

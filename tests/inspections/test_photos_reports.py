@@ -28,3 +28,33 @@ def test_the_register_lists_the_photos_hashes(committed_db, media, casino):
     pdf_report = render.generate_locally(requested(casino).pk)
     printed = squeezed(" ".join(pdf_rows(pdf_report)[entry.seq]))
     assert all(squeezed(h) in printed for h in hashes)
+
+
+@pytest.mark.any_hour
+def test_the_register_pdf_prints_each_photo_small_beside_its_entry(committed_db, media, casino):
+    from pypdf import PdfReader
+
+    entry = inspect_with(casino, [upload(image_bytes("JPEG", size=(640, 480))), upload(image_bytes("PNG"), "b.png")])
+    report = render.generate_locally(requested(casino).pk)
+    pages = PdfReader(report.file.path).pages
+    printed = [image for page in pages for image in page.images]
+    assert len(printed) == 2
+    assert all(max(image.image.size) <= render.PRINT_SIDE for image in printed)
+    assert squeezed(entry.photos.first().sha256) in squeezed(" ".join(pdf_rows(report)[entry.seq]))
+
+
+@pytest.mark.any_hour
+def test_a_photo_changed_in_the_storage_refuses_the_register_and_nothing_is_signed(committed_db, media, casino):
+    from django.core.files.storage import default_storage
+
+    from inspections.reports.models import ReportStatus
+
+    photo = inspect_with(casino, [upload(image_bytes("JPEG"))]).photos.get()
+    path = default_storage.path(photo.original.name)
+    with open(path, "wb") as handle:
+        handle.write(image_bytes("JPEG", size=(10, 10)))
+    report = requested(casino)
+    with pytest.raises(render.RunRefused, match="not the file its SHA-256 names"):
+        render.generate_locally(report.pk)
+    report.refresh_from_db()
+    assert report.status == ReportStatus.FAILED

@@ -68,7 +68,7 @@ def test_a_photo_is_served_to_who_may_see_the_entry_sandboxed_and_never_sniffed(
     assert response.status_code == 200
     assert response["Content-Type"] == "image/jpeg"
     assert response["X-Content-Type-Options"] == "nosniff"
-    assert response["Content-Disposition"].startswith("inline;")
+    assert response["Content-Disposition"].startswith("attachment;")
     assert "sandbox" in response["Content-Security-Policy"]
     assert "private" in response["Cache-Control"]
     body = b"".join(response.streaming_content)

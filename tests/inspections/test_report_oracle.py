@@ -15,7 +15,7 @@ from pypdf import PdfWriter
 
 from inspections.reports import render, signing, tasks
 from inspections.reports.models import Report, ReportStatus
-from tests.factories import artwork_upload
+from tests.factories import artwork_upload, pdf_bytes
 from tests.inspections.test_reports import _approved_layout_with, requested
 
 # The errback's own parameters, as Celery calls it (the failed request, its exception, its traceback).
@@ -155,7 +155,7 @@ def test_only_the_current_run_is_joined(committed_db, media, history, signed):
 @pytest.mark.any_hour
 def test_an_artwork_changed_on_disk_is_not_attached_or_signed(committed_db, media, history, crafted, signed):
     """Only the artwork file its layout's signatures bind (its SHA-256) goes into a signed report."""
-    layout = _approved_layout_with(history, artwork_upload(b"%PDF-1.4\n% the layout's artwork\n%%EOF\n", "a.pdf"))
+    layout = _approved_layout_with(history, artwork_upload(pdf_bytes(), "a.pdf"))
     Path(layout.artwork.path).write_bytes(crafted.read_bytes())
     report = requested(history, kind="approvals_in_effect")
     with pytest.raises(render.RunRefused, match="artwork"):

@@ -27,7 +27,7 @@ from inspections.reports import render
 from inspections.reports.models import Report, ReportDownload, ReportStatus
 from tests import append_only as triggers
 from tests.conftest import sign
-from tests.factories import RegulatorFactory, UserFactory, artwork_upload
+from tests.factories import RegulatorFactory, UserFactory, artwork_upload, pdf_bytes
 from tests.inspections.test_api import client_for
 from tests.inspections.test_services import ALL_PASS, adjust, event, inspect
 
@@ -657,7 +657,7 @@ def test_the_approvals_report_prints_an_image_artwork_on_its_cover(committed_db,
 
 @pytest.mark.any_hour
 def test_the_approvals_report_attaches_a_pdf_artwork_and_prints_its_hash(committed_db, media, history):
-    artwork = b"%PDF-1.4\n% the layout's artwork\n%%EOF\n"
+    artwork = pdf_bytes()
     layout = _approved_layout_with(history, artwork_upload(artwork, "layout.pdf"))
     report = render.generate_locally(requested(history, kind="approvals_in_effect").pk)
     attached = PdfReader(report.file.path).attachments
