@@ -2,14 +2,14 @@
 deployment's compliance CA issued (config/keyring.py): any PDF reader shows who signed it and that
 it is unchanged since, and a validator given the published CA certificate follows the chain.
 
-Where a timestamp authority is configured (LOGBOOK_TSA_URL), the report is PAdES B-LTA (the baseline
-levels of ETSI EN 319 142-1): its signature carries the authority's RFC 3161
-timestamp (B-T), a second update adds the Document Security Store with the certificates (and any
-revocation data their issuers publish) that validate the signer and the authority (B-LT), and a
-document timestamp over the whole (B-LTA), which can be renewed before its authority's certificate
-expires. A report is never issued without the trusted time promised: the authority is asked again
-after a pause (RETRY_PAUSES), and if it still does not answer the signing fails with
-TimestampUnavailable, and the report fails saying so (docs/architecture.md, "Trusted time").
+Where a timestamp authority is configured (LOGBOOK_TSA_URL), the report is PAdES B-LTA (the
+baseline levels of ETSI EN 319 142-1): its signature carries the authority's RFC 3161 timestamp
+(B-T); one more update adds the Document Security Store, with the certificates and the revocation
+data (the compliance CA's list, LOGBOOK_REPORT_CA_CRL) that validate the signer and the authority
+(B-LT), and a document timestamp over the whole file (B-LTA), which an archive renews before its
+authority's certificate expires. A report is never issued without the trusted time promised: the
+authority is asked again after a pause (RETRY_PAUSES); if it still does not answer, the signing
+raises TimestampUnavailable and the report fails saying so (docs/architecture.md, "Trusted time").
 Without an authority (`make run`), the signature is PAdES B-B: the signer's own clock.
 
 The signature is an incremental update: the PDF/A-3b file WeasyPrint made, its attachments (the
@@ -118,12 +118,17 @@ async def _archived(out: io.BytesIO, stamper, signer) -> None:
     from pyhanko.sign.validation import DocumentSecurityStore, async_validate_pdf_signature
     from pyhanko_certvalidator import ValidationContext
 
+    from config.keyring import load_crl
+
     (signature,) = PdfFileReader(out, strict=False).embedded_signatures
     ca = settings.LOGBOOK_REPORT_CA_CERT
     roots = [load_cert_from_pemder(ca)] if ca else [signer.signing_cert]
-    # Revocation data is fetched where a certificate names where it is published, and embedded; a
-    # certificate that names none (the compliance CA publishes no CRL) is soft-failed, as pyHanko does.
-    context = ValidationContext(trust_roots=roots, allow_fetching=True, revocation_mode="soft-fail")
+    # The revocation data embedded: the compliance CA's list (LOGBOOK_REPORT_CA_CRL, issued offline),
+    # and whatever a certificate names where it is published (an enterprise CA's, an authority's). A
+    # certificate with neither is soft-failed now, as pyHanko does; without the CA's list, a validator
+    # cannot check the report certificate once it has expired (docs/architecture.md, "Trusted time").
+    crls = [load_crl(path) for path in [settings.LOGBOOK_REPORT_CA_CRL] if path]
+    context = ValidationContext(trust_roots=roots, crls=crls, allow_fetching=True, revocation_mode="soft-fail")
     tokens = [
         attribute["values"][0]["content"]
         for attribute in signature.signer_info["unsigned_attrs"]

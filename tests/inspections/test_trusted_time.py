@@ -7,6 +7,8 @@ import hashlib
 import subprocess
 
 import pytest
+from django.core.management import call_command
+from django.utils import timezone
 from pypdf import PdfReader
 
 from inspections.logbook import checkpoints, services
@@ -70,6 +72,51 @@ def test_with_an_authority_a_report_is_pades_b_lta_and_validates_against_the_pub
     assert catalog.get("/Version") in (None, "/1.7")
     metadata = catalog["/Metadata"].get_object().get_data()
     assert b'pdfaid:part="3"' in metadata and b"pyHanko" not in metadata
+
+
+def test_a_b_lta_report_still_validates_after_its_certificate_expires(
+    committed_db, media, history, tsa, signing_keys, settings, tmp_path
+):
+    """pyHanko's PAdES LTA validation (ETSI EN 319 102-1's long-term process), simulated 900 days
+    ahead, past the report certificate's 825: what the file carries (the certificates, the CA's
+    revocation list, the timestamps) proves the signature was made while its certificate was valid
+    and not revoked. The trust roots are the published CA and the authority alone. Without the CA's
+    revocation list pyHanko answers INDETERMINATE (no proof of existence), hence LOGBOOK_REPORT_CA_CRL."""
+    import asyncio
+    from datetime import timedelta
+
+    from django.conf import settings
+    from pyhanko.keys import load_cert_from_pemder
+    from pyhanko.pdf_utils.reader import PdfFileReader
+    from pyhanko.sign.ades.report import AdESPassed
+    from pyhanko.sign.validation.ades import simulate_future_ades_lta_validation
+    from pyhanko.sign.validation.policy_decl import PdfSignatureValidationSpec, SignatureValidationSpec
+    from pyhanko_certvalidator.context import CertValidationPolicySpec
+    from pyhanko_certvalidator.policy_decl import REQUIRE_REVINFO, CertRevTrustPolicy
+    from pyhanko_certvalidator.registry import SimpleTrustManager
+
+    crl = tmp_path / "compliance-ca.crl"
+    # The CA's revocation list, issued offline as README's Production says (no certificate revoked).
+    call_command(
+        "report_ca_crl_issue", ca_key=str(signing_keys.ca_key), ca_cert=str(signing_keys.ca_cert), crl=str(crl)
+    )
+    settings.LOGBOOK_REPORT_CA_CRL = str(crl)
+    report = generated(history)
+    roots = [load_cert_from_pemder(settings.LOGBOOK_REPORT_CA_CERT), load_cert_from_pemder(str(tsa.certificate_path))]
+    policy = CertValidationPolicySpec(
+        trust_manager=SimpleTrustManager.build(trust_roots=roots), revinfo_policy=CertRevTrustPolicy(REQUIRE_REVINFO)
+    )
+    spec = PdfSignatureValidationSpec(SignatureValidationSpec(cert_validation_policy=policy))
+    with open(report.file.path, "rb") as handle:
+        reader = PdfFileReader(handle)
+        (signature,) = reader.embedded_regular_signatures
+        assert signature.signer_cert.not_valid_after < timezone.now() + timedelta(days=900)
+        result = asyncio.run(
+            simulate_future_ades_lta_validation(
+                signature, spec, future_validation_time=timezone.now() + timedelta(days=900)
+            )
+        )
+    assert result.ades_subindic == AdESPassed.OK, result
 
 
 def test_a_report_of_a_deployment_without_an_authority_is_signed_without_trusted_time(
