@@ -53,6 +53,11 @@ def test_with_an_authority_a_report_is_pades_b_lta_and_validates_against_the_pub
     report = generated(history)
     assert report.status == "done", report.error
     status, stamped, carried, ca, authority = validated(report.file.path, tsa)
+    cover = " ".join(pdf_pages(report)[0].split())
+    assert (
+        f"Trusted time PAdES B-LTA: this file's signature carries an RFC 3161 timestamp by the authority at {tsa.url}"
+        in cover
+    )
     # B-T: the casino's signature, valid and trusted through the CA, with the authority's timestamp.
     assert status.bottom_line, status.pretty_print_details()
     assert status.timestamp_validity is not None
@@ -132,7 +137,9 @@ def test_a_report_of_a_deployment_without_an_authority_is_signed_without_trusted
     with open(report.file.path, "rb") as handle:
         reader = PdfFileReader(handle)
         assert len(reader.embedded_regular_signatures) == 1 and not reader.embedded_timestamp_signatures
-    assert "Notrustedtimestamp" in pdf_pages(report)[0].replace(" ", "").replace("\n", "")
+    cover = " ".join(pdf_pages(report)[0].split())
+    assert "No trusted timestamp" in cover  # the checkpoint's
+    assert "Trusted time None: no timestamp authority is configured" in cover  # the file's
 
 
 def test_a_checkpoints_token_verifies_for_its_signature_with_openssl(history, tsa, tmp_path):
