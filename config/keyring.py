@@ -387,3 +387,50 @@ def development_keys(directory: str | Path, *, now: dt.datetime, ca_directory: s
         )
         made.append(str(cert))
     return made
+
+
+def load_crl(path: str | Path):
+    """A certificate revocation list (PEM or DER), as asn1crypto reads it."""
+    from asn1crypto import crl, pem
+
+    data = Path(path).read_bytes()
+    if pem.detect(data):
+        _, _, data = pem.unarmor(data)
+    return crl.CertificateList.load(data)
+
+
+def report_ca_crl_issue(
+    ca_key_path: str | Path,
+    ca_cert_path: str | Path,
+    crl_path: str | Path,
+    *,
+    now: dt.datetime,
+    days: int = 825,
+    revoked: tuple[int, ...] = (),
+) -> None:
+    """The compliance CA's revocation list: the serials of the report certificates it revoked (none
+    usually), signed by its key and valid `days` (issued with each report certificate, offline)."""
+    try:
+        ca_key = serialization.load_pem_private_key(Path(ca_key_path).read_bytes(), password=None)
+    except OSError as error:
+        raise KeyringError(f"cannot read the CA's key {ca_key_path}: {error.strerror}") from None
+    if not isinstance(ca_key, ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey):
+        raise KeyringError(f"{ca_key_path} is not an EC or RSA private key")
+    authorities = certificates_load(ca_cert_path)
+    if not authorities:
+        raise KeyringError(f"no CA certificate in {ca_cert_path}")
+    ca_certificate = authorities[0]
+    builder = (
+        x509.CertificateRevocationListBuilder()
+        .issuer_name(ca_certificate.subject)
+        .last_update(now - dt.timedelta(minutes=5))
+        .next_update(now + dt.timedelta(days=days))
+        .add_extension(x509.CRLNumber(int(now.timestamp())), critical=False)
+        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
+    )
+    for serial in revoked:
+        builder = builder.add_revoked_certificate(
+            x509.RevokedCertificateBuilder().serial_number(serial).revocation_date(now).build()
+        )
+    algorithm = hashes.SHA384() if isinstance(ca_key, ec.EllipticCurvePrivateKey) else hashes.SHA256()
+    Path(crl_path).write_bytes(builder.sign(ca_key, algorithm).public_bytes(serialization.Encoding.PEM))

@@ -606,8 +606,13 @@ if (
     and (BASE_DIR / "var" / "keys" / "report-certificates.pem").exists()
 ):
     LOGBOOK_REPORT_CERTIFICATES = str(BASE_DIR / "var" / "keys" / "report-certificates.pem")
+# The compliance CA's revocation list (PEM), issued offline with the report certificate
+# (`manage.py report_ca_crl_issue`): embedded in each B-LTA report's Document Security Store, it is
+# what lets a validator check the report certificate long after it expired. Unset: none embedded.
+LOGBOOK_REPORT_CA_CRL = os.getenv("LOGBOOK_REPORT_CA_CRL", "")
 for _name, _path in (("LOGBOOK_REPORT_CA_CERT", LOGBOOK_REPORT_CA_CERT),
-                     ("LOGBOOK_REPORT_CERTIFICATES", LOGBOOK_REPORT_CERTIFICATES)):  # fmt: skip
+                     ("LOGBOOK_REPORT_CERTIFICATES", LOGBOOK_REPORT_CERTIFICATES),
+                     ("LOGBOOK_REPORT_CA_CRL", LOGBOOK_REPORT_CA_CRL)):  # fmt: skip
     if _path and not Path(_path).is_file():
         raise ImproperlyConfigured(f"{_name}: no file {_path}")
 

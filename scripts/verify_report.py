@@ -379,6 +379,15 @@ def check_one_signature(
     ):
         verdict.fail(f"{name} does not cover the whole file: something was added or moved after it")
         return
+    if signature.get("/Type") == "/DocTimeStamp":
+        # A document timestamp (PAdES B-LTA): an RFC 3161 token over the bytes it covers.
+        stamped, words = timestamp_check(contents, data[:first] + data[second : second + length], tsa_certificates)
+        what = "the PDF" if last else "its revision"
+        if stamped:
+            verdict.ok(f"{what} has not changed since its document timestamp, {words}")
+        else:
+            verdict.fail(f"{name}, a document timestamp: {words}")
+        return
     digest_algorithm = signed_data["signer_infos"][0]["digest_algorithm"]["algorithm"].native
     digest = hashlib.new(digest_algorithm)
     digest.update(data[:first])

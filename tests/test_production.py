@@ -12,11 +12,13 @@ import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
+from cryptography.hazmat.primitives.serialization import Encoding
 from pythonjsonlogger.json import JsonFormatter
 
 from config import keyring
 from config.logs import JSON_FORMATTER
 from tests.servers import ROOT, gunicorn_start
+from tests.tsa import tsa_certificate
 
 # Production signs its logbook and its reports with keys of its own (config/keyring.py).
 KEYS = Path(tempfile.mkdtemp(prefix="logbook-production-keys-"))
@@ -33,6 +35,8 @@ keyring.report_certificate_issue(
     now=datetime.now(UTC),
     published=KEYS / "report-certificates.pem",
 )
+# Its timestamp authority's certificate (the authority is not asked by these tests).
+(KEYS / "tsa.pem").write_bytes(tsa_certificate("Production test TSA")[1].public_bytes(Encoding.PEM))
 PRODUCTION = {
     "DEBUG": "false",
     "SECRET_KEY": secrets.token_urlsafe(50),
@@ -43,6 +47,8 @@ PRODUCTION = {
     "LOGBOOK_REPORT_SIGNING_CERT": str(KEYS / "report.pem"),
     "LOGBOOK_REPORT_CA_CERT": str(CA / "ca.pem"),
     "LOGBOOK_REPORT_CERTIFICATES": str(KEYS / "report-certificates.pem"),
+    "LOGBOOK_TSA_URL": "https://tsa.example/",
+    "LOGBOOK_TSA_CERTIFICATES": str(KEYS / "tsa.pem"),
 }
 
 
@@ -162,10 +168,13 @@ def test_production_without_signing_keys_is_warned_by_check_deploy():
         "LOGBOOK_CHECKPOINT_KEYRING": "",
         "LOGBOOK_REPORT_SIGNING_KEY": "",
         "LOGBOOK_REPORT_SIGNING_CERT": "",
+        "LOGBOOK_TSA_URL": "",
+        "LOGBOOK_TSA_CERTIFICATES": "",
     }
     result = manage("check", "--deploy", "--fail-level", "WARNING", **environment)
     assert result.returncode != 0
-    assert "logbook.W001" in result.stderr + result.stdout and "logbook.W002" in result.stderr + result.stdout
+    for warning in ("logbook.W001", "logbook.W002", "logbook.W006"):  # W006: no timestamp authority
+        assert warning in result.stderr + result.stdout
 
 
 def test_a_named_key_ring_that_cannot_be_read_stops_the_start(tmp_path):

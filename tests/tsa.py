@@ -1,24 +1,45 @@
-"""A real RFC 3161 timestamp authority on 127.0.0.1 for the tests: HTTP in, DER tokens out.
+"""A real RFC 3161 timestamp authority on 127.0.0.1 for the tests: OpenSSL's, in a process of its own.
 
-It answers TimeStampReq bodies with tokens that pyHanko's testing authority (DummyTimeStamper)
-signs with an RSA key and a certificate made here, so the application's client, its check and the
-offline verifier meet a real token over the network, never a stand-in that accepts anything.
+`LocalTSA` makes the authority's RSA key and certificate (extended key usage timeStamping, critical,
+as RFC 3161 § 2.3 requires), writes OpenSSL's `ts` configuration beside them and starts
+tests/tsa_server.py, which answers each request over HTTP with `openssl ts -reply`. The
+application's client, its checks, pyHanko's validator and the offline verifier all meet tokens
+signed by an authority that is not the application's code nor pyHanko's, never a stand-in.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import subprocess
+import sys
 from pathlib import Path
 
-from asn1crypto import keys as asn1_keys
-from asn1crypto import tsp
-from asn1crypto import x509 as asn1_x509
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+SERVER = Path(__file__).resolve().parent / "tsa_server.py"
+
+CONFIGURATION = """\
+[ tsa ]
+default_tsa = tsa_config
+
+[ tsa_config ]
+dir = {directory}
+serial = $dir/serial
+crypto_device = builtin
+signer_cert = $dir/tsa.pem
+signer_key = $dir/tsa.key
+signer_digest = sha256
+default_policy = 1.2.3.4.1
+digests = sha256, sha384, sha512
+accuracy = secs:1
+ordering = no
+tsa_name = yes
+ess_cert_id_chain = no
+ess_cert_id_alg = sha256
+"""
 
 
 def tsa_certificate(name: str = "Test timestamp authority"):
@@ -34,6 +55,21 @@ def tsa_certificate(name: str = "Test timestamp authority"):
         .serial_number(x509.random_serial_number())
         .not_valid_before(now - dt.timedelta(days=1))
         .not_valid_after(now + dt.timedelta(days=3650))
+        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=True,
+                content_commitment=True,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=False,
+                crl_sign=False,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
         .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.TIME_STAMPING]), critical=True)
         .sign(key, hashes.SHA256())
     )
@@ -41,51 +77,54 @@ def tsa_certificate(name: str = "Test timestamp authority"):
 
 
 class LocalTSA:
-    """Serves on a free port of 127.0.0.1 until `stop()`; `url`, and `certificate_path` (PEM) to trust."""
+    """Serves on a free port of 127.0.0.1 until `stop()`; `url`, and `certificate_path` (PEM) to trust.
+    `refuse` first requests are answered 503 (an authority down, then back)."""
 
-    def __init__(self, directory: Path, *, name: str = "Test timestamp authority"):
-        from pyhanko.sign.timestamps.dummy_client import DummyTimeStamper
-
+    def __init__(self, directory: Path, *, name: str = "Test timestamp authority", refuse: int = 0):
         key, certificate = tsa_certificate(name)
-        self.certificate_path = Path(directory) / f"tsa-{id(self)}.pem"
+        self.directory = Path(directory) / f"tsa-{id(self)}"
+        self.directory.mkdir(parents=True)
+        self.certificate_path = self.directory / "tsa.pem"
         self.certificate_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-        stamper = DummyTimeStamper(
-            tsa_cert=asn1_x509.Certificate.load(certificate.public_bytes(serialization.Encoding.DER)),
-            tsa_key=asn1_keys.PrivateKeyInfo.load(
-                key.private_bytes(
-                    serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-                )
-            ),
+        key_path = self.directory / "tsa.key"
+        key_path.write_bytes(
+            key.private_bytes(
+                serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+            )
         )
-        self.requests = 0
-        tsa = self
+        key_path.chmod(0o600)
+        (self.directory / "serial").write_text("01\n")
+        (self.directory / "tsa.cnf").write_text(CONFIGURATION.format(directory=self.directory))
+        self.process = subprocess.Popen(
+            [sys.executable, str(SERVER), str(self.directory), "--refuse", str(refuse)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        port = self.process.stdout.readline().strip()
+        if not port.isdigit():
+            self.process.kill()
+            raise RuntimeError("the test timestamp authority did not start")
+        self.url = f"http://127.0.0.1:{port}/tsa"
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                try:
-                    request = tsp.TimeStampReq.load(body)
-                    request.native  # noqa: B018 (parses it whole: a malformed request is refused here)
-                    answer = stamper.request_tsa_response(request).dump()
-                except ValueError:
-                    self.send_response(400)
-                    self.end_headers()
-                    return
-                tsa.requests += 1
-                self.send_response(200)
-                self.send_header("Content-Type", "application/timestamp-reply")
-                self.send_header("Content-Length", str(len(answer)))
-                self.end_headers()
-                self.wfile.write(answer)
+    def _answers(self) -> list[str]:
+        log = self.directory / "answered.log"
+        return log.read_text().splitlines() if log.is_file() else []
 
-            def log_message(self, format, *args):
-                pass
+    @property
+    def requests(self) -> int:
+        """How many requests it answered with a token."""
+        return self._answers().count("answered")
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/tsa"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
+    @property
+    def refused(self) -> int:
+        """How many requests it refused (503), as asked to."""
+        return self._answers().count("refused")
 
     def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.process.stdout.close()

@@ -30,6 +30,16 @@ def signing_configured(app_configs, **kwargs) -> list[Warning]:
                 id="logbook.W002",
             )
         )
+    if not settings.LOGBOOK_TSA_URL:
+        found.append(
+            Warning(
+                "No timestamp authority (LOGBOOK_TSA_URL): checkpoints and reports carry only the server's own "
+                "clock, and a report cannot be validated once its certificate expires (no PAdES B-LTA).",
+                hint="Set LOGBOOK_TSA_URL to an RFC 3161 authority and LOGBOOK_TSA_CERTIFICATES to its "
+                "certificate (README, Production).",
+                id="logbook.W006",
+            )
+        )
     return found
 
 

@@ -24,12 +24,23 @@ class TimestampUnavailable(Exception):
 
 
 def tsa_stamper():
-    """pyHanko's HTTP client of the configured authority, or None when none is configured."""
+    """pyHanko's HTTP client of the configured authority, or None when none is configured. Whatever
+    keeps it from answering with a token (the network, a refusal, a malformed answer) is raised as
+    TimestampUnavailable, saying why, wherever pyHanko asks it (a checkpoint, a report's signature)."""
     if not settings.LOGBOOK_TSA_URL:
         return None
     from pyhanko.sign.timestamps.requests_client import RequestsHTTPTimeStamper
 
-    return RequestsHTTPTimeStamper(settings.LOGBOOK_TSA_URL, timeout=settings.LOGBOOK_TSA_TIMEOUT_SECONDS)
+    class Stamper(RequestsHTTPTimeStamper):
+        async def async_timestamp(self, message_digest, md_algorithm):
+            try:
+                return await super().async_timestamp(message_digest, md_algorithm)
+            except Exception as error:  # each of pyHanko's and the network's failures says why
+                raise TimestampUnavailable(
+                    f"the timestamp authority did not answer: {type(error).__name__}: {error}"
+                ) from None
+
+    return Stamper(settings.LOGBOOK_TSA_URL, timeout=settings.LOGBOOK_TSA_TIMEOUT_SECONDS)
 
 
 def timestamp_fetch(data: bytes) -> bytes:
@@ -37,11 +48,7 @@ def timestamp_fetch(data: bytes) -> bytes:
     stamper = tsa_stamper()
     if stamper is None:
         raise TimestampUnavailable("no timestamp authority is configured (LOGBOOK_TSA_URL)")
-    try:
-        token = asyncio.run(stamper.async_timestamp(hashlib.sha256(data).digest(), "sha256"))
-    except Exception as error:  # the network, the authority's refusal, a malformed answer: all say why
-        raise TimestampUnavailable(f"the timestamp authority did not answer: {type(error).__name__}: {error}") from None
-    return token.dump()
+    return asyncio.run(stamper.async_timestamp(hashlib.sha256(data).digest(), "sha256")).dump()
 
 
 def trusted_tsa_certificates() -> list[asn1_x509.Certificate]:

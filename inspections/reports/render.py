@@ -420,6 +420,8 @@ def _html(report: Report, piece: Piece, rows: list[dict] | None = None) -> str:
             if checkpoint.timestamp_token:
                 stamped = timestamp_check(bytes(checkpoint.timestamp_token), bytes.fromhex(checkpoint.signature))
                 context["checkpoint_time"] = stamped if stamped.ok else None
+        # The file is signed with the authority's time or not at all (signing.py): the cover says which.
+        context["tsa_url"] = settings.LOGBOOK_TSA_URL if settings.LOGBOOK_REPORT_SIGNING_KEY else ""
         context["charts"] = kind.charts(report)
         context["artworks"] = [_artwork_shown(layout) for layout in getattr(kind, "artworks", lambda r: [])(report)]
         return render_to_string("reports/cover.html", context)
