@@ -209,3 +209,31 @@ def test_a_wheel_left_without_its_configuration_is_named_in_spanish():
     assert left.reason == "it has a double zero wheel, which the configuration “Lightning” does not allow"
     with translation.override("es"):
         assert left.said == "tiene una rueda de doble cero, que la configuración «Lightning» no admite"
+
+
+@pytest.mark.parametrize(
+    ("action", "spanish"), [("filed", "Presentación"), ("approved", "Aprobación"), ("rejected", "Rechazo")]
+)
+def test_a_rules_submissions_signatures_are_listed_in_the_readers_language(action, spanish):
+    """The walk of the demo in Chromium found "Filed by Priya Raman (PGCB-CMP-52019) el 2026-11-26
+    14:37 EST" under "Firmas" on a Spanish Rules Submission page: the signed step's choices were
+    not marked for translation. The signer's name and credential stay as signed."""
+    from datetime import UTC, datetime
+
+    from django.template.loader import render_to_string
+
+    from compliance.approvals.models import ApprovalSignature
+
+    signed = ApprovalSignature(
+        action=action,
+        signer_name="Priya Raman",
+        credential_number="PGCB-CMP-52019",
+        signed_at=datetime(2026, 11, 26, 19, 37, tzinfo=UTC),
+    )
+    where = SimpleNamespace(zone="America/New_York")
+    with translation.override("es"):
+        said = render_to_string("manage/_signatures.html", {"signatures": [signed], "where": where})
+    assert f"{spanish} por Priya Raman (PGCB-" in said, said
+    with translation.override("en"):
+        said = render_to_string("manage/_signatures.html", {"signatures": [signed], "where": where})
+    assert f"{action.capitalize()} by Priya Raman" in said, said
