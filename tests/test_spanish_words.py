@@ -237,3 +237,45 @@ def test_a_rules_submissions_signatures_are_listed_in_the_readers_language(actio
     with translation.override("en"):
         said = render_to_string("manage/_signatures.html", {"signatures": [signed], "where": where})
     assert f"{action.capitalize()} by Priya Raman" in said, said
+
+
+def test_the_live_check_names_a_wheel_and_an_option_in_words_and_in_spanish(client, casino):
+    """The walk of the demo in Chromium found, on a Spanish draft, "Pagos de Lightning Roulette:
+    «lightning_payouts» no se juega en una rueda de double zero" and "Cinco primeros números no se
+    ofrece en una rueda de single zero": the option's code and the wheels' codes, in English."""
+    set_language(casino.compliance, "es")
+    client.force_login(casino.compliance)
+    page = client.post(
+        f"/manage/properties/{casino.property.pk}/rules/check/",
+        {
+            "effective_from": "2026-11-27",
+            "wheel_types": ["single_zero", "double_zero"],
+            "odds_straight": "29 a 1",
+            "odds_first_five": "6 a 1",
+            "option_lightning_payouts": "499, 399, 349, 299, 249, 199, 149, 99, 49",
+        },
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "no se juega en una rueda de doble cero" in page, page[:4000]
+    assert "no se ofrece en una rueda de un cero" in page, page[:4000]
+    assert "lightning_payouts" not in page and "single zero" not in page and "double zero" not in page
+
+
+def test_a_wheel_and_an_option_in_the_rules_english():
+    from compliance.rulebook.games.roulette import check_roulette_submission
+
+    found = {
+        v.code: v.text
+        for v in check_roulette_submission(
+            game_rules_for("PA"),
+            wheel_types=["double_zero_as_single_zero", "double_zero"],
+            payout_odds={"straight": [29, 1], "first_five": [6, 1]},
+            options={"lightning_payouts": [499, 399, 349, 299, 249, 199, 149, 99, 49]},
+        )
+    }
+    assert found["option_wheel_type"].startswith(
+        "“Lightning Roulette payouts” is not played on a double zero, double zero used as single zero wheel."
+    ), found
+    assert found["wager_wheel_type"].startswith(
+        "First Five Numbers is not offered on a double zero used as single zero wheel."
+    ), found
