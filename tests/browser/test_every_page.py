@@ -288,3 +288,35 @@ def test_a_date_is_never_cut_across_two_lines_on_a_phone(site, browser, world, l
         assert {path: dates for path, dates in broken.items() if dates} == {}
     finally:
         context.close()
+
+
+# A serial of the equipment register ("WH-R-01", "BL-R-05-S3") cut at one of its hyphens.
+SERIALS_ON_TWO_LINES = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const found of node.data.matchAll(/\\b[A-Z]{1,4}(?:-[A-Z0-9]{1,8}){2,}\\b/g)) {
+      range.setStart(node, found.index);
+      range.setEnd(node, found.index + found[0].length);
+      const tops = new Set(Array.from(range.getClientRects(), rect => Math.round(rect.top)));
+      if (tops.size > 1) broken.push(found[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en-US", "es-ES"])
+def test_a_wheels_and_a_balls_serial_stay_on_one_line_on_a_tablet(site, browser, world, language):
+    """The walk of the demo in Chromium found the compliance manager's tables on a 768 px tablet
+    reading "WH-R-" / "01" and "BL-R-" / "05-" / "S3": a serial is read and compared whole."""
+    context = browser.new_context(viewport=WIDTHS["tablet"], locale=language)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        login(page, site, world.compliance.username, PASSWORD)
+        page.goto(site + "/manage/")
+        assert page.evaluate(SERIALS_ON_TWO_LINES) == []
+    finally:
+        context.close()
