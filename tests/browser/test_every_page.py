@@ -320,3 +320,39 @@ def test_a_wheels_and_a_balls_serial_stay_on_one_line_on_a_tablet(site, browser,
         assert page.evaluate(SERIALS_ON_TWO_LINES) == []
     finally:
         context.close()
+
+
+# Each drop-down whose chosen words are wider than the room it gives them (its width less its
+# padding and its arrow): the person reads "Registro de inspeccior" and cannot tell what is chosen.
+CHOICES_CUT = """() => {
+  const cut = [];
+  const canvas = document.createElement('canvas').getContext('2d');
+  for (const select of document.querySelectorAll('main select')) {
+    const option = select.options[select.selectedIndex];
+    if (!option || !select.offsetWidth) continue;
+    const style = getComputedStyle(select);
+    canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    if (canvas.measureText(option.text).width > room) cut.push(`${select.name}: ${option.text}`);
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en-US", "es-ES"])
+def test_a_drop_downs_chosen_words_are_not_cut_on_a_tablet(site, browser, world, language):
+    """The walk of the demo in Chromium found the report form on a 768 px tablet reading "Registro
+    de inspeccior", "Keystone Demo Casin", "PDF (con su CSV dent" and a Rules Submission's options
+    "— (not in this submiss": a grid of fields 180 px wide holds a text box, not a choice's words."""
+    context = browser.new_context(viewport=WIDTHS["tablet"], locale=language)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        login(page, site, world.compliance.username, PASSWORD)
+        cut = {}
+        for path in ("/reports/", "/manage/rules/new/"):
+            page.goto(site + path)
+            cut[path] = page.evaluate(CHOICES_CUT)
+        assert {path: found for path, found in cut.items() if found} == {}
+    finally:
+        context.close()
