@@ -279,3 +279,31 @@ def test_a_wheel_and_an_option_in_the_rules_english():
     assert found["wager_wheel_type"].startswith(
         "First Five Numbers is not offered on a double zero used as single zero wheel."
     ), found
+
+
+@pytest.mark.parametrize(
+    ("language", "count", "said"),
+    [
+        ("en", 1, "still breaks 1 rule, listed"),
+        ("en", 2, "still breaks 2 rules, listed"),
+        ("es", 1, "aún incumple 1 norma, indicada"),
+        ("es", 2, "aún incumple 2 normas, "),
+    ],
+)
+def test_a_drafts_count_of_broken_rules_is_said_as_a_count(rf, language, count, said):
+    """The walk of the demo in Chromium read "it still breaks 1 rule(s)" and "incumple 2 norma(s)"."""
+    from django.contrib.messages import get_messages
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.contrib.sessions.backends.signed_cookies import SessionStore
+
+    from compliance.approvals.web import _configuration_saved, _saved
+
+    submission = SimpleNamespace(version=2, violations=[{}] * count, pk=1)
+    request = rf.get("/")
+    request.session = SessionStore()
+    request._messages = FallbackStorage(request)
+    with translation.override(language):
+        _saved(request, submission)
+        _configuration_saved(request, submission, "Lightning")
+    shown = [str(m) for m in get_messages(request)]
+    assert said in shown[0] and said in shown[1] and "(s)" not in " ".join(shown), shown

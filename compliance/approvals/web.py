@@ -14,6 +14,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from compliance.accounts.idempotency import (
@@ -144,7 +145,11 @@ def _saved(request, submission):
     messages.success(
         request,
         (
-            _("Draft version %(version)s saved; it still breaks %(count)s rule(s), listed below.")
+            ngettext(
+                "Draft version %(version)s saved; it still breaks %(count)s rule, listed below.",
+                "Draft version %(version)s saved; it still breaks %(count)s rules, listed below.",
+                count,
+            )
             if count
             else _("Draft version %(version)s saved; it breaks no rule and may be filed.")
         )
@@ -490,7 +495,11 @@ def _configuration_saved(request, submission, name: str):
     messages.success(
         request,
         (
-            _("Configuration “%(name)s” saved; the draft still breaks %(count)s rule(s), listed below.")
+            ngettext(
+                "Configuration “%(name)s” saved; the draft still breaks %(count)s rule, listed below.",
+                "Configuration “%(name)s” saved; the draft still breaks %(count)s rules, listed below.",
+                count,
+            )
             if count
             else _("Configuration “%(name)s” saved; the draft breaks no rule and may be filed.")
         )
