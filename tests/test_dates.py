@@ -368,3 +368,27 @@ def test_a_time_refused_as_in_the_future_is_said_in_the_propertys_zone(request, 
     message = refused.value.violations[0].message
     assert f"{(timezone.now() - timedelta(days=3)).astimezone(NEW_YORK):%Y-%m-%d} " in message
     assert not dates_not_ours(message, {zone})[0], message
+
+
+def test_a_reports_period_keeps_each_date_whole_in_the_list(client, casino):
+    """The walk of the demo in Chromium found the reports' list on a 768 px tablet reading
+    "2026-11-19 a 2026-11-" / "26": the period's dates broke at a hyphen in the narrow column."""
+    from datetime import date
+
+    from inspections.reports.models import Report
+
+    Report.objects.create(
+        property=casino.property,
+        kind="inspection_register",
+        period_from=date(2026, 11, 19),
+        period_to=date(2026, 11, 26),
+        requested_by=casino.compliance,
+        status="done",
+        rows=1,
+        pages=1,
+        chain_intact=True,
+        sha256="a" * 64,
+    )
+    client.force_login(casino.compliance)
+    page = client.get("/reports/").content.decode()
+    assert '<span class="nowrap">2026-11-19</span>' in page and '<span class="nowrap">2026-11-26</span>' in page

@@ -209,3 +209,101 @@ def test_a_wheel_left_without_its_configuration_is_named_in_spanish():
     assert left.reason == "it has a double zero wheel, which the configuration “Lightning” does not allow"
     with translation.override("es"):
         assert left.said == "tiene una rueda de doble cero, que la configuración «Lightning» no admite"
+
+
+@pytest.mark.parametrize(
+    ("action", "spanish"), [("filed", "Presentación"), ("approved", "Aprobación"), ("rejected", "Rechazo")]
+)
+def test_a_rules_submissions_signatures_are_listed_in_the_readers_language(action, spanish):
+    """The walk of the demo in Chromium found "Filed by Priya Raman (PGCB-CMP-52019) el 2026-11-26
+    14:37 EST" under "Firmas" on a Spanish Rules Submission page: the signed step's choices were
+    not marked for translation. The signer's name and credential stay as signed."""
+    from datetime import UTC, datetime
+
+    from django.template.loader import render_to_string
+
+    from compliance.approvals.models import ApprovalSignature
+
+    signed = ApprovalSignature(
+        action=action,
+        signer_name="Priya Raman",
+        credential_number="PGCB-CMP-52019",
+        signed_at=datetime(2026, 11, 26, 19, 37, tzinfo=UTC),
+    )
+    where = SimpleNamespace(zone="America/New_York")
+    with translation.override("es"):
+        said = render_to_string("manage/_signatures.html", {"signatures": [signed], "where": where})
+    assert f"{spanish} por Priya Raman (PGCB-" in said, said
+    with translation.override("en"):
+        said = render_to_string("manage/_signatures.html", {"signatures": [signed], "where": where})
+    assert f"{action.capitalize()} by Priya Raman" in said, said
+
+
+def test_the_live_check_names_a_wheel_and_an_option_in_words_and_in_spanish(client, casino):
+    """The walk of the demo in Chromium found, on a Spanish draft, "Pagos de Lightning Roulette:
+    «lightning_payouts» no se juega en una rueda de double zero" and "Cinco primeros números no se
+    ofrece en una rueda de single zero": the option's code and the wheels' codes, in English."""
+    set_language(casino.compliance, "es")
+    client.force_login(casino.compliance)
+    page = client.post(
+        f"/manage/properties/{casino.property.pk}/rules/check/",
+        {
+            "effective_from": "2026-11-27",
+            "wheel_types": ["single_zero", "double_zero"],
+            "odds_straight": "29 a 1",
+            "odds_first_five": "6 a 1",
+            "option_lightning_payouts": "499, 399, 349, 299, 249, 199, 149, 99, 49",
+        },
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "no se juega en una rueda de doble cero" in page, page[:4000]
+    assert "no se ofrece en una rueda de un cero" in page, page[:4000]
+    assert "lightning_payouts" not in page and "single zero" not in page and "double zero" not in page
+
+
+def test_a_wheel_and_an_option_in_the_rules_english():
+    from compliance.rulebook.games.roulette import check_roulette_submission
+
+    found = {
+        v.code: v.text
+        for v in check_roulette_submission(
+            game_rules_for("PA"),
+            wheel_types=["double_zero_as_single_zero", "double_zero"],
+            payout_odds={"straight": [29, 1], "first_five": [6, 1]},
+            options={"lightning_payouts": [499, 399, 349, 299, 249, 199, 149, 99, 49]},
+        )
+    }
+    assert found["option_wheel_type"].startswith(
+        "“Lightning Roulette payouts” is not played on a double zero, double zero used as single zero wheel."
+    ), found
+    assert found["wager_wheel_type"].startswith(
+        "First Five Numbers is not offered on a double zero used as single zero wheel."
+    ), found
+
+
+@pytest.mark.parametrize(
+    ("language", "count", "said"),
+    [
+        ("en", 1, "still breaks 1 rule, listed"),
+        ("en", 2, "still breaks 2 rules, listed"),
+        ("es", 1, "aún incumple 1 norma, indicada"),
+        ("es", 2, "aún incumple 2 normas, "),
+    ],
+)
+def test_a_drafts_count_of_broken_rules_is_said_as_a_count(rf, language, count, said):
+    """The walk of the demo in Chromium read "it still breaks 1 rule(s)" and "incumple 2 norma(s)"."""
+    from django.contrib.messages import get_messages
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.contrib.sessions.backends.signed_cookies import SessionStore
+
+    from compliance.approvals.web import _configuration_saved, _saved
+
+    submission = SimpleNamespace(version=2, violations=[{}] * count, pk=1)
+    request = rf.get("/")
+    request.session = SessionStore()
+    request._messages = FallbackStorage(request)
+    with translation.override(language):
+        _saved(request, submission)
+        _configuration_saved(request, submission, "Lightning")
+    shown = [str(m) for m in get_messages(request)]
+    assert said in shown[0] and said in shown[1] and "(s)" not in " ".join(shown), shown

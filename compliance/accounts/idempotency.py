@@ -21,6 +21,7 @@ from django.contrib import messages
 from django.db import IntegrityError, transaction
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from compliance.accounts.models import IdempotencyKey, User
 from compliance.rulebook import RuleViolation
@@ -152,8 +153,8 @@ def form_write_once(
 ) -> T | AlreadyRecorded:
     """Call `write` once per form token, in one transaction with the token's row.
 
-    `recorded(result)` says what was recorded ("#12: Inspection at table R-01") and where it is
-    shown; a second submission of the same form gets that instead of a second entry, even when
+    `recorded(result)` says what was recorded ("#12: Inspection at table R-01", in the language in
+    use: a repeat is shown it as it was said) and where it is shown; a second submission of the same form gets that instead of a second entry, even when
     both arrive at once (the second waits on the first's row). A refusal (RuleViolation) frees the
     token so the corrected form can be sent again, and keeps what the refusal itself recorded (a
     wrong password counted for the lockout).
@@ -202,5 +203,10 @@ def form_already_recorded(request) -> AlreadyRecorded | None:
 
 def already_recorded_redirect(request, repeat: AlreadyRecorded):
     """The page of what was recorded, saying so: the form was sent twice and recorded once."""
-    messages.info(request, f"Already recorded as {repeat.recorded}. The form was sent twice; it is recorded once.")
+    # `recorded` was said in the language of the first send (the same person's, a moment before).
+    messages.info(
+        request,
+        _("Already recorded as %(recorded)s. The form was sent twice; it is recorded once.")
+        % {"recorded": repeat.recorded},
+    )
     return redirect(repeat.location)

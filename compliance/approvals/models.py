@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from compliance.accounts.models import User
 from compliance.casinos.models import Game, GamingTable, Property, PropertyScopedQuerySet
@@ -112,8 +113,14 @@ class ApprovalSignature(models.Model):
     layout = models.ForeignKey(
         LayoutSubmission, null=True, blank=True, on_delete=models.PROTECT, related_name="signatures"
     )
+    # Said in the reader's language where a page lists the signatures ("Filed by …").
     action = models.CharField(
-        max_length=20, choices=[("filed", "Filed"), ("approved", "Approved"), ("rejected", "Rejected")]
+        max_length=20,
+        choices=[
+            ("filed", pgettext_lazy("signed step", "Filed")),
+            ("approved", pgettext_lazy("signed step", "Approved")),
+            ("rejected", pgettext_lazy("signed step", "Rejected")),
+        ],
     )
     reference = models.CharField(
         max_length=100, blank=True, help_text="The regulator's reference.", validators=[printable_line]

@@ -14,6 +14,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from compliance.accounts.idempotency import (
@@ -126,7 +127,7 @@ def rules_new(request):
                     **form.content(),
                 ),
                 recorded=lambda submission: (
-                    f"draft version {submission.version}",
+                    _("draft version %(version)s") % {"version": submission.version},
                     reverse("rules-submission", args=[submission.pk]),
                 ),
             )
@@ -144,7 +145,11 @@ def _saved(request, submission):
     messages.success(
         request,
         (
-            _("Draft version %(version)s saved; it still breaks %(count)s rule(s), listed below.")
+            ngettext(
+                "Draft version %(version)s saved; it still breaks %(count)s rule, listed below.",
+                "Draft version %(version)s saved; it still breaks %(count)s rules, listed below.",
+                count,
+            )
             if count
             else _("Draft version %(version)s saved; it breaks no rule and may be filed.")
         )
@@ -253,7 +258,7 @@ def rules_submission(request, pk: int):
                         submission_id=submission.pk, signature=file_form.signature()
                     ),
                     recorded=lambda filed: (
-                        f"the filing of Rules Submission version {submission.version}",
+                        _("the filing of Rules Submission version %(version)s") % {"version": submission.version},
                         reverse("rules-submission", args=[submission.pk]),
                     ),
                 )
@@ -272,7 +277,7 @@ def rules_submission(request, pk: int):
             request,
             action,
             decide=lambda **decision: services.rules_submission_decide(submission_id=submission.pk, **decision),
-            what=f"Rules Submission version {submission.version}",
+            what=_("Rules Submission version %(version)s") % {"version": submission.version},
         )
         if done:
             return done
@@ -490,7 +495,11 @@ def _configuration_saved(request, submission, name: str):
     messages.success(
         request,
         (
-            _("Configuration “%(name)s” saved; the draft still breaks %(count)s rule(s), listed below.")
+            ngettext(
+                "Configuration “%(name)s” saved; the draft still breaks %(count)s rule, listed below.",
+                "Configuration “%(name)s” saved; the draft still breaks %(count)s rules, listed below.",
+                count,
+            )
             if count
             else _("Configuration “%(name)s” saved; the draft breaks no rule and may be filed.")
         )
@@ -524,7 +533,7 @@ def _configuration_save(request, submission, form, *, key: str | None = None):
                 submission_id=submission.pk, configuration=form.configuration(), key=key
             ),
             recorded=lambda saved: (
-                f"table configuration “{form.cleaned_data['name']}”",
+                _("table configuration “%(name)s”") % {"name": form.cleaned_data["name"]},
                 reverse("rules-submission", args=[saved.pk]) + "#configurations-heading",
             ),
         )
@@ -557,7 +566,7 @@ def configuration_edit(request, pk: int, key: str):
                 token=request.POST.get("form_token", ""),
                 write=lambda: services.rules_submission_configuration_remove(submission_id=submission.pk, key=key),
                 recorded=lambda removed: (
-                    f"the removal of table configuration “{configuration.name}”",
+                    _("the removal of table configuration “%(name)s”") % {"name": configuration.name},
                     reverse("rules-submission", args=[removed.pk]) + "#configurations-heading",
                 ),
             )
@@ -651,7 +660,7 @@ def table_configuration(request, pk: int):
                     table_id=table.pk, actor=request.user, changes={"configuration": form.cleaned_data["configuration"]}
                 ),
                 recorded=lambda changed: (
-                    f"the configuration of table {changed.number}",
+                    _("the configuration of table %(table)s") % {"table": changed.number},
                     reverse("manage") + f"?property={changed.property_id}",
                 ),
             )
@@ -686,14 +695,19 @@ def _decision_step(request, action, *, decide, what: str):
                     note=data["note"],
                     signature=form.signature(),
                 ),
-                recorded=lambda _: (f"the decision on {what}", reverse("approvals")),
+                recorded=lambda decided: (_("the decision on %(what)s") % {"what": what}, reverse("approvals")),
             )
         except RuleViolation as refusal:
             form.show(refusal)
         else:
             if isinstance(decided, AlreadyRecorded):
                 return form, already_recorded_redirect(request, decided)
-            messages.success(request, f"{what} {data['decision']}, signed ({data['reference']}).")
+            said = (
+                _("%(what)s approved, signed (%(reference)s).")
+                if data["decision"] == "approved"
+                else _("%(what)s rejected, signed (%(reference)s).")
+            )
+            messages.success(request, said % {"what": what, "reference": data["reference"]})
             return form, redirect("approvals")
     return form, None
 
@@ -718,7 +732,10 @@ def layout_new(request):
                     artwork=form.cleaned_data["artwork"],
                     created_by=request.user,
                 ),
-                recorded=lambda layout: (f"layout “{layout.name}”", reverse("layout", args=[layout.pk])),
+                recorded=lambda layout: (
+                    _("layout “%(name)s”") % {"name": layout.name},
+                    reverse("layout", args=[layout.pk]),
+                ),
             )
         except RuleViolation as refusal:
             form.show(refusal)
@@ -744,7 +761,7 @@ def layout(request, pk: int):
             request,
             action,
             decide=lambda **decision: services.layout_decide(layout_id=layout.pk, **decision),
-            what=f"Layout “{layout.name}”",
+            what=_("Layout “%(name)s”") % {"name": layout.name},
         )
         if done:
             return done

@@ -10,10 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from compliance.rulebook.violations import Listed
 from compliance.rulebook.vocabulary import WheelType
 
 SINGLE, DOUBLE, AS_SINGLE = WheelType.SINGLE_ZERO, WheelType.DOUBLE_ZERO, WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO
 ALL_WHEELS: frozenset[str] = frozenset({SINGLE, DOUBLE, AS_SINGLE})
+
+
+def wheels_listed(wheels: list[str]) -> Listed:
+    """Wheel types in a sentence by their labels ("double zero, double zero used as single zero"),
+    each said in the reader's language; never their codes."""
+    known = WheelType.values()
+    return Listed([WheelType.label_of(w) if w in known else w.replace("_", " ") for w in wheels])
 
 
 @dataclass(frozen=True)

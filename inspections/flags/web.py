@@ -108,7 +108,7 @@ def flag_resolve(request, pk: int):
                     flag_id=flag.pk, note=form.cleaned_data["note"], signature=form.signature()
                 ),
                 recorded=lambda flag: (
-                    f"the acknowledgement of the flag on table {flag.table.number}",
+                    _("the acknowledgement of the flag on table %(table)s") % {"table": flag.table.number},
                     reverse("flags"),
                 ),
             )

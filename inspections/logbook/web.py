@@ -485,7 +485,8 @@ def _signed_action(
                 token=form.token(),
                 write=lambda: record(form),
                 recorded=lambda entry: (
-                    f"#{entry.seq}: {entry.get_kind_display()} at table {table.number}",
+                    _("#%(seq)s: %(kind)s at table %(table)s")
+                    % {"seq": entry.seq, "kind": entry.get_kind_display(), "table": table.number},
                     reverse("table", args=[table.pk]),
                 ),
             )

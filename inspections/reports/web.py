@@ -54,7 +54,7 @@ def report_list(request):
                     period_to=data["period_to"],
                     tables=data["table_list"],
                 ),
-                recorded=lambda report: (f"report #{report.pk}", reverse("reports")),
+                recorded=lambda report: (_("report #%(number)s") % {"number": report.pk}, reverse("reports")),
             )
         except RuleViolation as refusal:
             # The API's refusal, on the form (a 429 when too many reports are waiting at once).

@@ -288,3 +288,71 @@ def test_a_date_is_never_cut_across_two_lines_on_a_phone(site, browser, world, l
         assert {path: dates for path, dates in broken.items() if dates} == {}
     finally:
         context.close()
+
+
+# A serial of the equipment register ("WH-R-01", "BL-R-05-S3") cut at one of its hyphens.
+SERIALS_ON_TWO_LINES = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const found of node.data.matchAll(/\\b[A-Z]{1,4}(?:-[A-Z0-9]{1,8}){2,}\\b/g)) {
+      range.setStart(node, found.index);
+      range.setEnd(node, found.index + found[0].length);
+      const tops = new Set(Array.from(range.getClientRects(), rect => Math.round(rect.top)));
+      if (tops.size > 1) broken.push(found[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en-US", "es-ES"])
+def test_a_wheels_and_a_balls_serial_stay_on_one_line_on_a_tablet(site, browser, world, language):
+    """The walk of the demo in Chromium found the compliance manager's tables on a 768 px tablet
+    reading "WH-R-" / "01" and "BL-R-" / "05-" / "S3": a serial is read and compared whole."""
+    context = browser.new_context(viewport=WIDTHS["tablet"], locale=language)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        login(page, site, world.compliance.username, PASSWORD)
+        page.goto(site + "/manage/")
+        assert page.evaluate(SERIALS_ON_TWO_LINES) == []
+    finally:
+        context.close()
+
+
+# Each drop-down whose chosen words are wider than the room it gives them (its width less its
+# padding and its arrow): the person reads "Registro de inspeccior" and cannot tell what is chosen.
+CHOICES_CUT = """() => {
+  const cut = [];
+  const canvas = document.createElement('canvas').getContext('2d');
+  for (const select of document.querySelectorAll('main select')) {
+    const option = select.options[select.selectedIndex];
+    if (!option || !select.offsetWidth) continue;
+    const style = getComputedStyle(select);
+    canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+    if (canvas.measureText(option.text).width > room) cut.push(`${select.name}: ${option.text}`);
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en-US", "es-ES"])
+def test_a_drop_downs_chosen_words_are_not_cut_on_a_tablet(site, browser, world, language):
+    """The walk of the demo in Chromium found the report form on a 768 px tablet reading "Registro
+    de inspeccior", "Keystone Demo Casin", "PDF (con su CSV dent" and a Rules Submission's options
+    "— (not in this submiss": a grid of fields 180 px wide holds a text box, not a choice's words."""
+    context = browser.new_context(viewport=WIDTHS["tablet"], locale=language)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    try:
+        login(page, site, world.compliance.username, PASSWORD)
+        cut = {}
+        for path in ("/reports/", "/manage/rules/new/"):
+            page.goto(site + path)
+            cut[path] = page.evaluate(CHOICES_CUT)
+        assert {path: found for path, found in cut.items() if found} == {}
+    finally:
+        context.close()

@@ -28,6 +28,7 @@ from tests.factories import PASSWORD, artwork_upload
 from tests.inspections.test_api import client_for, signature
 from tests.inspections.test_services import ALL_PASS, event, inspect
 from tests.security.test_idempotency import row_counts
+from tests.test_i18n import set_language
 
 TOKEN = re.compile(r'name="form_token" value="([^"]+)"')
 
@@ -320,3 +321,26 @@ def test_two_taps_at_once_make_one_entry(committed_db, casino):
         thread.join()
     assert [r.status_code for r in results] == [302, 302]
     assert Entry.objects.filter(kind="cover").count() == 1
+
+
+MESSAGES = re.compile(r'<ul class="messages" role="status">(.*?)</ul>', re.S)
+# The English of what a form recorded ("… at table R-01", "the decision on …", "draft version 2").
+ENGLISH = re.compile(r"\b(Already|recorded|twice|the|at|of|on|version|draft|layout|report|approved|rejected|signed)\b")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_form_sent_twice_says_so_in_the_persons_language(client, casino, regulator, case):
+    """A double tap on a Spanish tablet is told, in Spanish, what the first tap recorded (the walk
+    of the demo in Chromium found "Already recorded as #363: Mesa cerrada at table R-04. The form
+    was sent twice; it is recorded once." on a Spanish page); and so is the regulator's decision."""
+    who, url, data = _cases(casino, regulator)[case]()
+    set_language(who, "es")
+    client.force_login(who)
+    token = _shown_with_token(client, url)
+    first = client.post(url, {**data, "form_token": token}, follow=True)
+    said = " ".join(MESSAGES.findall(first.content.decode()))
+    assert not ENGLISH.search(re.sub(r"<[^>]+>|“[^”]*”|«[^»]*»", "", said)), said
+    again = client.post(url, {**data, "form_token": token}, follow=True).content.decode()
+    said = " ".join(MESSAGES.findall(again))
+    assert "Ya anotado como" in said, said
+    assert not ENGLISH.search(re.sub(r"<[^>]+>|“[^”]*”|«[^»]*»", "", said)), said

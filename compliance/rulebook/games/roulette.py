@@ -10,14 +10,10 @@ from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.side_wagers import check_paytable, straight_as_fixed, straight_fixed
 from compliance.rulebook.jurisdiction import GameRules
 from compliance.rulebook.violations import Odds, Violation
-from compliance.rulebook.wagers import DOUBLE, Option, Paytable, Wager, house_edge, odds_given
+from compliance.rulebook.wagers import DOUBLE, Option, Paytable, Wager, house_edge, odds_given, wheels_listed
 
 # An option left out: not chosen.
 NOT_CHOSEN: tuple[object, ...] = (None, False, [], "")
-
-
-def wheels_phrase(wheels: list[str]) -> str:
-    return ", ".join(w.replace("_", " ") for w in wheels)
 
 
 def offer(
@@ -89,7 +85,7 @@ def check_roulette_submission(
                     field=f"payout_odds.{code}",
                     citation=wager.wheels_citation or wager.citation,
                     wager=wager.label,
-                    wheels=wheels_phrase(wrong_wheels),
+                    wheels=wheels_listed(wrong_wheels),
                 )
             )
     violations.append(lightning_needs_straight(known=rules.OPTIONS, payout_odds=payout_odds, options=options))

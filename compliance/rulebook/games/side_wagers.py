@@ -8,7 +8,8 @@ from fractions import Fraction
 
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.violations import Odds, Violation
-from compliance.rulebook.wagers import Option, Paytable
+from compliance.rulebook.wagers import Option, Paytable, wheels_listed
+from compliance.rulebook.words import option_label
 
 
 def check_paytable(rule: Paytable, *, name: str, value: object, wheel_types: list[str]) -> list[Violation]:
@@ -48,8 +49,8 @@ def check_paytable(rule: Paytable, *, name: str, value: object, wheel_types: lis
                 "option_wheel_type",
                 field=field,
                 citation=rule.wheels_citation or rule.citation,
-                option=name,
-                wheels=", ".join(w.replace("_", " ") for w in wrong_wheels),
+                option=option_label(name),
+                wheels=wheels_listed(wrong_wheels),
             )
         )
     return violations
