@@ -524,6 +524,9 @@ def check_pages(data: bytes, segment: dict, entries: dict[int, dict], verdict: V
         starts = list(ROW_START.finditer(body))
         if not starts:
             problems.append(f"page {number} holds the register's heading but no row")
+        if printed:  # a row the page break split goes on under the next page's heading
+            page, seq, row = printed[-1]
+            printed[-1] = (page, seq, row + body[: starts[0].start() if starts else len(body)])
         for at, start in enumerate(starts):
             end = starts[at + 1].start() if at + 1 < len(starts) else len(body)
             printed.append((number, int(start.group(1)), body[start.end() : end]))
