@@ -356,3 +356,20 @@ def test_an_old_weeks_register_verifies_offline_between_its_two_checkpoints(
     assert "OK      the segment starts right after signed checkpoint #1 (entry #6)" in result.stdout
     assert "OK      the segment ends on signed checkpoint #2: entry #12" in result.stdout
     assert "the register's 6 rows on them are the segment's entries of the period" in result.stdout
+
+
+def test_the_proof_formats_words_are_the_applications():
+    """The register's words the verifier reads by are the ones the application prints: the kinds'
+    names, every register field's heading, the checkpoint formats."""
+    from django.utils import translation
+
+    from inspections.logbook.models import EntryKind
+    from inspections.logbook.register import REGISTER_FIELDS
+    from inspections.reports.kinds import REGISTER_COLUMNS
+    from logbook_proof import formats
+
+    with translation.override("en"):
+        assert {value: str(label) for value, label in EntryKind.choices} == formats.KIND_WORDS
+    assert set(formats.REGISTER_LABELS) == set(REGISTER_FIELDS)
+    assert [column.label for column in REGISTER_COLUMNS] == [formats.REGISTER_LABELS[f] for f in REGISTER_FIELDS]
+    assert checkpoints.SIGNED_FIELDS is formats.SIGNED_FIELDS and chain.GENESIS == formats.GENESIS
