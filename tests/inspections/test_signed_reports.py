@@ -588,6 +588,18 @@ def test_a_page_deleted_and_the_file_resigned_with_the_casinos_key_is_refused(
     assert "OK      the CSV's 8 rows are the segment's entries of the period" in out  # the CSV was left whole
 
 
+def test_the_pages_read_alike_by_pdfium_and_by_pypdf(committed_db, media, history, monkeypatch):
+    """The verifier reads the pages with PDFium where pypdfium2 is installed, else with pypdf: the
+    check, blind to white space, sees the same text either way."""
+    from logbook_proof import verify
+
+    data = Path(generated(history).file.path).read_bytes()
+    by_pdfium = [verify.squeezed(text) for text in verify.page_texts(data)]
+    monkeypatch.setitem(sys.modules, "pypdfium2", None)  # not installed
+    by_pypdf = [verify.squeezed(text) for text in verify.page_texts(data)]
+    assert by_pdfium[1:] == by_pypdf[1:] and "#4·R-01" in by_pdfium[2]
+
+
 def test_pages_reordered_and_the_file_resigned_is_refused(committed_db, media, history, signing_keys, tmp_path):
     report = generated(history)
 
