@@ -24,6 +24,7 @@ from config.keyring import CheckpointKey, KeyringError, keyring_load
 from inspections.logbook.models import Checkpoint
 from inspections.logbook.timestamps import timestamp_check
 from logbook_proof.formats import CHECKPOINT_FORMAT as FORMAT
+from logbook_proof.formats import CHECKPOINT_FORMAT_1 as FORMAT_1  # noqa: F401  (its name here, for the callers)
 from logbook_proof.formats import SIGNED_FIELDS as SIGNED_FIELDS
 from logbook_proof.formats import record_message
 

@@ -218,8 +218,8 @@ def checkpoint_for(report: Report) -> Checkpoint | None:
 def _segment_bounds(report: Report) -> tuple[int, int]:
     """The chain segment's first and last entry numbers: from the entry after the newest signed
     checkpoint before the period's first entry (the logbook's first entry without one) to the entry of
-    the first checkpoint at or after the period's last entry (the report's own, at the latest; the
-    chain's head without a checkpoint key). So the segment covers the whole period between two
+    the first checkpoint at or after the period's last entry (the report's own, at the latest; without
+    a checkpoint, the period's last entry: such a segment does not verify). So the segment covers the whole period between two
     signed heads, and an old week's costs what the latest's does: it never runs on to the chain's head."""
     period_first, period_last = period_seqs(report)
     checkpoints = Checkpoint.objects.filter(property_id=report.property_id)
@@ -228,9 +228,12 @@ def _segment_bounds(report: Report) -> tuple[int, int]:
     except CheckpointKeyMissing:
         keys = None
     start = start_checkpoint(property_id=report.property_id, before_seq=period_first, keys=keys) if keys else None
-    end = checkpoints.filter(entry_seq__gte=period_last).order_by("entry_seq", "seq").first()
-    if end is None or (report.checkpoint is not None and report.checkpoint.entry_seq < end.entry_seq):
-        end = report.checkpoint
+    # As the report's chain check closes its walk (chain.chain_verify_period): read by number from the
+    # starting checkpoint on (the index), never from the property's first checkpoint.
+    after = checkpoints.filter(seq__gt=start.seq if start is not None else 0, entry_seq__gte=period_last)
+    if report.checkpoint is not None:
+        after = after.filter(seq__lte=report.checkpoint.seq)
+    end = after.order_by("seq").first() or report.checkpoint
     last = end.entry_seq if end is not None else period_last
     return (start.entry_seq + 1 if start is not None else 1), last
 
