@@ -101,15 +101,15 @@ MACHINE_FORMATS = {
     ("compliance/rulebook/words.py", "return moment.strftime("): "the one format",
     ("compliance/rulebook/words.py", "return day.strftime(DATE_FORMAT)"): "the one format",
     ("inspections/logbook/register.py", '"time": local.strftime("%H:%M:%S")'): (
-        "the register's CSV cell, reproduced offline by scripts/verify_report.py"
+        "the register's CSV cell, reproduced offline by logbook-verify"
     ),
     ("config/keyring.py", "checkpoint-{now:%Y%m%dT%H%M%S}"): "a key's file name",
-    ("scripts/verify_report.py", '"time": local.strftime(time_format)'): (
-        "the register's CSV cell, checked (the one format's, or a report's from before it named the zone)"
+    ("logbook_proof/formats.py", '"time": local.strftime(time_format)'): (
+        "the register's CSV cell and printed row, checked (the one format's, or a report's from before it named the zone)"
     ),
-    ("scripts/verify_report.py", ".astimezone(zone).strftime(signed_format)"): "the register's CSV cell, checked",
+    ("logbook_proof/formats.py", ".astimezone(zone).strftime(signed_format)"): "the register's cells, checked",
     ("scripts/run.py", "checkpoint-ledger.{datetime.now(UTC):%Y%m%dT%H%M%S}"): "a set-aside ledger's file name",
-    ("scripts/verify_report.py", "{info['gen_time'].native:%Y-%m-%d %H:%M:%S} UTC"): (
+    ("logbook_proof/verify.py", "{status.timestamp:%Y-%m-%d %H:%M:%S} UTC"): (
         "the verifier's own output, without Django"
     ),
 }
@@ -117,7 +117,7 @@ MACHINE_FORMATS = {
 
 def _hand_formatted() -> list[str]:
     found = []
-    for folder in ("compliance", "inspections", "config", "templates", "scripts"):
+    for folder in ("compliance", "inspections", "config", "templates", "scripts", "logbook_proof"):
         for path in sorted((ROOT / folder).rglob("*")):
             if path.suffix not in (".py", ".html", ".txt") or "migrations" in path.parts:
                 continue

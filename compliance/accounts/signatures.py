@@ -4,7 +4,6 @@ and what is stored is bound to a SHA-256 of a canonical form of what was signed.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -22,6 +21,7 @@ from compliance.rulebook import RuleViolation, raise_if_any, rulebook_for
 from compliance.rulebook.signatures import password_within_limit, signature_directory_unavailable
 from config.network import client_ip
 from config.validators import PASSWORD_MAX_LENGTH
+from logbook_proof.formats import canonical  # the one canonical JSON of the proof format
 
 
 class Unattended:
@@ -50,11 +50,6 @@ class SignatureInput:
         # A forgotten request would sign without the lockout: refuse to build such a signature.
         if not isinstance(self.request, HttpRequest | Unattended):
             raise TypeError(f"A signature needs the HttpRequest that brought it (or Unattended), not {self.request!r}")
-
-
-def canonical(value) -> bytes:
-    """One byte string per value: sorted keys, no spaces, UTF-8."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def content_digest(value) -> str:

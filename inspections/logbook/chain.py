@@ -7,7 +7,6 @@ hash covers the signatures, and each entry covers the one before it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,12 +15,10 @@ from datetime import UTC, datetime, timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from compliance.accounts.signatures import canonical
 from compliance.casinos.models import Property
 from inspections.logbook import checkpoints, ledger
 from inspections.logbook.models import ChainHead, Checkpoint, Entry, Signature
-
-GENESIS = "0" * 64
+from logbook_proof.formats import GENESIS, body_hash, record_hash  # the hashes, defined once
 
 
 def _time(value: datetime | None) -> str | None:
@@ -78,16 +75,6 @@ def signature_record_of(row: Mapping) -> dict:
         "signed_at": _time(row["signed_at"]),
         "content_hash": row["content_hash"],
     }
-
-
-def body_hash(body: dict) -> str:
-    """The hash every signature of the entry carries: SHA-256 of its canonical body."""
-    return hashlib.sha256(canonical(body)).hexdigest()
-
-
-def record_hash(*, prev_hash: str, body: dict, signatures: list[dict]) -> str:
-    """The entry's hash: SHA-256(prev_hash ‖ canonical({"body", "signatures"}))."""
-    return hashlib.sha256(prev_hash.encode() + canonical({"body": body, "signatures": signatures})).hexdigest()
 
 
 def _attributes(instance, names) -> dict:

@@ -6,8 +6,8 @@ A checkpoint's signed message is the canonical JSON of
 (format 1, signed before the property's identity was bound, lacks "licence" and "jurisdiction")
 signed with Ed25519 by a key of the ring LOGBOOK_CHECKPOINT_KEYRING names (config/keyring.py), which
 is outside the database: whoever rewrites the database cannot make a checkpoint that verifies. Its
-RFC 3161 token, when there is one, is over the signature's bytes. The offline verifier
-(scripts/verify_report.py) builds the same message on its own.
+RFC 3161 token, when there is one, is over the signature's bytes. The formats and the message are
+logbook_proof.formats's, which the offline verifier (logbook-verify) shares.
 """
 
 from __future__ import annotations
@@ -19,21 +19,18 @@ from pathlib import Path
 from cryptography.exceptions import InvalidSignature
 from django.conf import settings
 
-from compliance.accounts.signatures import canonical
 from compliance.casinos.clock import local_text
 from config.keyring import CheckpointKey, KeyringError, keyring_load
 from inspections.logbook.models import Checkpoint
 from inspections.logbook.timestamps import timestamp_check
+from logbook_proof.formats import CHECKPOINT_FORMAT as FORMAT
+from logbook_proof.formats import CHECKPOINT_FORMAT_1 as FORMAT_1  # noqa: F401  (its name here, for the callers)
+from logbook_proof.formats import SIGNED_FIELDS as SIGNED_FIELDS
+from logbook_proof.formats import record_message
 
-FORMAT_1 = "logbook-checkpoint/1"
-FORMAT = "logbook-checkpoint/2"
-# What each format signs. Format 2 binds the property's identity (its licence number and
-# jurisdiction), not only its number: swapping two properties' names and licences in the database no
-# longer leaves their checkpoints verifying. Format-1 checkpoints (signed before) keep verifying.
-SIGNED_FIELDS = {
-    FORMAT_1: ("format", "property", "seq", "entry_seq", "head", "signed_at", "key_id"),
-    FORMAT: ("format", "property", "licence", "jurisdiction", "seq", "entry_seq", "head", "signed_at", "key_id"),
-}
+# What each format signs (SIGNED_FIELDS): format 2 binds the property's identity (its licence number
+# and jurisdiction), not only its number: swapping two properties' names and licences in the database
+# no longer leaves their checkpoints verifying. Format-1 checkpoints (signed before) keep verifying.
 # A token's time may run this far from the checkpoint's own (the authority is asked right after signing).
 TIMESTAMP_SLACK = dt.timedelta(minutes=5)
 
@@ -92,15 +89,6 @@ def checkpoint_message(
             "key_id": key_id,
         }
     )
-
-
-def record_message(record: dict) -> bytes:
-    """What a checkpoint record (checkpoint_record's, the ledger's, a report's) says was signed: the
-    canonical JSON of its format's fields."""
-    fields = SIGNED_FIELDS.get(record.get("format", ""))
-    if fields is None:
-        raise ValueError(f"unknown checkpoint format {record.get('format')!r}")
-    return canonical({name: record.get(name) for name in fields})
 
 
 def message_of(checkpoint: Checkpoint) -> bytes:

@@ -14,20 +14,12 @@ defusedcsv was considered: it leaves tab- and carriage-return-led cells as they 
 from __future__ import annotations
 
 import csv
-from typing import IO, Any
+from typing import IO
 
-# OWASP's list, the line feed and NUL too (ASVS 1.2.10), and the full-width forms of the four
-# signs, which some spreadsheets fold into the ASCII ones.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n", "\0", "\uff1d", "\uff0b", "\uff0d", "\uff20")
-
-
-def csv_cell(value: Any) -> str:
-    """One cell as text, a leading single quote added where a spreadsheet would see a formula."""
-    text = "" if value is None else str(value)
-    # Leading spaces are skipped by some spreadsheets before they look for the sign.
-    if text.lstrip(" ").startswith(FORMULA_STARTS):
-        return "'" + text
-    return text
+# The cell's rule is the proof format's (the offline verifier reads the CSV with it): OWASP's list, the
+# line feed and NUL too (ASVS 1.2.10), and the full-width forms of the four signs.
+from logbook_proof.formats import FORMULA_STARTS as FORMULA_STARTS
+from logbook_proof.formats import csv_cell
 
 
 class CsvWriter:

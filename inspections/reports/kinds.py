@@ -27,6 +27,7 @@ from inspections.logbook.models import Entry, EntryKind, SignatureMeaning, amend
 from inspections.logbook.register import REGISTER_FIELDS, register_row
 from inspections.reports import charts
 from inspections.reports.models import Report, ReportKind
+from logbook_proof.formats import REGISTER_LABELS, ROW_FIRST_CELL, ROW_FIRST_LINE
 
 
 @dataclass(frozen=True)
@@ -94,26 +95,28 @@ def _table_ids(report: Report) -> list[int]:
 
 # ---- The § 617a.2(e) register, and a table's history ----
 
-# Each of the register's fields (the API's names, in their order) and its column in the PDF and the CSV.
-COLUMN_OF = {
-    "seq": ("#", "4%"),
-    "date": ("Date", "8%"),
-    "time": ("Time", "6%"),
-    "table_number": ("Table", "5%"),
-    "kind": ("Entry (adjustment or replacement)", "9%"),
-    "part": ("Part adjusted or replaced", "8%"),
-    "ball": ("Ball change: ball taken off, ball put on", "8%"),
-    "description": ("Description (and amendments)", "19%"),
-    "failed_items": ("Checklist item(s) failed", "9%"),
-    "notes": ("Notes (inspection, no spin)", "10%"),
-    "inspection_certified": ("Inspection completed (certified)", "7%"),
-    "signatures": ("Signature: name, credential no., meaning, date and time", "15%"),
-    "photos": ("Photos (SHA-256 of each original)", "10%"),
+# Each of the register's fields (the API's names, in their order) and its column in the PDF and the CSV:
+# the headings are the proof format's (logbook_proof.formats, which the offline verifier reads them by).
+COLUMN_WIDTHS = {
+    "seq": "4%",
+    "date": "8%",
+    "time": "6%",
+    "table_number": "5%",
+    "kind": "9%",
+    "part": "8%",
+    "ball": "8%",
+    "description": "19%",
+    "failed_items": "9%",
+    "notes": "10%",
+    "inspection_certified": "7%",
+    "signatures": "15%",
+    "photos": "10%",
 }
+COLUMN_OF = {field: (REGISTER_LABELS[field], width) for field, width in COLUMN_WIDTHS.items()}
 REGISTER_COLUMNS = [Column(field, *COLUMN_OF[field]) for field in REGISTER_FIELDS]
 # The PDF's cells of the register: the same fields, in the same order, the short ones together.
 REGISTER_CELLS = [
-    Cell(("#{seq} · {table_number}", "{date} {time}"), "#, table, date and time", "14%"),
+    Cell((ROW_FIRST_LINE, "{date} {time}"), ROW_FIRST_CELL, "14%"),
     Cell(
         ("{kind}", "{part}", "{ball}"),
         "Entry (adjustment or replacement), part adjusted or replaced, ball taken off and put on",

@@ -12,7 +12,7 @@ in the background, a local process pool for `render_report`):
    own counter, started at the piece's first page, with the total), merged onto its pages;
 3. pypdf joins the pieces behind the cover, which carries the PDF/A-3b metadata and, as
    attachments, the CSV of the same rows and the chain segment of the period (every entry's record,
-   previous hash and hash, and the signed checkpoints over them: scripts/verify_report.py checks
+   previous hash and hash, and the signed checkpoints over them: logbook-verify checks
    one against the other offline). The joined file is signed (PAdES, signing.py), hashed and only
    then published.
 
@@ -54,18 +54,16 @@ from django.utils.translation import gettext
 from compliance.casinos.clock import local_text
 from compliance.rulebook.artwork import artwork_media_type
 from inspections.logbook import services as logbook
-from inspections.logbook.chain import chain_segment, chain_verify_period
-from inspections.logbook.checkpoints import CheckpointKeyMissing, checkpoint_record
+from inspections.logbook.chain import chain_segment, chain_verify_period, start_checkpoint
+from inspections.logbook.checkpoints import CheckpointKeyMissing, checkpoint_keys, checkpoint_record
 from inspections.logbook.models import Checkpoint, Entry
 from inspections.logbook.timestamps import timestamp_check
 from inspections.reports import signing
 from inspections.reports.csvfile import csv_writer
 from inspections.reports.kinds import ENTRY_KINDS, artwork_attachment_name, cells_of, kind_of, period_bounds
 from inspections.reports.models import Report, ReportPiece, ReportStatus
+from logbook_proof.formats import SEGMENT, SEGMENT_FORMAT  # the segment as the verifier reads it
 
-SEGMENT = "chain-segment.json"
-# Format 2 names the property's jurisdiction beside its licence: both are what its checkpoints sign.
-SEGMENT_FORMAT = "logbook-chain-segment/2"
 SEGMENT_ENTRIES = "segment-entries.json"  # the segment's entries, written beside the pieces
 
 COVER = -1  # the index of the cover piece
@@ -218,27 +216,31 @@ def checkpoint_for(report: Report) -> Checkpoint | None:
 
 
 def _segment_bounds(report: Report) -> tuple[int, int]:
-    """The chain segment's first and last entry numbers: from the first entry of the period (by its
-    number in the property's chain) to the entry the report's checkpoint signed (or the chain's head
-    without one)."""
-    start, end = period_bounds(report)
+    """The chain segment's first and last entry numbers: from the entry after the newest signed
+    checkpoint before the period's first entry (the logbook's first entry without one) to the entry of
+    the first checkpoint at or after the period's last entry (the report's own, at the latest; without
+    a checkpoint, the period's last entry: such a segment does not verify). So the segment covers the whole period between two
+    signed heads, and an old week's costs what the latest's does: it never runs on to the chain's head."""
+    period_first, period_last = period_seqs(report)
+    checkpoints = Checkpoint.objects.filter(property_id=report.property_id)
+    try:
+        keys = checkpoint_keys()
+    except CheckpointKeyMissing:
+        keys = None
+    start = start_checkpoint(property_id=report.property_id, before_seq=period_first, keys=keys) if keys else None
+    # As the report's chain check closes its walk (chain.chain_verify_period): read by number from the
+    # starting checkpoint on (the index), never from the property's first checkpoint.
+    after = checkpoints.filter(seq__gt=start.seq if start is not None else 0, entry_seq__gte=period_last)
     if report.checkpoint is not None:
-        last = report.checkpoint.entry_seq
-    else:
-        last = (
-            Entry.objects.filter(property_id=report.property_id).order_by("-seq").values_list("seq", flat=True).first()
-            or 0
-        )
-    in_period = Entry.objects.filter(
-        property_id=report.property_id, occurred_at__gte=start, occurred_at__lt=end, seq__lte=last
-    )
-    first = min(in_period.order_by("seq").values_list("seq", flat=True).first() or last, last)
-    return first, last
+        after = after.filter(seq__lte=report.checkpoint.seq)
+    end = after.order_by("seq").first() or report.checkpoint
+    last = end.entry_seq if end is not None else period_last
+    return (start.entry_seq + 1 if start is not None else 1), last
 
 
 def segment_entries_write(report_id: int) -> None:
-    """The chain segment's entries, one JSON line each (as many as the chain holds after the period's
-    first entry: 100,000 from an old period), written beside the pieces rather than after them; the
+    """The chain segment's entries, one JSON line each (from the signed checkpoint before the period to
+    the first one after it: an old week's as many as the latest's), written beside the pieces; the
     cover's segment_write puts the header before them. One step of the report's progress."""
     _segment_entries(Report.objects.select_related("property", "checkpoint").get(pk=report_id))
     piece_done(report_id)
@@ -262,8 +264,9 @@ def segment_write(report: Report, path: Path) -> None:
     entries = workdir(report.pk) / SEGMENT_ENTRIES
     bounds = workdir(report.pk) / f"{SEGMENT_ENTRIES}.bounds"
     first, last = json.loads(bounds.read_text()) if bounds.exists() else _segment_entries(report)
+    # The checkpoints over the segment: the one it starts after, those within, the one it ends on.
     covering = Checkpoint.objects.filter(
-        property_id=report.property_id, entry_seq__gte=max(first, 1), entry_seq__lte=last
+        property_id=report.property_id, entry_seq__gte=first - 1, entry_seq__lte=last
     ).order_by("seq")
     header = {
         "format": SEGMENT_FORMAT,
@@ -584,7 +587,7 @@ def piece_render(report_id: int, index: int) -> tuple[str, int]:
                 filename=str(workdir(report_id) / SEGMENT),
                 name=SEGMENT,
                 description="The logbook's hash chain over the period and the signed checkpoints covering it "
-                "(check it with scripts/verify_report.py)",
+                "(check it with logbook-verify, the logbook_proof package)",
                 relationship="Supplement",
             ),
             *_artwork_attachments(report),

@@ -231,7 +231,7 @@ def test_the_offline_verifier_reads_the_registers_times_with_their_zone_and_as_r
     import csv as csv_module
     import io
 
-    from scripts import verify_report
+    from logbook_proof import formats, verify
 
     entry = {
         "record": {
@@ -267,30 +267,109 @@ def test_the_offline_verifier_reads_the_registers_times_with_their_zone_and_as_r
     }
 
     def verdict_of(time: str, signed: str) -> bool:
-        columns = verify_report.COLUMNS
+        columns = formats.REGISTER_LABELS
         row = {
             columns["seq"]: "7",
             columns["date"]: "2026-11-24",
             columns["time"]: time,
-            columns["table"]: "R-01",
-            columns["kind"]: verify_report.KIND_WORDS["unlock"],
+            columns["table_number"]: "R-01",
+            columns["kind"]: formats.KIND_WORDS["unlock"],
             columns["part"]: "",
             columns["notes"]: "",
-            columns["certified"]: "",
+            columns["inspection_certified"]: "",
             columns["signatures"]: f"Dana Whitfield, PGCB-SEC-20417, recorded, {signed}",
             columns["description"]: "Wheel cover unlocked and removed",
-            columns["failed"]: "",
+            columns["failed_items"]: "",
         }
         out = io.StringIO()
         writer = csv_module.DictWriter(out, fieldnames=list(row))
         writer.writeheader()
         writer.writerow(row)
-        verdict = verify_report.Verdict()
-        verify_report.check_csv(segment, {7: entry}, out.getvalue().encode(), verdict)
+        verdict = verify.Verdict()
+        verify.check_csv(segment, {7: entry}, out.getvalue().encode(), verdict)
         return not verdict.failed
 
-    expected = verify_report.expected_cells(entry, verify_report.ZoneInfo("America/New_York"))
+    expected = formats.expected_cells(entry, verify.ZoneInfo("America/New_York"))
     assert expected["time"] == "01:25 EST" and expected["signatures"].endswith(", 2026-11-24 01:25 EST")
     assert verdict_of("01:25 EST", "2026-11-24 01:25 EST")
     assert verdict_of("01:25:07", "2026-11-24 01:25")  # a report made before the zone was named
     assert not verdict_of("02:25 EST", "2026-11-24 01:25 EST")
+
+
+def segment_bounds(report: Report) -> tuple[int, int]:
+    render.plan(report.pk)
+    return render._segment_bounds(Report.objects.select_related("checkpoint", "property").get(pk=report.pk))
+
+
+def test_an_old_weeks_segment_ends_at_the_first_signed_checkpoint_after_it_not_at_the_head(casino):
+    """Issue 35, goal 4: the segment runs from the entry after the signed checkpoint before the period
+    to the first signed checkpoint after it, so an old period's costs what the latest's does. On the
+    old code it ran from the period's first entry to the chain's head (#1 to #24 here)."""
+    days(casino, 1, ago=OLD)  # #1 to #6
+    beat(casino, ago=OLD - timedelta(minutes=10))  # #1 over #6
+    days(casino, 1, ago=BETWEEN)  # the old period: #7 to #12
+    beat(casino, ago=BETWEEN - timedelta(minutes=10))  # #2 over #12
+    days(casino, 2)  # #13 to #24, the latest days
+    old_day = local_date(timezone.now() - BETWEEN, casino.property.zone)
+    old = Report.objects.create(
+        property=casino.property,
+        kind="inspection_register",
+        period_from=old_day,
+        period_to=old_day,
+        requested_by=casino.compliance,
+    )
+    assert segment_bounds(old) == (7, 12)
+    # The latest days: from after #2 to the report's own checkpoint over the head.
+    latest = period_report(casino)
+    assert segment_bounds(latest) == (13, 24)
+    # Without a checkpoint before the period, from the first entry.
+    everything = period_report(casino, days_back=30)
+    assert segment_bounds(everything) == (1, 24)
+
+
+def test_an_old_weeks_register_verifies_offline_between_its_two_checkpoints(
+    committed_db, media, casino, signing_keys, tmp_path
+):
+    from pathlib import Path
+
+    from tests.inspections.test_signed_reports import keys_pem, offline, segment_of
+
+    days(casino, 1, ago=OLD)
+    beat(casino, ago=OLD - timedelta(minutes=10))
+    days(casino, 1, ago=BETWEEN)
+    beat(casino, ago=BETWEEN - timedelta(minutes=10))
+    days(casino, 1)
+    old_day = local_date(timezone.now() - BETWEEN, casino.property.zone)
+    report = Report.objects.create(
+        property=casino.property,
+        kind="inspection_register",
+        period_from=old_day,
+        period_to=old_day,
+        requested_by=casino.compliance,
+    )
+    report = render.generate_locally(report.pk, processes=1)
+    segment = segment_of(report.file.path)
+    assert [entry["seq"] for entry in segment["entries"]] == list(range(7, 13))
+    assert [checkpoint["seq"] for checkpoint in segment["checkpoints"]] == [1, 2]
+    result = offline(Path(report.file.path), "--key", str(keys_pem(tmp_path, signing_keys.ring)))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "OK      the segment starts right after signed checkpoint #1 (entry #6)" in result.stdout
+    assert "OK      the segment ends on signed checkpoint #2: entry #12" in result.stdout
+    assert "the register's 6 rows on them are the segment's entries of the period" in result.stdout
+
+
+def test_the_proof_formats_words_are_the_applications():
+    """The register's words the verifier reads by are the ones the application prints: the kinds'
+    names, every register field's heading, the checkpoint formats."""
+    from django.utils import translation
+
+    from inspections.logbook.models import EntryKind
+    from inspections.logbook.register import REGISTER_FIELDS
+    from inspections.reports.kinds import REGISTER_COLUMNS
+    from logbook_proof import formats
+
+    with translation.override("en"):
+        assert {value: str(label) for value, label in EntryKind.choices} == formats.KIND_WORDS
+    assert set(formats.REGISTER_LABELS) == set(REGISTER_FIELDS)
+    assert [column.label for column in REGISTER_COLUMNS] == [formats.REGISTER_LABELS[f] for f in REGISTER_FIELDS]
+    assert checkpoints.SIGNED_FIELDS is formats.SIGNED_FIELDS and chain.GENESIS == formats.GENESIS

@@ -4,6 +4,7 @@ with its reason, and a rewritten history gets no report at all."""
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime
@@ -206,7 +207,7 @@ def test_a_report_that_names_another_property_is_refused_offline(committed_db, m
     report = generated(history)
     segment = segment_of(report.file.path)
     prop = history.property
-    assert segment["format"] == "logbook-chain-segment/2"
+    assert segment["format"] == "logbook-chain-segment/3"
     assert (segment["property"]["licence"], segment["property"]["jurisdiction"]) == (
         prop.licence_number,
         prop.jurisdiction,
@@ -302,7 +303,26 @@ def test_a_segment_cut_short_is_refused(committed_db, media, history, signing_ke
     )
     assert result.returncode == 1
     assert "FAILED  the segment does not end on a signed checkpoint" in result.stdout
+    # The checkpoint it ended on now lies beyond it: an error, not silence.
+    assert f"FAILED  checkpoint #{report.checkpoint.seq} (entry #8" in result.stdout
+    assert "lies outside the segment (entries #1 to #6)" in result.stdout
     assert "is not in the signed chain segment" in result.stdout  # the CSV's last rows
+
+
+def test_a_segment_that_does_not_start_after_a_signed_checkpoint_is_refused(
+    committed_db, media, history, signing_keys, tmp_path
+):
+    """The segment's first entries cut off: it still hashes to the checkpoint at its end, but nothing
+    signed says no entry of the period came before it."""
+    report = generated(history)
+    segment = segment_of(report.file.path)
+    segment["entries"] = segment["entries"][2:]
+    result = offline(
+        forge(tmp_path, Path(report.file.path), segment=segment), "--key", str(keys_pem(tmp_path, signing_keys.ring))
+    )
+    assert result.returncode == 1
+    assert "OK      the segment ends on signed checkpoint" in result.stdout
+    assert "FAILED  the segment does not start right after a signed checkpoint (it starts at entry #3)" in result.stdout
 
 
 def test_a_checkpoint_signed_by_an_unknown_key_is_refused(committed_db, media, history, signing_keys, tmp_path):
@@ -501,3 +521,176 @@ def test_without_a_checkpoint_key_the_report_says_so_and_does_not_verify_offline
     result = offline(Path(report.file.path), "--key", str(keys_pem(tmp_path, signing_keys.ring)))
     assert result.returncode == 1
     assert "FAILED  the segment does not end on a signed checkpoint" in result.stdout
+
+
+# ---- Issue 33, item 3: every printed page verified, whoever signed the file ----
+
+
+def resigned(tmp_path: Path, original: Path, change, name: str) -> Path:
+    """The report's pages rewritten by `change` (a pypdf writer), its old signature dropped, and the
+    file signed again with the casino's own report key, as someone holding that key would."""
+    from pypdf import PdfWriter
+
+    from inspections.reports import signing
+
+    writer = PdfWriter(clone_from=str(original))
+    change(writer)
+    del writer._root_object["/AcroForm"]  # the old signature's field, whose bytes no longer exist
+    for page in writer.pages:
+        if "/Annots" in page:
+            del page["/Annots"]
+    unsigned = tmp_path / f"{name}-unsigned.pdf"
+    with unsigned.open("wb") as out:
+        writer.write(out)
+    signed = tmp_path / f"{name}.pdf"
+    assert signing.pdf_sign(unsigned, signed, reason="re-signed", location="elsewhere")
+    return signed
+
+
+def refused(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "NOT VERIFIED" in result.stdout
+    # Only the printed pages give it away: the signature and its chain hold.
+    assert "FAILED  the PDF" not in result.stdout and "does not chain" not in result.stdout
+    return result.stdout
+
+
+def test_a_page_deleted_and_the_file_resigned_with_the_casinos_key_is_refused(
+    committed_db, media, history, signing_keys, tmp_path
+):
+    report = generated(history)
+    assert report.pages == 4  # the cover, then rows #1-#3, #4-#6, #7-#8
+    pages = pdf_pages(report)
+    assert "#4 · R-01" in pages[2]
+
+    def delete_third(writer):
+        writer.remove_page(2)
+
+    altered = resigned(tmp_path, Path(report.file.path), delete_third, "deleted")
+    out = refused(offline(altered, "--key", str(keys_pem(tmp_path, signing_keys.ring))))
+    assert "FAILED  the printed pages do not match the signed chain segment:" in out
+    assert "entries #4, #5, #6 of the period are on no page" in out
+    assert "page 3 of 3 says page 4 of 4" in out
+    assert "OK      the CSV's 8 rows are the segment's entries of the period" in out  # the CSV was left whole
+
+
+def test_the_pages_read_alike_by_pdfium_and_by_pypdf(committed_db, media, history, monkeypatch):
+    """The verifier reads the pages with PDFium where pypdfium2 is installed, else with pypdf: the
+    check, blind to white space, sees the same text either way."""
+    from logbook_proof import verify
+
+    data = Path(generated(history).file.path).read_bytes()
+    by_pdfium = [verify.squeezed(text) for text in verify.page_texts(data)]
+    monkeypatch.setitem(sys.modules, "pypdfium2", None)  # not installed
+    by_pypdf = [verify.squeezed(text) for text in verify.page_texts(data)]
+    assert by_pdfium[1:] == by_pypdf[1:] and "#4·R-01" in by_pdfium[2]
+
+
+def test_pages_reordered_and_the_file_resigned_is_refused(committed_db, media, history, signing_keys, tmp_path):
+    report = generated(history)
+
+    def swap(writer):
+        third = writer.pages[2]
+        writer.remove_page(2)
+        writer.insert_page(third, 1)
+
+    out = refused(
+        offline(
+            resigned(tmp_path, Path(report.file.path), swap, "swapped"),
+            "--key",
+            str(keys_pem(tmp_path, signing_keys.ring)),
+        )
+    )
+    assert "the rows are not in the register's order: pages or rows were moved" in out
+    assert "page 2 of 4 says page 3 of 4" in out
+
+
+def test_a_row_edited_on_its_page_and_the_file_resigned_is_refused(
+    committed_db, media, history, signing_keys, tmp_path
+):
+    """Page 2 laid out again from rows whose description was changed (its number stamped as the
+    original's), put in place of the original page, the file signed with the casino's key."""
+    import io
+
+    from django.template.loader import render_to_string
+    from pypdf import PdfReader
+    from weasyprint import HTML
+
+    from inspections.reports.kinds import kind_of
+
+    report = generated(history)
+    keys = list(
+        Entry.objects.filter(property=history.property, seq__in=(1, 2, 3)).order_by("seq").values_list("pk", flat=True)
+    )
+    rows = kind_of(report).rows(report, keys)
+    rows[1]["description"] = "Wheel cover left on"
+    html = render._html(report, render.Piece(0, tuple(keys)), rows)
+    edited = PdfReader(io.BytesIO(HTML(string=html).write_pdf()))
+    numbers = render_to_string("reports/page_numbers.html", {"first_page": 2, "total_pages": 4, "pages": range(1)})
+    number = PdfReader(io.BytesIO(HTML(string=numbers).write_pdf())).pages[0]
+
+    def replace_second(writer):
+        writer.insert_page(edited.pages[0], 1)
+        writer.pages[1].merge_page(number)
+        writer.remove_page(2)
+
+    altered = resigned(tmp_path, Path(report.file.path), replace_second, "edited")
+    assert "Wheel cover left on" in PdfReader(altered).pages[1].extract_text()
+    out = refused(offline(altered, "--key", str(keys_pem(tmp_path, signing_keys.ring))))
+    assert "page 2, row #2: it does not print 'Wheelcoverunlockedandremoved' as the entry says" in out
+    assert "page 2 of 4 says" not in out  # numbered as the original was: only the row gives it away
+
+
+def test_an_annotation_appended_after_the_casinos_signature_is_refused(
+    committed_db, media, history, signing_keys, tmp_path
+):
+    from pypdf import PdfWriter
+    from pypdf.annotations import FreeText
+
+    report = generated(history)
+    writer = PdfWriter(report.file.path, incremental=True)
+    writer.add_annotation(0, FreeText(text="Approved by the Board", rect=(50, 50, 300, 100)))
+    annotated = tmp_path / "annotated.pdf"
+    with annotated.open("wb") as out:
+        writer.write(out)
+    result = offline(annotated, "--key", str(keys_pem(tmp_path, signing_keys.ring)))
+    assert result.returncode == 1, result.stdout
+    assert "does not cover the whole file: something was added after it" in result.stdout
+
+
+def test_the_genuine_report_signed_again_by_a_stranger_is_refused(committed_db, media, history, signing_keys, tmp_path):
+    """A second signature, a stranger's, on the casino's untouched report: every signature is
+    checked, and the stranger's does not chain to the casino's CA."""
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import signers
+
+    report = generated(history)
+    key, cert = tmp_path / "stranger.key", tmp_path / "stranger.pem"
+    keyring.report_certificate_make(key, cert, common_name="Stranger", now=datetime.now(UTC))
+    countersigned = tmp_path / "countersigned.pdf"
+    with open(report.file.path, "rb") as handle, countersigned.open("wb") as out:
+        signers.sign_pdf(
+            IncrementalPdfFileWriter(handle, strict=False),
+            signers.PdfSignatureMetadata(field_name="Stranger"),
+            signer=signers.SimpleSigner.load(str(key), str(cert)),
+            output=out,
+        )
+    result = offline(countersigned, "--key", str(keys_pem(tmp_path, signing_keys.ring)))
+    assert result.returncode == 1, result.stdout
+    assert "Common Name: Stranger, whose certificate does not chain to the trust root you gave" in result.stdout
+    # And the casino's signature is followed by a revision that is not validation data.
+    assert "Common Name: Logbook tests does not cover the whole file: something was added after it" in result.stdout
+
+
+def test_the_verifier_is_the_packages_console_script():
+    """logbook_proof is a package of its own (`pip install ./logbook_proof`, built with setuptools),
+    whose console script `logbook-verify` is the verifier the script runs."""
+    import tomllib
+
+    from logbook_proof import verify
+
+    project = tomllib.loads((ROOT / "logbook_proof" / "pyproject.toml").read_text())
+    assert project["project"]["scripts"] == {"logbook-verify": "logbook_proof.verify:main"}
+    assert project["tool"]["setuptools"]["package-dir"] == {"logbook_proof": "."}
+    assert {"pyHanko", "pypdf"} <= {re.split(r"[<>=]", need)[0] for need in project["project"]["dependencies"]}
+    assert callable(verify.main)
