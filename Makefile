@@ -67,13 +67,15 @@ serve:
 	@if [ ! -x $(BIN)/gunicorn ]; then echo "No $(BIN)/gunicorn: install first (README, Production)." >&2; exit 1; fi
 	$(BIN)/gunicorn config.wsgi --config config/gunicorn.conf.py --bind $(BIND) --workers $(WEB_CONCURRENCY)
 
-# What CI runs (.ci/run): ruff, mypy, the migrations check, then every test.
+# What CI runs (.ci/run): ruff, mypy, the migrations check, then every test, with the coverage of
+# the project's code (pyproject.toml [tool.coverage]: the files not fully covered, then TOTAL) and
+# the 25 slowest steps.
 test: venv
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 	$(MIGRATIONS_CHECK)
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest --cov --cov-report=term:skip-covered --durations=25 $(PYTEST_ARGS)
 
 # The edit-and-test loop, in under a minute on 2 cores: every test but the browser and slow ones
 # (gunicorn, the faults, the make run smoke: make test-slow), in TEST_FAST_WORKERS processes, with
