@@ -27,6 +27,9 @@ from tests.factories import (
 )
 from tests.servers import RedisServer
 
+# The shared helpers' assertions explain themselves in a failure, as a test module's do.
+pytest.register_assert_rewrite("tests.support")
+
 ROOT = Path(__file__).resolve().parent.parent
 # Where tests save the screenshots they take (tests/browser's `screenshot`, the `screenshots_dir`
 # fixture): build/screenshots/, which git ignores, or LOGBOOK_SCREENSHOTS. Never docs/screenshots/:

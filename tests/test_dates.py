@@ -36,8 +36,8 @@ from tests.factories import (
     UserFactory,
     flag_raised,
 )
-from tests.inspections.test_services import adjust, event, inspect
 from tests.servers import ROOT
+from tests.support.logbook import adjust, event, inspect
 from tests.worlds import every_page_world, walk_links
 
 NEW_YORK = ZoneInfo("America/New_York")

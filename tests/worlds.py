@@ -23,7 +23,7 @@ from tests.factories import (
     configure_for_opening,
     layout_submitted,
 )
-from tests.inspections.test_services import adjust, event, inspect
+from tests.support.logbook import adjust, event, inspect
 
 
 def every_page_world() -> SimpleNamespace:

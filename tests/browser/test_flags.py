@@ -6,7 +6,7 @@ from inspections.flags.models import ComplianceException
 from tests.browser.conftest import login, screenshot
 from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD, configure_for_opening
-from tests.inspections.test_services import event, inspect
+from tests.support.logbook import event, inspect
 
 
 def test_a_wheel_left_uncovered_is_flagged_on_the_floor_acknowledged_and_open_until_covered(site, tablet_page):

@@ -253,7 +253,7 @@ def test_the_manager_chooses_a_tables_configuration_among_those_in_effect_and_dr
 
 
 def test_an_inspected_table_keeps_its_configuration_and_says_why(client, several):
-    from tests.inspections.test_services import event, inspect
+    from tests.support.logbook import event, inspect
 
     client.force_login(several.compliance)
     event(several, "cover")

@@ -15,8 +15,8 @@ from compliance.casinos.clock import property_today
 from tests.compliance.test_rules_submissions import STANDARD, draft
 from tests.conftest import staff_of
 from tests.factories import GamingTableFactory, PropertyFactory, RegulatorFactory, configure_for_opening
-from tests.inspections.test_api import assert_refused, client_for, signature
-from tests.inspections.test_services import event, inspect, refused
+from tests.support.api import assert_refused, client_for, signature
+from tests.support.logbook import event, inspect, refused
 
 RED_BLACK = {k: v for k, v in STANDARD.items() if k != "first_five"}
 LIGHTNING = [499, 399, 349, 299, 249, 199, 149, 99, 49]

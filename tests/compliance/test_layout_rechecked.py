@@ -29,7 +29,7 @@ from tests.factories import (
     artwork_upload,
     configure_for_opening,
 )
-from tests.inspections.test_services import event, inspect, refused
+from tests.support.logbook import event, inspect, refused
 
 SECOND = timedelta(seconds=1)
 WITHOUT_NOTICE = [f for f in ROULETTE_LAYOUT if f != "double_zero_option_notice"]

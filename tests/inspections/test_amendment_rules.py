@@ -16,7 +16,7 @@ from tests.compliance.test_jurisdiction_citations import JURISDICTIONS, borrowed
 from tests.conftest import sign, staff_of
 from tests.factories import GamingTableFactory, PropertyFactory, configure_for_opening
 from tests.inspections.test_casino_war_logbook import change_decks, war_event, war_irregularity, war_table
-from tests.inspections.test_services import adjust, event, inspect, refused
+from tests.support.logbook import adjust, event, inspect, refused
 
 BALL_ROULETTE_ONLY = (
     "Product policy: only a Roulette table has a ball (58 Pa. Code § 617a.1(a) describes the Roulette ball; "

@@ -35,7 +35,7 @@ from inspections.logbook import demo, services
 from tests.conftest import CLOCKS, sign
 from tests.factories import PASSWORD, RegulatorFactory
 from tests.inspections.test_seed_demo import QuickPBKDF2
-from tests.inspections.test_services import ALL_PASS
+from tests.support.logbook import ALL_PASS
 
 REFUSED = (RuleViolation, ValidationError, PermissionDenied)
 

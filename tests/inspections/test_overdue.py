@@ -29,7 +29,7 @@ from inspections.logbook.deadlines import deadlines_set
 from tests.conftest import celery_connected_to, sign
 from tests.factories import PASSWORD, GamingTableFactory, PropertyFactory, RegulatorFactory
 from tests.inspections.test_concurrency import run_at_once
-from tests.inspections.test_services import ALL_PASS, adjust, event, inspect
+from tests.support.logbook import ALL_PASS, adjust, event, inspect
 
 SECOND = timedelta(seconds=1)
 

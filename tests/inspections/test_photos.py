@@ -165,7 +165,7 @@ def test_a_photo_is_never_changed_or_removed(casino):
 
 
 def test_a_no_spin_takes_photos_and_its_page_asks_for_them(casino, client):
-    from tests.inspections.test_services import inspect
+    from tests.support.logbook import inspect
 
     inspect(casino)
     event(casino, "open")

@@ -28,8 +28,8 @@ from inspections.reports.models import Report, ReportDownload, ReportStatus
 from tests import append_only as triggers
 from tests.conftest import sign
 from tests.factories import RegulatorFactory, UserFactory, artwork_upload
-from tests.inspections.test_api import client_for
-from tests.inspections.test_services import ALL_PASS, adjust, event, inspect
+from tests.support.api import client_for
+from tests.support.logbook import ALL_PASS, adjust, event, inspect
 
 
 def requested(casino, *, by=None, fmt="pdf", kind="inspection_register") -> Report:

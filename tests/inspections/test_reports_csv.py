@@ -25,7 +25,7 @@ from inspections.reports.models import Report, ReportKind
 from tests import append_only as triggers
 from tests.conftest import sign
 from tests.inspections.test_reports import requested
-from tests.inspections.test_services import ALL_PASS, event
+from tests.support.logbook import ALL_PASS, event
 
 ROOT = Path(__file__).resolve().parents[2]
 # OWASP's list of the first characters a spreadsheet reads as the start of a formula; kept here, not

@@ -28,8 +28,8 @@ from tests.factories import (
     configure_for_opening,
     flag_raised,
 )
-from tests.inspections.test_services import inspect
 from tests.support.db import built_once
+from tests.support.logbook import inspect
 
 ROLES = (
     "anonymous",

@@ -36,7 +36,7 @@ def test_every_write_refuses_a_body_over_the_limit_with_413(world, operation, se
 
 
 def test_a_form_encoded_body_over_the_limit_is_refused_too(casino, settings):
-    from tests.inspections.test_api import client_for
+    from tests.support.api import client_for
 
     settings.API_MAX_BODY_BYTES = 4096
     response = client_for(casino.floorperson).post(
@@ -67,7 +67,7 @@ def test_every_write_refuses_json_nested_too_deep(world, operation):  # noqa: F8
 
 
 def test_json_nested_to_the_limit_is_read(casino):
-    from tests.inspections.test_api import client_for
+    from tests.support.api import client_for
 
     response = client_for(casino.floorperson).post(
         "/api/inspections/", f'{{"x": {nested(31)}}}', content_type="application/json"
@@ -86,7 +86,7 @@ TIME_FILTERS = [
 
 @pytest.mark.parametrize(("path", "name"), TIME_FILTERS)
 def test_every_time_filter_at_the_calendars_ends_is_a_400(casino, path, name):
-    from tests.inspections.test_api import client_for
+    from tests.support.api import client_for
 
     assert TIME_FILTERS
     failures = Failures()
@@ -100,7 +100,7 @@ def test_every_time_filter_at_the_calendars_ends_is_a_400(casino, path, name):
 
 @pytest.mark.parametrize("moment", ["0001-01-01T00:00:00Z", "9999-12-31T23:59:59Z"])
 def test_the_calendars_ends_in_utc_are_still_answered(casino, moment):
-    from tests.inspections.test_api import client_for
+    from tests.support.api import client_for
 
     assert client_for(casino.compliance).get("/api/logbook/", {"from": moment}).status_code == 200
 
@@ -115,7 +115,7 @@ NUMBER_FILTERS = [
 
 @pytest.mark.parametrize(("path", "name"), NUMBER_FILTERS)
 def test_every_number_filter_refuses_a_huge_number_with_400(casino, path, name):
-    from tests.inspections.test_api import client_for
+    from tests.support.api import client_for
 
     assert len(NUMBER_FILTERS) >= 10
     failures = Failures()
@@ -127,7 +127,7 @@ def test_every_number_filter_refuses_a_huge_number_with_400(casino, path, name):
 
 @pytest.mark.parametrize("operation", [op for op in READS if "{id}" in op.path], ids=str)
 def test_a_huge_id_in_an_address_is_a_404(casino, operation):
-    from tests.inspections.test_api import client_for
+    from tests.support.api import client_for
 
     response = client_for(casino.compliance).get(operation.path.replace("{id}", str(HUGE)))
     assert_api_error(response, 404, "not_found")
@@ -135,7 +135,7 @@ def test_a_huge_id_in_an_address_is_a_404(casino, operation):
 
 @pytest.mark.parametrize("operation", [op for op in READS if op.query_parameters and "{id}" not in op.path], ids=str)
 def test_a_huge_page_is_not_a_server_error(casino, operation):
-    from tests.inspections.test_api import client_for
+    from tests.support.api import client_for
 
     for name in ("page", "page_size"):
         response = client_for(casino.compliance).get(operation.path, {name: HUGE})
@@ -165,7 +165,7 @@ def test_every_integer_field_refuses_a_huge_number_with_400(world, operation):  
 
 @pytest.mark.parametrize("odds", [[HUGE, 1], [35, HUGE], [10**400, 1]])
 def test_huge_odds_are_a_400(casino, odds):
-    from tests.inspections.test_api import client_for
+    from tests.support.api import client_for
 
     response = client_for(casino.compliance).post(
         "/api/rules-submissions/",
@@ -181,7 +181,7 @@ def test_huge_odds_are_a_400(casino, odds):
 def test_a_property_policy_a_calendar_cannot_hold_is_refused(casino, name, limit):
     """2**31 - 1 hours was accepted, and every later entry's deadline overflowed the calendar."""
     from tests.factories import UserFactory
-    from tests.inspections.test_api import client_for
+    from tests.support.api import client_for
 
     admin = client_for(UserFactory(role="admin", property=None, is_staff=True))
     path = f"/api/properties/{casino.property.pk}/"

@@ -28,7 +28,7 @@ from inspections.logbook import services
 from inspections.logbook.models import Entry
 from tests.conftest import sign
 from tests.factories import PASSWORD, RegulatorFactory, flag_raised, rules_submission_version
-from tests.inspections.test_services import ALL_PASS
+from tests.support.logbook import ALL_PASS
 
 LIMIT = settings.AXES_FAILURE_LIMIT
 SIGNATURE_COMPONENT = "SignatureInputRequest"

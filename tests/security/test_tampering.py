@@ -14,8 +14,8 @@ def one_row_each(casino):
     from inspections.logbook import services as logbook
     from tests.conftest import sign
     from tests.factories import RegulatorFactory, layout_submitted
-    from tests.inspections.test_services import ALL_PASS, inspect
     from tests.photos import image_bytes, upload
+    from tests.support.logbook import ALL_PASS, inspect
 
     inspect(casino)
     who = casino.floorperson  # an entry with a photo: logbook_entryphoto has a row

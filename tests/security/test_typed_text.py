@@ -27,7 +27,7 @@ from compliance.rulebook.text import (
 from config.validators import NOTE_MAX_LENGTH
 from tests.api_schema import WRITE_METHODS, body_with, operations
 from tests.factories import RegulatorFactory, UserFactory, flag_raised
-from tests.inspections.test_api import client_for
+from tests.support.api import client_for
 
 PROJECT_APPS = ("casinos", "accounts", "approvals", "logbook", "flags", "reports")
 # Refused everywhere: C0 controls, DEL, C1 controls.
@@ -210,8 +210,8 @@ def test_every_api_write_refuses_typed_text_beyond_its_limit(world, operation):
 
 
 def test_a_correction_carries_printable_text_only(casino):
-    from tests.inspections.test_api import signature
-    from tests.inspections.test_services import inspect
+    from tests.support.api import signature
+    from tests.support.logbook import inspect
 
     entry = inspect(casino)
     response = client_for(casino.compliance).post(
@@ -231,7 +231,8 @@ def test_a_correction_carries_printable_text_only(casino):
 
 def test_notes_of_two_and_a_half_megabytes_are_refused_and_nothing_is_written(casino):
     from inspections.logbook.models import Entry
-    from tests.inspections.test_api import ALL_PASS, signature
+    from tests.support.api import signature
+    from tests.support.logbook import ALL_PASS
 
     response = client_for(casino.floorperson).post(
         "/api/inspections/",
