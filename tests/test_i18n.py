@@ -271,8 +271,8 @@ def test_the_timeline_says_a_no_spin_in_the_readers_language(client, casino):
     from compliance.casinos.models import Ball
     from inspections.logbook import services
     from inspections.logbook.models import Entry
-    from tests.conftest import sign
     from tests.support.logbook import event, inspect
+    from tests.support.people import sign
 
     inspect(casino)
     event(casino, "open")
@@ -434,7 +434,7 @@ def test_the_service_refuses_alike_in_either_language(casino):
     """The rulebook decides in no language: a refusal raised while Spanish is in use has the same
     code, citation and English text."""
     from inspections.logbook import services
-    from tests.conftest import sign
+    from tests.support.people import sign
 
     with translation.override("es"), pytest.raises(RuleViolation) as refused:
         services.table_event_record(

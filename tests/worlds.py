@@ -15,7 +15,6 @@ from compliance.approvals import services as approvals
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, TableState
 from inspections.flags import overdue
-from tests.conftest import bare_casino_staff, sign
 from tests.factories import (
     GamingTableFactory,
     RegulatorFactory,
@@ -24,6 +23,7 @@ from tests.factories import (
     layout_submitted,
 )
 from tests.support.logbook import adjust, event, inspect
+from tests.support.people import bare_casino_staff, sign
 
 
 def every_page_world() -> SimpleNamespace:

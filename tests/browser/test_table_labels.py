@@ -6,8 +6,8 @@ import io
 from pypdf import PdfReader
 
 from tests.browser.conftest import login
-from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD
+from tests.support.people import bare_casino_staff
 
 
 def test_a_compliance_manager_prints_the_tables_qr_labels(site, tablet_page, settings):

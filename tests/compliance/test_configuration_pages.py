@@ -18,8 +18,8 @@ from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import Property
 from inspections.logbook import demo
-from tests.conftest import sign
 from tests.factories import RegulatorFactory, UserFactory, configure_for_opening, layout_submitted
+from tests.support.people import sign
 
 LANGUAGES = {"en": "en", "es": "es-ES,es;q=0.9"}
 STANDARD_ODDS = {"straight": [35, 1], "red": [1, 1], "black": [1, 1]}

@@ -12,9 +12,9 @@ from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from inspections.logbook.models import Entry
-from tests.conftest import sign
 from tests.factories import GamingTableFactory
 from tests.support.logbook import refused
+from tests.support.people import sign
 
 UTC = ZoneInfo("UTC")
 WAR_LAYOUT = ["name_or_logo", "betting_areas", "tie_betting_area", "payout_odds_signage", "drop_box", "tip_box"]

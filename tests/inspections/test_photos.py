@@ -14,8 +14,8 @@ from PIL import Image
 from compliance.rulebook import RuleViolation
 from inspections.logbook import chain, services
 from inspections.logbook.models import Entry, EntryPhoto
-from tests.conftest import sign
 from tests.photos import SVG, image_bytes, png_bomb, polyglot_appended, polyglot_comment, upload
+from tests.support.people import sign
 
 from .test_services import ALL_PASS, event
 

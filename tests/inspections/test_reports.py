@@ -26,10 +26,10 @@ from inspections.logbook.models import Entry
 from inspections.reports import render
 from inspections.reports.models import Report, ReportDownload, ReportStatus
 from tests import append_only as triggers
-from tests.conftest import sign
 from tests.factories import RegulatorFactory, UserFactory, artwork_upload
 from tests.support.api import client_for
 from tests.support.logbook import ALL_PASS, adjust, event, inspect
+from tests.support.people import sign
 
 
 def requested(casino, *, by=None, fmt="pdf", kind="inspection_register") -> Report:

@@ -11,9 +11,9 @@ from compliance.accounts.models import Role
 from compliance.casinos.models import Ball, GamingTable, TableState, WheelType
 from inspections.logbook import services
 from inspections.logbook.models import Entry
-from tests.conftest import bare_casino_staff, sign
 from tests.factories import ROULETTE_LAYOUT, GamingTableFactory, UserFactory, configure_for_opening
 from tests.support.logbook import ALL_PASS, a_day, adjust, event, inspect, refused, state  # noqa: F401 (also imported from here by older branches; import from tests.support)
+from tests.support.people import bare_casino_staff, sign
 
 
 def test_full_opening_follows_the_states(casino):

@@ -19,7 +19,6 @@ from compliance.approvals.models import RulesSubmission
 from compliance.casinos.models import Ball, Wheel
 from inspections.logbook.models import Entry
 from inspections.reports.models import Report
-from tests.conftest import bare_casino_staff, staff_of
 from tests.factories import (
     GamingTableFactory,
     PropertyFactory,
@@ -30,6 +29,7 @@ from tests.factories import (
 )
 from tests.support.db import built_once
 from tests.support.logbook import inspect
+from tests.support.people import bare_casino_staff, staff_of
 
 ROLES = (
     "anonymous",

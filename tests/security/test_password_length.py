@@ -166,8 +166,8 @@ def test_a_signature_page_refuses_it_with_a_form_error(client, casino, hashes):
 def test_the_signature_service_refuses_it_whoever_calls(casino, hashes):
     from compliance.rulebook import RuleViolation
     from inspections.logbook.services import inspection_record
-    from tests.conftest import sign
     from tests.support.logbook import ALL_PASS
+    from tests.support.people import sign
 
     with pytest.raises(RuleViolation) as refused:
         inspection_record(

@@ -6,7 +6,7 @@ import pytest
 from compliance.rulebook import RuleViolation
 from inspections.logbook import services
 from inspections.logbook.models import Entry, Signature
-from tests.conftest import sign
+from tests.support.people import sign
 
 ALL_PASS = {
     "ball_non_magnetic": True,
