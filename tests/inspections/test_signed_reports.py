@@ -21,8 +21,8 @@ from inspections.logbook.models import Entry
 from inspections.reports import render
 from inspections.reports.models import Report
 from tests.inspections.test_checkpoints import red_team_rewrite, sql
-from tests.inspections.test_reports import pdf_pages, requested
 from tests.support.logbook import event
+from tests.support.reports import pdf_pages, requested
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 VERIFIER = ROOT / "scripts" / "verify_report.py"
