@@ -79,9 +79,11 @@ check: venv
 	$(BIN)/mypy
 	$(MIGRATIONS_CHECK)
 
-# What CI runs (.ci/run): make check, then every test.
+# What CI runs (.ci/run): make check, then every test in TEST_WORKERS processes, with the coverage of
+# the project's code (pyproject.toml [tool.coverage]: the files not fully covered, then TOTAL) and
+# the 25 slowest steps.
 test: check
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --durations=25 $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --cov --cov-report=term:skip-covered --durations=25 $(PYTEST_ARGS)
 
 # The edit-and-test loop, in under a minute on 2 cores: every test but the browser and slow ones
 # (gunicorn, the faults, the make run smoke: make test-slow), in TEST_FAST_WORKERS processes, with

@@ -8,24 +8,20 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 from django.db import connection
-from django.test import RequestFactory
 from django.utils import translation
 from hypothesis import Phase
 from hypothesis import settings as hypothesis_settings
 
-from compliance.accounts.models import Role
-from compliance.accounts.signatures import SignatureInput
 from tests import append_only as triggers
 from tests import write_guard
 from tests.factories import (
-    PASSWORD,
     GamingTableFactory,
     PropertyFactory,
     RegulatorFactory,
-    UserFactory,
     configure_for_opening,
 )
 from tests.servers import RedisServer
+from tests.support.people import bare_casino_staff, sign, staff_of  # noqa: F401 (also imported from here by older branches; import from tests.support)
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where tests save the screenshots they take (tests/browser's `screenshot`, the `screenshots_dir`
@@ -183,29 +179,6 @@ def frozen_clock(request):
     # York, and hide exactly the `date.today()` of a server that runs in UTC.
     with time_machine.travel(at.astimezone(UTC), tick=True) as traveller:
         yield traveller
-
-
-def sign(user, password: str = PASSWORD) -> SignatureInput:
-    """A signature typed on a tablet: with a request, so that the lockout counts it as in production."""
-    return SignatureInput(username=user.username, password=password, request=RequestFactory().post("/"))
-
-
-def staff_of(prop) -> SimpleNamespace:
-    people = {role: UserFactory(property=prop, role=role) for role in Role if role not in (Role.REGULATOR, Role.ADMIN)}
-    return SimpleNamespace(
-        property=prop,
-        security=people[Role.SECURITY],
-        security2=UserFactory(property=prop, role=Role.SECURITY),
-        floorperson=people[Role.FLOORPERSON],
-        maintenance=people[Role.MAINTENANCE],
-        compliance=people[Role.COMPLIANCE],
-    )
-
-
-def bare_casino_staff(name: str) -> SimpleNamespace:
-    staff = staff_of(PropertyFactory(name=name))
-    staff.table = GamingTableFactory(property=staff.property, number="R-01")
-    return staff
 
 
 def beat_scheduler():

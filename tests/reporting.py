@@ -4,8 +4,8 @@ import pytest
 
 from inspections.logbook import services
 from inspections.logbook.models import Entry
-from tests.conftest import sign
-from tests.inspections.test_services import a_day, event
+from tests.support.logbook import a_day, event
+from tests.support.people import sign
 
 
 @pytest.fixture

@@ -29,15 +29,15 @@ from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from inspections.reports.models import Report
-from tests.conftest import bare_casino_staff, sign
 from tests.factories import (
     PropertyFactory,
     RegulatorFactory,
     UserFactory,
     flag_raised,
 )
-from tests.inspections.test_services import adjust, event, inspect
 from tests.servers import ROOT
+from tests.support.logbook import adjust, event, inspect
+from tests.support.people import bare_casino_staff, sign
 from tests.worlds import every_page_world, walk_links
 
 NEW_YORK = ZoneInfo("America/New_York")

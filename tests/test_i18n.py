@@ -25,7 +25,7 @@ from compliance.rulebook.catalogue import CATALOGUE, violation
 from inspections.flags import overdue
 from inspections.reports.models import Report
 from tests.factories import PASSWORD, flag_raised
-from tests.inspections.test_services import ALL_PASS
+from tests.support.logbook import ALL_PASS
 from tests.test_dates import page_text
 
 PO = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES" / "django.po"
@@ -212,7 +212,7 @@ def test_a_failed_inspection_is_said_in_spanish_with_its_failed_item_in_spanish(
     """The message after a failed inspection names the failed item in the reader's language; the
     entry's description, the record, stays as written."""
     from compliance.casinos.models import TableState
-    from tests.inspections.test_services import event
+    from tests.support.logbook import event
 
     if casino.table.state == TableState.OPEN:
         event(casino, "close")
@@ -247,7 +247,7 @@ def test_the_timeline_says_an_inspections_result_in_the_readers_language(client,
     reader, in English for an English one; the entry's description, the record, is unchanged."""
     from compliance.casinos.models import TableState
     from inspections.logbook.models import Entry
-    from tests.inspections.test_services import event, inspect
+    from tests.support.logbook import event, inspect
 
     if casino.table.state == TableState.OPEN:
         event(casino, "close")
@@ -271,8 +271,8 @@ def test_the_timeline_says_a_no_spin_in_the_readers_language(client, casino):
     from compliance.casinos.models import Ball
     from inspections.logbook import services
     from inspections.logbook.models import Entry
-    from tests.conftest import sign
-    from tests.inspections.test_services import event, inspect
+    from tests.support.logbook import event, inspect
+    from tests.support.people import sign
 
     inspect(casino)
     event(casino, "open")
@@ -434,7 +434,7 @@ def test_the_service_refuses_alike_in_either_language(casino):
     """The rulebook decides in no language: a refusal raised while Spanish is in use has the same
     code, citation and English text."""
     from inspections.logbook import services
-    from tests.conftest import sign
+    from tests.support.people import sign
 
     with translation.override("es"), pytest.raises(RuleViolation) as refused:
         services.table_event_record(
@@ -499,8 +499,8 @@ def test_a_compliance_managers_pages_in_spanish(client, casino, regulator):
     them; the record itself (an entry's description, the API's label) keeps English."""
     from tests.compliance.test_layouts import BASIC, submit
     from tests.inspections.test_amendments import amend, unlocked
-    from tests.inspections.test_api import client_for
-    from tests.inspections.test_services import inspect
+    from tests.support.api import client_for
+    from tests.support.logbook import inspect
 
     set_language(casino.compliance, "es")
     client.force_login(casino.compliance)

@@ -166,7 +166,7 @@ def test_every_citation_a_person_reads_is_said_through_cited():
 
 def test_an_amendment_and_a_table_event_are_said_in_spanish_the_reason_as_typed(client, casino):
     from tests.inspections.test_amendments import amend, unlocked
-    from tests.inspections.test_services import inspect
+    from tests.support.logbook import inspect
 
     unlocked(casino)
     first = inspect(casino)

@@ -15,7 +15,6 @@ from compliance.approvals import services as approvals
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, TableState
 from inspections.flags import overdue
-from tests.conftest import bare_casino_staff, sign
 from tests.factories import (
     GamingTableFactory,
     RegulatorFactory,
@@ -23,7 +22,8 @@ from tests.factories import (
     configure_for_opening,
     layout_submitted,
 )
-from tests.inspections.test_services import adjust, event, inspect
+from tests.support.logbook import adjust, event, inspect
+from tests.support.people import bare_casino_staff, sign
 
 
 def every_page_world() -> SimpleNamespace:

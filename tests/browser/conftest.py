@@ -18,8 +18,9 @@ from django.db import connections
 from playwright.sync_api import sync_playwright
 
 from compliance.casinos.models import GamingTable, TableState
-from tests.conftest import SCREENSHOTS, bare_casino_staff
+from tests.conftest import SCREENSHOTS
 from tests.factories import configure_for_opening
+from tests.support.people import bare_casino_staff
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

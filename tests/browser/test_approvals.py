@@ -4,8 +4,8 @@ from playwright.sync_api import expect
 
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from tests.browser.conftest import login, screenshot
-from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD, RegulatorFactory, layout_submitted
+from tests.support.people import bare_casino_staff
 
 
 def test_a_compliance_manager_sees_a_drafts_violations_as_the_form_changes(site, page):

@@ -11,8 +11,8 @@ from compliance.approvals.models import RulesSubmission
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable
 from tests.browser.conftest import TIMEOUT_MS, login, screenshot
-from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD, RegulatorFactory, configure_for_opening
+from tests.support.people import bare_casino_staff
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 768, "height": 1024}

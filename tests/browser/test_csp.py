@@ -3,8 +3,8 @@
 import pytest
 
 from tests.browser.conftest import login
-from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD, RegulatorFactory, configure_for_opening
+from tests.support.people import bare_casino_staff
 
 PAGES = {
     "security": ["/floor/", "/tables/{table}/", "/tables/{table}/inspect/", "/tables/{table}/unlock/", "/flags/"],

@@ -4,9 +4,9 @@ from compliance.casinos.models import GamingTable
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from tests.browser.conftest import login, screenshot
-from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD, configure_for_opening
-from tests.inspections.test_services import event, inspect
+from tests.support.logbook import event, inspect
+from tests.support.people import bare_casino_staff
 
 
 def test_a_wheel_left_uncovered_is_flagged_on_the_floor_acknowledged_and_open_until_covered(site, tablet_page):

@@ -8,9 +8,9 @@ import pytest
 from compliance.casinos.models import Ball
 from inspections.logbook.models import Entry, EntryKind
 from tests.browser.conftest import login, screenshot
-from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD, configure_for_opening
-from tests.inspections.test_services import event, inspect
+from tests.support.logbook import event, inspect
+from tests.support.people import bare_casino_staff
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@ say how many attempts remain, lock their signing only, and their supervisor lift
 from compliance.accounts.models import LockLift, User
 from compliance.casinos.models import GamingTable, TableState
 from tests.browser.conftest import login, screenshot
-from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD, configure_for_opening
+from tests.support.people import bare_casino_staff
 
 
 def test_a_witness_locked_at_signing_still_signs_in_and_a_supervisor_lifts_the_lock(site, browser, tablet_page):

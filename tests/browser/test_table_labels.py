@@ -7,9 +7,9 @@ import io
 from pypdf import PdfReader
 
 from tests.browser.conftest import login
-from tests.conftest import bare_casino_staff
 from tests.factories import PASSWORD
 from tests.inspections.test_overdue_worker import celery_on_redis  # noqa: F401 - a fixture
+from tests.support.people import bare_casino_staff
 
 
 def test_a_compliance_manager_prints_the_tables_qr_labels(site, tablet_page, settings, celery_on_redis):  # noqa: F811

@@ -12,7 +12,7 @@ from inspections.logbook.models import Entry
 from tests.browser.conftest import TIMEOUT_MS, login, screenshot
 from tests.browser.test_every_page import WIDTHS
 from tests.factories import PASSWORD, RegulatorFactory
-from tests.inspections.test_services import event
+from tests.support.logbook import event
 
 CHECKLIST = ("ball_non_magnetic", "no_magnet_or_contrivance", "wheel_level_and_rotating", "parts_secure")
 FOCUSED = "() => document.activeElement && document.activeElement.id"

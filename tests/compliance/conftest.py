@@ -1,6 +1,6 @@
 import pytest
 
-from tests.conftest import bare_casino_staff
+from tests.support.people import bare_casino_staff
 
 
 @pytest.fixture

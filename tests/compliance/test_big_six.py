@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from compliance.rulebook import nj, pa, s4
 from compliance.rulebook.games.big_six import big_six_house_edge, check_big_six_submission
 from tests.compliance.test_rules_submissions import draft
-from tests.inspections.test_api import client_for
+from tests.support.api import client_for
 
 SYMBOL = {
     "1": "big_six_1",

@@ -4,7 +4,7 @@ import pytest
 
 from compliance.rulebook import nj, pa
 from tests.compliance.test_rules_submissions import draft
-from tests.inspections.test_api import client_for
+from tests.support.api import client_for
 
 PAYOUTS = {"initial": [1, 1], "tie": [10, 1], "war": [2, 1], "war_tie": [3, 1]}
 OPTIONS = {"casino_war_adjacent_boxes": 2, "casino_war_decks": 6}

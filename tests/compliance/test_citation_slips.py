@@ -11,11 +11,11 @@ import pytest
 from compliance.rulebook import game_rules_for, rulebook_for
 from inspections.logbook.models import Entry, Signature
 from tests.compliance.test_jurisdiction_citations import JURISDICTIONS, borrowed, own
-from tests.conftest import staff_of
 from tests.factories import GamingTableFactory, PropertyFactory, configure_for_opening
-from tests.inspections.test_api import assert_refused, client_for, signature
 from tests.inspections.test_casino_war_logbook import change_decks, war_event, war_irregularity, war_table
-from tests.inspections.test_services import ALL_PASS, event, inspect, refused
+from tests.support.api import assert_refused, client_for, signature
+from tests.support.logbook import ALL_PASS, event, inspect, refused
+from tests.support.people import staff_of
 
 NO_CASINO_WAR = {
     "NJ": (

@@ -18,8 +18,8 @@ from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import Property
 from inspections.logbook import demo
-from tests.conftest import sign
 from tests.factories import RegulatorFactory, UserFactory, configure_for_opening, layout_submitted
+from tests.support.people import sign
 
 LANGUAGES = {"en": "en", "es": "es-ES,es;q=0.9"}
 STANDARD_ODDS = {"straight": [35, 1], "red": [1, 1], "black": [1, 1]}
@@ -253,7 +253,7 @@ def test_the_manager_chooses_a_tables_configuration_among_those_in_effect_and_dr
 
 
 def test_an_inspected_table_keeps_its_configuration_and_says_why(client, several):
-    from tests.inspections.test_services import event, inspect
+    from tests.support.logbook import event, inspect
 
     client.force_login(several.compliance)
     event(several, "cover")

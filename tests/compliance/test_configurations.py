@@ -13,10 +13,10 @@ from compliance.approvals.models import RulesSubmission
 from compliance.approvals.services import submission_content
 from compliance.casinos.clock import property_today
 from tests.compliance.test_rules_submissions import STANDARD, draft
-from tests.conftest import staff_of
 from tests.factories import GamingTableFactory, PropertyFactory, RegulatorFactory, configure_for_opening
-from tests.inspections.test_api import assert_refused, client_for, signature
-from tests.inspections.test_services import event, inspect, refused
+from tests.support.api import assert_refused, client_for, signature
+from tests.support.logbook import event, inspect, refused
+from tests.support.people import staff_of
 
 RED_BLACK = {k: v for k, v in STANDARD.items() if k != "first_five"}
 LIGHTNING = [499, 399, 349, 299, 249, 199, 149, 99, 49]
@@ -257,7 +257,7 @@ def test_a_casino_war_shuffler_is_approved_per_configuration(casino):
     """§ 651a.3(c) (proposed): 12 to 16 decks only at a table whose configuration approves a shuffler."""
     from compliance.approvals.models import RulesSubmission as Submission
     from inspections.logbook import services
-    from tests.conftest import sign
+    from tests.support.people import sign
 
     Submission.objects.create(
         property=casino.property,

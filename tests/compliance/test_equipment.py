@@ -9,7 +9,7 @@ from compliance.casinos.models import Ball, Wheel
 from compliance.rulebook import pa
 from compliance.rulebook.text import REQUEST_FORM
 from tests.factories import configure_for_opening
-from tests.inspections.test_api import assert_refused, client_for
+from tests.support.api import assert_refused, client_for
 
 
 def register_wheel(client, prop, **overrides):
@@ -157,8 +157,8 @@ def test_a_table_uses_a_wheel_of_its_type_and_property(casino, other_casino):
 
 
 def test_a_ball_replaced_after_an_irregularity_becomes_the_tables_ball(casino, other_casino):
-    from tests.inspections.test_api import signature
-    from tests.inspections.test_services import event, inspect
+    from tests.support.api import signature
+    from tests.support.logbook import event, inspect
 
     configure_for_opening(casino.table, created_by=casino.compliance)
     old = Ball.objects.create(

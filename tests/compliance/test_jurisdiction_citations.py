@@ -13,10 +13,10 @@ import pytest
 from compliance.rulebook import rulebook_for
 from compliance.rulebook.games.big_six import check_big_six_submission
 from inspections.logbook import services
-from tests.conftest import sign, staff_of
 from tests.factories import GamingTableFactory, PropertyFactory, artwork_upload, configure_for_opening
-from tests.inspections.test_api import assert_refused, client_for, signature
-from tests.inspections.test_services import event, inspect, refused
+from tests.support.api import assert_refused, client_for, signature
+from tests.support.logbook import event, inspect, refused
+from tests.support.people import sign, staff_of
 
 BASIC = ["name_or_logo", "betting_areas", "min_max_signage", "drop_box", "tip_box"]
 JURISDICTIONS = ["PA", "NJ", "S4"]

@@ -20,7 +20,6 @@ from compliance.casinos.models import GamingTable
 from compliance.rulebook import LOGBOOK_PROCEDURE, WITHOUT_PROCEDURE, rulebook_for
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
-from tests.conftest import sign, staff_of
 from tests.factories import (
     ROULETTE_LAYOUT,
     GamingTableFactory,
@@ -29,7 +28,8 @@ from tests.factories import (
     artwork_upload,
     configure_for_opening,
 )
-from tests.inspections.test_services import event, inspect, refused
+from tests.support.logbook import event, inspect, refused
+from tests.support.people import sign, staff_of
 
 SECOND = timedelta(seconds=1)
 WITHOUT_NOTICE = [f for f in ROULETTE_LAYOUT if f != "double_zero_option_notice"]

@@ -11,8 +11,8 @@ from compliance.approvals.models import LayoutSubmission
 from compliance.rulebook.text import REQUEST_FORM
 from tests.compliance.test_rules_submissions import draft
 from tests.factories import GamingTableFactory, RegulatorFactory, artwork_upload, pdf_bytes
-from tests.inspections.test_api import assert_refused, client_for, signature
 from tests.photos import image_bytes
+from tests.support.api import assert_refused, client_for, signature
 
 BASIC = ["name_or_logo", "betting_areas", "min_max_signage", "drop_box", "tip_box"]
 

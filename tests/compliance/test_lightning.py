@@ -7,7 +7,7 @@ from compliance.approvals.models import RulesSubmission
 from compliance.rulebook import nj, pa, s4
 from compliance.rulebook.games.roulette import LIGHTNING_EDGE_NOTE, check_roulette_submission, house_edges
 from tests.compliance.test_rules_submissions import draft
-from tests.inspections.test_api import client_for
+from tests.support.api import client_for
 
 LUCKY = [499, 399, 349, 299, 249, 199, 149, 99, 49]
 LIGHTNING = {"lightning_payouts": LUCKY}

@@ -8,10 +8,10 @@ import pytest
 
 from compliance.casinos.models import GamingTable
 from compliance.rulebook import RuleViolation
-from tests.conftest import staff_of
 from tests.factories import GamingTableFactory, PropertyFactory, configure_for_opening
-from tests.inspections.test_api import assert_refused, client_for
-from tests.inspections.test_services import event, inspect, refused
+from tests.support.api import assert_refused, client_for
+from tests.support.logbook import event, inspect, refused
+from tests.support.people import staff_of
 
 
 def house_of(code: str):

@@ -11,10 +11,10 @@ from compliance.approvals import services as approvals
 from compliance.casinos import services
 from compliance.casinos.models import Property
 from compliance.rulebook import RuleViolation
-from tests.conftest import sign
 from tests.factories import PropertyFactory, UserFactory, configure_for_opening
-from tests.inspections.test_api import assert_refused, client_for
-from tests.inspections.test_services import inspect
+from tests.support.api import assert_refused, client_for
+from tests.support.logbook import inspect
+from tests.support.people import sign
 
 POLICY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
 NEW_PASSWORD = "a-long-new-person-passphrase"

@@ -9,7 +9,7 @@ from compliance.approvals.models import ApprovalSignature, RulesSubmission
 from compliance.approvals.selectors import rules_submission_in_effect
 from compliance.casinos.clock import property_today
 from tests.factories import RegulatorFactory
-from tests.inspections.test_api import assert_refused, client_for, signature
+from tests.support.api import assert_refused, client_for, signature
 
 STANDARD = {
     "straight": [35, 1],

@@ -16,10 +16,10 @@ from compliance.rulebook import RuleViolation, pa
 from inspections.logbook.api.views import GamingTableViewSet
 from inspections.logbook.chain import chain_verify
 from inspections.logbook.models import Entry
-from tests.conftest import sign
 from tests.factories import GamingTableFactory, configure_for_opening
-from tests.inspections.test_api import assert_refused, client_for, signature
-from tests.inspections.test_services import ALL_PASS, event, inspect, refused
+from tests.support.api import assert_refused, client_for, signature
+from tests.support.logbook import ALL_PASS, event, inspect, refused
+from tests.support.people import sign
 
 POLICY = "Product policy, derived from 58 Pa. Code § 617a.2(a), (d)"
 STAYS = "Product policy, derived from 58 Pa. Code § 617a.2(e)"

@@ -11,8 +11,8 @@ import pytest
 from compliance.casinos.models import Wheel
 from compliance.rulebook import pa
 from tests.compliance.test_wheels import big_six_body, post_wheel, roulette_body
-from tests.conftest import staff_of
 from tests.factories import PropertyFactory
+from tests.support.people import staff_of
 
 TEXT = {"NJ": "N.J.A.C. 19:47-5", "S4": "Section 4"}
 

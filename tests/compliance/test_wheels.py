@@ -10,9 +10,9 @@ from compliance.accounts.models import User
 from compliance.casinos.models import Wheel
 from compliance.rulebook import pa
 from compliance.rulebook.jurisdictions import pennsylvania as PA
-from tests.conftest import staff_of
 from tests.factories import GamingTableFactory, PropertyFactory
-from tests.inspections.test_api import assert_refused, client_for
+from tests.support.api import assert_refused, client_for
+from tests.support.people import staff_of
 
 BIG_SIX_A = "58 Pa. Code § 619a.1(a) (proposed, 41 Pa.B. 3000)"
 BIG_SIX_B = "58 Pa. Code § 619a.1(b) (proposed, 41 Pa.B. 3000)"

@@ -10,7 +10,7 @@ from django.utils.formats import date_format
 
 from compliance.accounts.models import Role, User
 from inspections.logbook.models import Entry
-from tests.inspections.test_services import inspect
+from tests.support.logbook import inspect
 
 
 @pytest.fixture
@@ -140,7 +140,7 @@ def derived_columns(table) -> dict:
 
 
 def test_derived_columns_posted_to_the_admin_change_nothing(admin_client_logged_in, casino):
-    from tests.inspections.test_services import event
+    from tests.support.logbook import event
 
     inspect(casino)
     event(casino, "open")
@@ -205,7 +205,7 @@ def test_the_admin_refuses_to_change_an_open_tables_equipment_or_wheel_type(
 
     from compliance.casinos.models import Ball, Wheel
     from compliance.rulebook import pa
-    from tests.inspections.test_services import event
+    from tests.support.logbook import event
 
     spare_wheel = Wheel.objects.create(
         property=casino.property,
@@ -256,7 +256,7 @@ def test_the_admin_policy_change_moves_the_deadlines(admin_client_logged_in, cas
     from datetime import timedelta
 
     from compliance.casinos.models import Property
-    from tests.inspections.test_services import event
+    from tests.support.logbook import event
 
     inspect(casino)
     event(casino, "open")
@@ -315,7 +315,7 @@ def test_the_admin_shows_an_entry_and_its_flag_at_the_propertys_time(admin_clien
     from compliance.casinos.models import GamingTable
     from inspections.flags import overdue
     from inspections.flags.models import ComplianceException
-    from tests.inspections.test_services import event
+    from tests.support.logbook import event
 
     entry = inspect(casino)
     event(casino, "open")

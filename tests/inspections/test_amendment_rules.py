@@ -13,10 +13,10 @@ from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from tests.compliance.test_jurisdiction_citations import JURISDICTIONS, borrowed, own
-from tests.conftest import sign, staff_of
 from tests.factories import GamingTableFactory, PropertyFactory, configure_for_opening
 from tests.inspections.test_casino_war_logbook import change_decks, war_event, war_irregularity, war_table
-from tests.inspections.test_services import adjust, event, inspect, refused
+from tests.support.logbook import adjust, event, inspect, refused
+from tests.support.people import sign, staff_of
 
 BALL_ROULETTE_ONLY = (
     "Product policy: only a Roulette table has a ball (58 Pa. Code § 617a.1(a) describes the Roulette ball; "

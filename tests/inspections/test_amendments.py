@@ -14,10 +14,10 @@ from inspections.logbook import services
 from inspections.logbook.models import Entry
 from inspections.reports.kinds import KINDS_BY_CODE
 from inspections.reports.models import Report
-from tests.conftest import sign
 from tests.factories import PASSWORD, GamingTableFactory
-from tests.inspections.test_api import assert_refused, client_for, signature
-from tests.inspections.test_services import ALL_PASS, adjust, event, inspect, refused, state
+from tests.support.api import assert_refused, client_for, signature
+from tests.support.logbook import ALL_PASS, adjust, event, inspect, refused, state
+from tests.support.people import sign
 
 INSPECTION = "58 Pa. Code § 617a.2(a)"
 # § 617a.2(e) asks for the log; correcting it by a signed amendment is the product's policy.

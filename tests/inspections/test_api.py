@@ -12,29 +12,8 @@ from compliance.casinos.models import Ball, Property, TableState
 from compliance.rulebook.text import REQUEST_FORM
 from inspections.logbook.models import Entry, Signature
 from tests.factories import PASSWORD, UserFactory
-from tests.inspections.test_services import ALL_PASS, event, inspect
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
-
-
-def signature(user, password=PASSWORD) -> dict:
-    return {"username": user.username, "password": password}
-
-
-def assert_refused(response, code: str, citation: str | None = None, field: str | None = "unset"):
-    assert response.status_code == 400, response.content
-    errors = response.json()["errors"]
-    assert all(set(e) == {"code", "message", "citation", "field"} for e in errors), errors
-    matching = [e for e in errors if e["code"] == code]
-    assert matching, errors
-    assert matching[0]["citation"] == citation
-    if field != "unset":
-        assert matching[0]["field"] == field
-    return errors
+from tests.support.api import assert_refused, client_for, signature
+from tests.support.logbook import ALL_PASS, event, inspect
 
 
 def post_inspection(client, table, who, items=None, **extra):

@@ -11,8 +11,8 @@ from django.utils import timezone
 from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from tests.factories import flag_raised
-from tests.inspections.test_api import client_for
-from tests.inspections.test_services import event, inspect
+from tests.support.api import client_for
+from tests.support.logbook import event, inspect
 
 pytestmark = pytest.mark.django_db
 

@@ -3,8 +3,8 @@
 import pytest
 
 from compliance.rulebook.text import REQUEST_FORM
-from tests.inspections.test_api import client_for
-from tests.inspections.test_services import inspect
+from tests.support.api import client_for
+from tests.support.logbook import inspect
 
 BIG = 99999999999999999999
 
@@ -30,7 +30,8 @@ def test_ids_out_of_range_in_filters_are_400(casino, path):
 
 
 def test_checklist_answers_are_true_or_false_only(casino):
-    from tests.inspections.test_api import ALL_PASS, signature
+    from tests.support.api import signature
+    from tests.support.logbook import ALL_PASS
 
     response = client_for(casino.floorperson).post(
         "/api/inspections/",
@@ -47,7 +48,8 @@ def test_checklist_answers_are_true_or_false_only(casino):
 
 @pytest.mark.parametrize("table", [7.5, True, "7a", [1]])
 def test_a_table_id_is_a_whole_number(casino, table):
-    from tests.inspections.test_api import ALL_PASS, signature
+    from tests.support.api import signature
+    from tests.support.logbook import ALL_PASS
 
     response = client_for(casino.floorperson).post(
         "/api/inspections/",
@@ -64,7 +66,7 @@ def test_a_table_id_is_a_whole_number(casino, table):
 
 
 def test_a_time_without_its_offset_is_refused(casino):
-    from tests.inspections.test_api import signature
+    from tests.support.api import signature
 
     response = client_for(casino.security).post(
         f"/api/tables/{casino.table.pk}/cover/",
@@ -91,7 +93,7 @@ def test_verify_logbook_names_an_unknown_property(db):
 
 def test_a_well_formed_but_impossible_time_is_a_400(casino):
     """Found by the fuzzer (tests/security/test_fuzz.py): 10:61 raised a ValueError, a 500."""
-    from tests.inspections.test_api import client_for, signature
+    from tests.support.api import client_for, signature
 
     response = client_for(casino.security).post(
         f"/api/tables/{casino.table.pk}/cover/",

@@ -16,10 +16,10 @@ from compliance.casinos.models import Ball, GamingTable, TableState
 from compliance.rulebook import pa
 from inspections.logbook import services
 from inspections.logbook.models import Entry
-from tests.conftest import sign
 from tests.factories import PASSWORD
-from tests.inspections.test_api import assert_refused, client_for, signature
-from tests.inspections.test_services import adjust, event, inspect, refused
+from tests.support.api import assert_refused, client_for, signature
+from tests.support.logbook import adjust, event, inspect, refused
+from tests.support.people import sign
 
 POLICY = (
     "Product policy: a replaced ball is named from the property's registered balls "

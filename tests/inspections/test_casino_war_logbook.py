@@ -12,9 +12,9 @@ from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from inspections.logbook.models import Entry
-from tests.conftest import sign
 from tests.factories import GamingTableFactory
-from tests.inspections.test_services import refused
+from tests.support.logbook import refused
+from tests.support.people import sign
 
 UTC = ZoneInfo("UTC")
 WAR_LAYOUT = ["name_or_logo", "betting_areas", "tie_betting_area", "payout_odds_signage", "drop_box", "tip_box"]
@@ -202,7 +202,7 @@ def test_a_shuffler_irregularity_is_recorded_on_an_open_casino_war_table(casino,
 
 
 def test_the_api_takes_a_casino_war_irregularity(casino):
-    from tests.inspections.test_api import client_for, signature
+    from tests.support.api import client_for, signature
 
     table = war_table(casino, shuffler=True, decks=12)
     change_decks(casino, table, 12)
@@ -246,7 +246,7 @@ def test_a_casino_war_irregularity_needs_the_table_open(casino):
 
 
 def test_a_shuffler_reason_on_a_roulette_table_is_refused(casino):
-    from tests.inspections.test_services import event, inspect
+    from tests.support.logbook import event, inspect
 
     inspect(casino)
     event(casino, "open")
@@ -285,7 +285,7 @@ def test_a_casino_war_opening_without_its_card_inspection_is_refused(casino, car
 
 
 def test_a_roulette_opening_states_no_cards(casino):
-    from tests.inspections.test_services import inspect
+    from tests.support.logbook import inspect
 
     inspect(casino)
     refused(
@@ -303,7 +303,7 @@ def test_a_roulette_opening_states_no_cards(casino):
 
 def test_the_api_and_the_floor_open_a_casino_war_table_with_its_cards(client, casino):
     from tests.factories import PASSWORD
-    from tests.inspections.test_api import client_for, signature
+    from tests.support.api import client_for, signature
 
     table = war_table(casino, shuffler=False)
     change_decks(casino, table, 6)

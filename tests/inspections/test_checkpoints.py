@@ -15,7 +15,7 @@ from config import keyring
 from inspections.logbook import chain, checkpoints, services
 from inspections.logbook.models import ChainHead, Checkpoint, Entry
 from tests import append_only as triggers
-from tests.inspections.test_services import adjust, event, inspect
+from tests.support.logbook import adjust, event, inspect
 
 
 @pytest.fixture

@@ -9,9 +9,9 @@ from compliance.rulebook import RuleViolation
 from inspections.logbook import services
 from inspections.logbook.chain import chain_verify
 from inspections.logbook.models import Entry
-from tests.conftest import sign
 from tests.factories import GamingTableFactory
-from tests.inspections.test_services import ALL_PASS, inspect
+from tests.support.logbook import ALL_PASS, inspect
+from tests.support.people import sign
 
 
 def run_at_once(calls) -> list:

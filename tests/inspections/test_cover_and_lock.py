@@ -18,9 +18,9 @@ from compliance.rulebook import table_states
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
-from tests.conftest import sign
 from tests.factories import GamingTableFactory
-from tests.inspections.test_services import adjust, event, inspect, refused
+from tests.support.logbook import adjust, event, inspect, refused
+from tests.support.people import sign
 
 GRACE = timedelta(minutes=15)
 SECOND = timedelta(seconds=1)

@@ -17,10 +17,10 @@ from compliance.rulebook.jurisdictions.pennsylvania import ENTRY_TIME_PLAUSIBLE,
 from inspections.logbook import services
 from inspections.logbook.models import Entry, EntryKind, Signature
 from tests.api_schema import WRITE_METHODS, operations
-from tests.conftest import sign
 from tests.factories import GamingTableFactory
-from tests.inspections.test_api import ALL_PASS, client_for, signature
-from tests.inspections.test_services import event, inspect, refused
+from tests.support.api import client_for, signature
+from tests.support.logbook import ALL_PASS, event, inspect, refused
+from tests.support.people import sign
 
 
 def _tomorrow() -> str:

@@ -32,10 +32,11 @@ from compliance.rulebook import RuleViolation, rulebook_for
 from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.logbook import demo, services
-from tests.conftest import CLOCKS, sign
+from tests.conftest import CLOCKS
 from tests.factories import PASSWORD, RegulatorFactory
 from tests.inspections.test_seed_demo import QuickPBKDF2
-from tests.inspections.test_services import ALL_PASS
+from tests.support.logbook import ALL_PASS
+from tests.support.people import sign
 
 REFUSED = (RuleViolation, ValidationError, PermissionDenied)
 
@@ -197,8 +198,8 @@ def test_on_the_demo_no_change_and_no_note_closes_a_flag_while_its_violation_sta
 
 def _world():
     """A property with one Roulette table ready to be inspected and opened, and its people."""
-    from tests.conftest import staff_of
     from tests.factories import GamingTableFactory, PropertyFactory, configure_for_opening
+    from tests.support.people import staff_of
 
     staff = staff_of(PropertyFactory(name="Generated Casino"))
     staff.table = configure_for_opening(

@@ -9,7 +9,7 @@ from compliance.casinos.models import GamingTable
 from compliance.rulebook.flags import DUE_COLUMNS
 from inspections.logbook.templatetags.floor import DUE_WORDS, due_of
 from tests.factories import GamingTableFactory, configure_for_opening
-from tests.inspections.test_services import event, inspect
+from tests.support.logbook import event, inspect
 
 
 def test_every_deadline_the_floor_shows_has_its_words():

@@ -10,7 +10,7 @@ from compliance.casinos.models import Property
 from inspections.logbook import chain
 from inspections.logbook.models import Entry, Signature
 from tests import append_only as triggers
-from tests.inspections.test_services import adjust, event, inspect
+from tests.support.logbook import adjust, event, inspect
 
 
 @pytest.fixture

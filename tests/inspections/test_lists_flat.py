@@ -255,7 +255,7 @@ def test_a_licence_number_names_the_property_of_a_report_and_only_ones_own(regul
 
 def test_the_tables_api_walks_a_jurisdiction_by_property_and_number_by_its_links(regulators):
     from compliance.casinos.models import GamingTable
-    from tests.inspections.test_api import client_for
+    from tests.support.api import client_for
 
     regulator, props = regulators["many"]
     client = client_for(regulator)

@@ -26,10 +26,11 @@ from inspections.flags.tasks import scan_overdue
 from inspections.flags.tasks import send_digests as send_digests_task
 from inspections.logbook import services
 from inspections.logbook.deadlines import deadlines_set
-from tests.conftest import celery_connected_to, sign
+from tests.conftest import celery_connected_to
 from tests.factories import PASSWORD, GamingTableFactory, PropertyFactory, RegulatorFactory
 from tests.inspections.test_concurrency import run_at_once
-from tests.inspections.test_services import ALL_PASS, adjust, event, inspect
+from tests.support.logbook import ALL_PASS, adjust, event, inspect
+from tests.support.people import sign
 
 SECOND = timedelta(seconds=1)
 

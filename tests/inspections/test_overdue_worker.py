@@ -21,9 +21,9 @@ from inspections.reports.tasks import report_enqueue
 from scripts import run
 from tests.conftest import celery_connected_to, database_url_for_tests
 from tests.factories import UserFactory
-from tests.inspections.test_reports import requested
-from tests.inspections.test_services import a_day, event, inspect
 from tests.servers import ROOT, wait_until
+from tests.support.logbook import a_day, event, inspect
+from tests.support.reports import requested
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from PIL import Image
 from compliance.rulebook import RuleViolation
 from inspections.logbook import chain, services
 from inspections.logbook.models import Entry, EntryPhoto
-from tests.conftest import sign
 from tests.photos import SVG, image_bytes, png_bomb, polyglot_appended, polyglot_comment, upload
+from tests.support.people import sign
 
 from .test_services import ALL_PASS, event
 
@@ -165,7 +165,7 @@ def test_a_photo_is_never_changed_or_removed(casino):
 
 
 def test_a_no_spin_takes_photos_and_its_page_asks_for_them(casino, client):
-    from tests.inspections.test_services import inspect
+    from tests.support.logbook import inspect
 
     inspect(casino)
     event(casino, "open")

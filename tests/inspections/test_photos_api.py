@@ -13,9 +13,9 @@ from django.test.client import encode_multipart
 from PIL import Image
 
 from inspections.logbook.models import Entry, EntryPhoto
-from tests.inspections.test_api import client_for, signature
-from tests.inspections.test_services import ALL_PASS
 from tests.photos import image_bytes, polyglot_appended, upload
+from tests.support.api import client_for, signature
+from tests.support.logbook import ALL_PASS
 
 
 def post_with_photos(client, path: str, body: dict, *files):

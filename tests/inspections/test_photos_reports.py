@@ -8,9 +8,9 @@ import hashlib
 import pytest
 
 from inspections.reports import render
-from tests.inspections.test_api import client_for
-from tests.inspections.test_reports import csv_rows, pdf_rows, requested, squeezed
 from tests.photos import image_bytes, upload
+from tests.support.api import client_for
+from tests.support.reports import csv_rows, pdf_rows, requested, squeezed
 
 from .test_photos import inspect_with
 

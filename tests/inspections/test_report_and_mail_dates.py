@@ -17,8 +17,8 @@ from inspections.flags import overdue
 from inspections.flags.models import ComplianceException
 from inspections.reports import render
 from inspections.reports.models import Report, ReportKind
-from tests.inspections.test_reports import requested
-from tests.inspections.test_services import a_day, event
+from tests.support.logbook import a_day, event
+from tests.support.reports import requested
 from tests.test_dates import CLOCKS, dates_not_ours
 
 NEW_YORK = ZoneInfo("America/New_York")

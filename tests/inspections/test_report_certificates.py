@@ -15,8 +15,8 @@ from django.core.management import CommandError, call_command
 from rest_framework.test import APIClient
 
 from config import keyring
-from tests.inspections.test_reports import pdf_pages
 from tests.inspections.test_signed_reports import forge, generated
+from tests.support.reports import pdf_pages
 
 
 def published_ca(tmp_path) -> list[x509.Certificate]:

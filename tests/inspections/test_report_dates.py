@@ -13,8 +13,8 @@ from django.utils.html import escape
 from compliance.casinos.clock import property_today
 from compliance.rulebook.reports import DATES_POLICY
 from inspections.reports.models import Report
-from tests.inspections.test_api import client_for
 from tests.inspections.test_report_limits import BODY, form
+from tests.support.api import client_for
 
 pytestmark = pytest.mark.any_hour
 

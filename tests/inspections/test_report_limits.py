@@ -12,8 +12,8 @@ from inspections.reports.models import Report, ReportStatus
 from inspections.reports.requests import report_request
 from tests.conftest import celery_connected_to
 from tests.factories import RegulatorFactory, UserFactory
-from tests.inspections.test_api import client_for
 from tests.inspections.test_concurrency import run_at_once
+from tests.support.api import client_for
 
 BODY = {"kind": "inspection_register", "from": "2026-11-01", "to": "2026-11-02", "format": "csv"}
 

@@ -16,7 +16,8 @@ from pypdf import PdfWriter
 from inspections.reports import render, signing, tasks
 from inspections.reports.models import Report, ReportStatus
 from tests.factories import artwork_upload, pdf_bytes
-from tests.inspections.test_reports import _approved_layout_with, requested
+from tests.inspections.test_reports import _approved_layout_with
+from tests.support.reports import requested
 
 # The errback's own parameters, as Celery calls it (the failed request, its exception, its traceback).
 ERRBACK = {"request", "exc", "traceback"}

@@ -18,8 +18,8 @@ from inspections.logbook.models import Checkpoint, Entry
 from inspections.reports import render
 from inspections.reports.models import Report
 from tests import append_only as triggers
-from tests.inspections.test_reports import pdf_pages
-from tests.inspections.test_services import a_day
+from tests.support.logbook import a_day
+from tests.support.reports import pdf_pages
 
 # The history is laid down at fixed distances before now: the old days, then the period (yesterday
 # and today in the property's zone), each at noon in New York, far from the property's midnight.

@@ -18,7 +18,6 @@ from django.utils import timezone
 from pypdf import PdfReader
 
 from compliance.accounts.models import Role
-from compliance.casinos.clock import property_today
 from compliance.casinos.models import Ball
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
@@ -26,52 +25,16 @@ from inspections.logbook.models import Entry
 from inspections.reports import render
 from inspections.reports.models import Report, ReportDownload, ReportStatus
 from tests import append_only as triggers
-from tests.conftest import sign
 from tests.factories import RegulatorFactory, UserFactory, artwork_upload, pdf_bytes
-from tests.inspections.test_api import client_for
-from tests.inspections.test_services import ALL_PASS, adjust, event, inspect
-
-
-def requested(casino, *, by=None, fmt="pdf", kind="inspection_register") -> Report:
-    today = property_today(casino.property)
-    return Report.objects.create(
-        property=casino.property,
-        kind=kind,
-        format=fmt,
-        period_from=today - timedelta(days=1),
-        period_to=today,
-        requested_by=by or casino.compliance,
-    )
+from tests.support.api import client_for
+from tests.support.logbook import ALL_PASS, adjust, event, inspect
+from tests.support.people import sign
+from tests.support.reports import csv_rows, pdf_pages, pdf_rows, requested, squeezed
 
 
 def read_time(row: dict, zone) -> str:
     """The API row's time as the report prints it: its zone named ("22:30 EST")."""
     return f"{datetime.fromisoformat(row['occurred_at']).astimezone(zone):%H:%M %Z}"
-
-
-def pdf_pages(report: Report) -> list[str]:
-    with pdfplumber.open(report.file.path) as pdf:
-        return [page.extract_text() or "" for page in pdf.pages]
-
-
-def pdf_rows(report: Report) -> dict[int, list[str]]:
-    """The register's rows as the PDF's tables hold them, by entry number, each cell on one line
-    (the first cell: "#<entry> · <table> <date> <time>")."""
-    rows = {}
-    with pdfplumber.open(report.file.path) as pdf:
-        for page in pdf.pages[1:]:
-            for table in page.extract_tables():
-                for cells in table:
-                    cells = [" ".join((cell or "").split()) for cell in cells]
-                    number = re.match(r"#(\d+) ", cells[0])
-                    if number:
-                        rows[int(number.group(1))] = cells
-    return rows
-
-
-def squeezed(value: str) -> str:
-    """Without its spaces: the PDF's cells wrap."""
-    return "".join(value.split())
 
 
 def printed_cells(fields: dict) -> list[str]:
@@ -486,11 +449,6 @@ def test_people_in_the_api_reports_list_see_their_propertys_only(db, media, casi
     requested(other_casino)
     rows = client_for(UserFactory(property=casino.property, role=Role.COMPLIANCE)).get("/api/reports/").json()
     assert [row["property"] for row in rows["results"]] == [casino.property.pk]
-
-
-def csv_rows(report: Report) -> list[dict]:
-    with open(report.file.path, encoding="utf-8") as handle:
-        return list(csv.DictReader(handle))
 
 
 @pytest.mark.any_hour

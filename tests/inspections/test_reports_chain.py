@@ -11,8 +11,8 @@ from inspections.logbook.models import Entry
 from inspections.reports import render
 from inspections.reports.models import Report, ReportKind
 from tests import append_only as triggers
-from tests.inspections.test_api import client_for
-from tests.inspections.test_reports import pdf_pages, requested
+from tests.support.api import client_for
+from tests.support.reports import pdf_pages, requested
 
 FORMATS = [code for code, _ in Report._meta.get_field("format").choices]
 

@@ -23,9 +23,9 @@ from inspections.reports import render
 from inspections.reports.csvfile import csv_cell
 from inspections.reports.models import Report, ReportKind
 from tests import append_only as triggers
-from tests.conftest import sign
-from tests.inspections.test_reports import requested
-from tests.inspections.test_services import ALL_PASS, event
+from tests.support.logbook import ALL_PASS, event
+from tests.support.people import sign
+from tests.support.reports import requested
 
 ROOT = Path(__file__).resolve().parents[2]
 # OWASP's list of the first characters a spreadsheet reads as the start of a formula; kept here, not

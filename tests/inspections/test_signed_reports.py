@@ -22,8 +22,8 @@ from inspections.logbook.models import Entry
 from inspections.reports import render
 from inspections.reports.models import Report
 from tests.inspections.test_checkpoints import red_team_rewrite, sql
-from tests.inspections.test_reports import pdf_pages, requested
-from tests.inspections.test_services import event
+from tests.support.logbook import event
+from tests.support.reports import pdf_pages, requested
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 VERIFIER = ROOT / "scripts" / "verify_report.py"
@@ -493,7 +493,7 @@ def test_with_an_authority_the_regulator_checks_its_times_offline(
 
 
 def test_the_api_gives_the_reports_checkpoint_and_signer(committed_db, media, history):
-    from tests.inspections.test_api import client_for
+    from tests.support.api import client_for
 
     report = generated(history)
     body = client_for(history.compliance).get(f"/api/reports/{report.pk}/").json()

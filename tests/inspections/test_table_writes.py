@@ -15,10 +15,10 @@ from compliance.casinos.models import Ball, GamingTable
 from compliance.rulebook import RuleViolation, pa
 from inspections.logbook import services
 from inspections.logbook.models import Entry
-from tests.conftest import sign
 from tests.factories import GamingTableFactory, configure_for_opening
 from tests.inspections.test_concurrency import run_at_once
-from tests.inspections.test_services import adjust, event, inspect
+from tests.support.logbook import adjust, event, inspect
+from tests.support.people import sign
 
 # What no entry ever moves: the configuration and equipment the table services own.
 CONFIGURATION = {"property_id", "number", "game", "wheel_type", "has_external_movable_parts", "electronic", "wheel_id"}

@@ -9,7 +9,7 @@ from django.utils import timezone
 from compliance.casinos.models import TableState
 from inspections.logbook.models import Entry
 from tests.factories import PASSWORD
-from tests.inspections.test_services import ALL_PASS
+from tests.support.logbook import ALL_PASS
 
 
 def signed(who, **extra) -> dict:
@@ -107,7 +107,7 @@ def test_a_regulator_reads_but_has_no_actions(client, casino, regulator):
 
 
 def test_the_timeline_pages_back_25_at_a_time_with_constant_queries(client, casino, django_assert_num_queries):
-    from tests.inspections.test_services import event, inspect
+    from tests.support.logbook import event, inspect
 
     client.force_login(casino.security)
     for _ in range(14):

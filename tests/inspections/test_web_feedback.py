@@ -11,7 +11,7 @@ from compliance.casinos.models import GamingTable, TableState
 from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from tests.factories import PASSWORD, GamingTableFactory
-from tests.inspections.test_services import ALL_PASS, event, inspect
+from tests.support.logbook import ALL_PASS, event, inspect
 
 ADJUSTMENT = "58 Pa. Code § 617a.2(c)"
 REPLACEMENT = "58 Pa. Code § 617a.2(d)"

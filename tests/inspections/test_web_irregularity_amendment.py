@@ -9,8 +9,8 @@ import time_machine
 from compliance.casinos.models import Ball, Game, GamingTable, TableState
 from inspections.logbook.models import Entry, EntryKind
 from tests.factories import PASSWORD, GamingTableFactory
-from tests.inspections.test_services import event, inspect
 from tests.inspections.test_web import signed
+from tests.support.logbook import event, inspect
 
 
 def spare_ball(casino, serial: str = "B-SPARE") -> Ball:

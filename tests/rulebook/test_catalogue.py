@@ -10,8 +10,6 @@ import pathlib
 import re
 import string
 
-import pytest
-
 from compliance import rulebook
 from compliance.rulebook import MALFORMED
 from compliance.rulebook.catalogue import CATALOGUE, GIVEN, code_of
@@ -49,15 +47,27 @@ def test_the_scan_sees_the_calls():
     assert len(CALLS) > 100
 
 
-@pytest.mark.parametrize(("where", "key", "names"), CALLS, ids=[f"{c[0]}:{c[1]}" for c in CALLS])
-def test_every_call_names_an_entry_and_supplies_its_values(where, key, names):
-    assert key in CATALOGUE, f"{where}: {key} is not in the catalogue"
+def _call_wrong(where: str, key: str, names: set) -> str | None:
+    """What is wrong with one violation(…) call, or None."""
+    if key not in CATALOGUE:
+        return f"{where}: {key} is not in the catalogue"
     entry = CATALOGUE[key]
     wanted = {field for _, field, _, _ in string.Formatter().parse(entry.template) if field}
-    assert wanted <= names, f"{where}: {key} needs {sorted(wanted - names)}"
-    assert not (names - wanted - {"field", "citation"}), f"{where}: {key} is given {sorted(names - wanted)}"
-    assert "field" in names, where
-    assert ("citation" in names) == (entry.citation == GIVEN), f"{where}: {key}'s citation"
+    if not wanted <= names:
+        return f"{where}: {key} needs {sorted(wanted - names)}"
+    if names - wanted - {"field", "citation"}:
+        return f"{where}: {key} is given {sorted(names - wanted)}"
+    if "field" not in names:
+        return f"{where}: {key} names no field"
+    if ("citation" in names) != (entry.citation == GIVEN):
+        return f"{where}: {key}'s citation"
+    return None
+
+
+def test_every_call_names_an_entry_and_supplies_its_values():
+    """Every call at once: each one that is wrong is listed, where it is and what it lacks."""
+    wrong = [problem for call in CALLS if (problem := _call_wrong(*call))]
+    assert wrong == []
 
 
 def test_every_entry_is_used():
@@ -65,13 +75,15 @@ def test_every_entry_is_used():
     assert set(CATALOGUE) - used == set()
 
 
-@pytest.mark.parametrize("key", sorted(CATALOGUE))
-def test_every_entry_cites_a_paragraph_or_a_policy(key):
-    citation = CATALOGUE[key].citation
-    if citation is None:
-        assert code_of(key) in MALFORMED, f"{key}: only the request's own form goes uncited"
-    elif citation != GIVEN:
-        assert CITATION.match(citation), f"{key}: {citation}"
+def test_every_entry_cites_a_paragraph_or_a_policy():
+    wrong = []
+    for key, entry in sorted(CATALOGUE.items()):
+        if entry.citation is None:
+            if code_of(key) not in MALFORMED:
+                wrong.append(f"{key}: only the request's own form goes uncited")
+        elif entry.citation != GIVEN and not CITATION.match(entry.citation):
+            wrong.append(f"{key}: {entry.citation}")
+    assert wrong == []
 
 
 # ---- Every citation the rulebook holds: proposed chapters said so, policy never dressed as law ----
@@ -130,32 +142,40 @@ def test_the_citation_scan_sees_every_kind():
     assert any(c.startswith("Product policy") for c in CITATIONS) and len(CITATIONS) > 80
 
 
-@pytest.mark.parametrize("citation", CITATIONS)
-def test_chapters_619a_and_651a_are_cited_as_proposed(citation):
-    """The text held of them is the 2011 proposed rulemaking (41 Pa.B. 3000): one form, everywhere (a policy
-    derived from one names it in that form too)."""
+def _not_cited_as_proposed(citation: str) -> bool:
     if citation.startswith("Product policy") and re.search(r"§ 6(19|51)a", citation):
-        assert re.search(r"§ 6(19|51)a\.[0-9]+(\([a-z0-9]+\))* \(proposed, 41 Pa\.B\. 3000\)", citation), citation
+        return not re.search(r"§ 6(19|51)a\.[0-9]+(\([a-z0-9]+\))* \(proposed, 41 Pa\.B\. 3000\)", citation)
     # Each paragraph of a citation that names several ("…; 58 Pa. Code § 601a.2", a flag's) on its own.
     for part in citation.split("; ") if not citation.startswith("Product policy") else ():
-        if re.search(r"§ 6(19|51)a", part):
-            assert re.fullmatch(
-                r"58 Pa\. Code § 6(19|51)a\.[0-9]+(\([a-z0-9]+\))* \(proposed, 41 Pa\.B\. 3000\)", part
-            ) or (f"{PROPOSED} (applied by policy: " in part), citation
+        if re.search(r"§ 6(19|51)a", part) and not (
+            re.fullmatch(r"58 Pa\. Code § 6(19|51)a\.[0-9]+(\([a-z0-9]+\))* \(proposed, 41 Pa\.B\. 3000\)", part)
+            or f"{PROPOSED} (applied by policy: " in part
+        ):
+            return True
+    return False
 
 
-@pytest.mark.parametrize("citation", CITATIONS)
-def test_product_policy_never_pretends_to_be_a_paragraph(citation):
+def test_chapters_619a_and_651a_are_cited_as_proposed():
+    """The text held of them is the 2011 proposed rulemaking (41 Pa.B. 3000): one form, everywhere (a policy
+    derived from one names it in that form too). Every citation that is not is listed."""
+    assert [citation for citation in CITATIONS if _not_cited_as_proposed(citation)] == []
+
+
+def _policy_dressed_as_law(citation: str) -> bool:
+    if "Product policy" in citation and not citation.startswith("Product policy"):
+        return True
+    return "applied by policy" in citation and not re.fullmatch(
+        r"58 Pa\. Code § .+ \(applied by policy: (N\.J\.A\.C\. 19:47-5|Section 4) [a-zA-Z ]+\)"
+        r"(; (N\.J\.A\.C\. 19:47-|Section 4\()[^;]+)?",
+        citation,
+    )
+
+
+def test_product_policy_never_pretends_to_be_a_paragraph():
     """Policy begins "Product policy"; a borrowed paragraph begins with the paragraph it borrows (the
-    text's own paragraphs may follow it: the not-approved flag's, issue 31, item 1)."""
-    if "Product policy" in citation:
-        assert citation.startswith("Product policy"), citation
-    if "applied by policy" in citation:
-        assert re.fullmatch(
-            r"58 Pa\. Code § .+ \(applied by policy: (N\.J\.A\.C\. 19:47-5|Section 4) [a-zA-Z ]+\)"
-            r"(; (N\.J\.A\.C\. 19:47-|Section 4\()[^;]+)?",
-            citation,
-        ), citation
+    text's own paragraphs may follow it: the not-approved flag's, issue 31, item 1). Every citation
+    that does not is listed."""
+    assert [citation for citation in CITATIONS if _policy_dressed_as_law(citation)] == []
 
 
 def test_the_catalogue_cites_none_of_the_policies_as_paragraphs():

@@ -19,7 +19,6 @@ from compliance.approvals.models import RulesSubmission
 from compliance.casinos.models import Ball, Wheel
 from inspections.logbook.models import Entry
 from inspections.reports.models import Report
-from tests.conftest import bare_casino_staff, staff_of
 from tests.factories import (
     GamingTableFactory,
     PropertyFactory,
@@ -28,7 +27,9 @@ from tests.factories import (
     configure_for_opening,
     flag_raised,
 )
-from tests.inspections.test_services import inspect
+from tests.support.db import built_once
+from tests.support.logbook import inspect
+from tests.support.people import bare_casino_staff, staff_of
 
 ROLES = (
     "anonymous",
@@ -143,8 +144,20 @@ PAGES = {
 }
 
 
+@pytest.fixture(scope="module")
+def world(django_db_setup, django_db_blocker):
+    """Built once for the module (432 cells read it; every request is a GET), rolled back at its end."""
+    with built_once(django_db_blocker):
+        yield _world()
+
+
 @pytest.fixture
-def world(db):
+def cell_world(world, db):
+    """The module's world, each cell in a savepoint of its own (a sign-in's session, its last_login)."""
+    return world
+
+
+def _world():
     own = bare_casino_staff("Keystone Casino")
     configure_for_opening(own.table, created_by=own.compliance)
     other = staff_of(PropertyFactory(name="Garden State Casino", licence_number="NJ-7777", jurisdiction="NJ"))
@@ -194,8 +207,8 @@ def _sees_other(role: str) -> bool:
 
 
 @pytest.mark.parametrize(("path", "role", "expected"), cells(API))
-def test_api_cell(world, path, role, expected):
-    people, ids, secrets = world
+def test_api_cell(cell_world, path, role, expected):
+    people, ids, secrets = cell_world
     api = APIClient()
     if people[role]:
         api.force_authenticate(people[role])
@@ -212,8 +225,8 @@ def test_api_cell(world, path, role, expected):
 
 
 @pytest.mark.parametrize(("path", "role", "expected"), cells(PAGES))
-def test_page_cell(world, path, role, expected):
-    people, ids, secrets = world
+def test_page_cell(cell_world, path, role, expected):
+    people, ids, secrets = cell_world
     browser = Client()
     if people[role]:
         browser.force_login(people[role])

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db import connection
 
 from tests import append_only as triggers
-from tests.inspections.test_services import adjust, event, inspect
+from tests.support.logbook import adjust, event, inspect
 
 ROOT = Path(__file__).resolve().parents[2]
 

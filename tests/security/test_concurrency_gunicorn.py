@@ -16,8 +16,8 @@ from inspections.logbook.chain import chain_verify
 from inspections.logbook.models import Entry
 from tests.conftest import database_url_for_tests
 from tests.factories import PASSWORD, GamingTableFactory, configure_for_opening
-from tests.inspections.test_services import ALL_PASS
 from tests.servers import gunicorn_start
+from tests.support.logbook import ALL_PASS
 
 CLIENTS = 50
 REQUESTS_EACH = 8

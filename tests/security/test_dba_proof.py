@@ -21,7 +21,7 @@ from django.db import connection
 from inspections.logbook import chain, checkpoints, ledger, services
 from inspections.logbook.models import ChainHead, Checkpoint, Entry
 from tests import append_only as triggers
-from tests.inspections.test_services import adjust, event, inspect
+from tests.support.logbook import adjust, event, inspect
 
 
 def sql(statement: str, *params) -> None:

@@ -21,7 +21,7 @@ from compliance.rulebook import RuleViolation
 from inspections.logbook import services
 from inspections.logbook.models import Entry
 from tests.factories import PASSWORD, GamingTableFactory, PropertyFactory, UserFactory, configure_for_opening
-from tests.inspections.test_services import ALL_PASS
+from tests.support.logbook import ALL_PASS
 
 # The directory is an optional install (requirements-directory.txt): without it, these tests are skipped.
 ldap = pytest.importorskip(

@@ -30,10 +30,10 @@ from inspections.reports.requests import report_request
 from inspections.reports.tasks import report_enqueue
 from tests.conftest import celery_connected_to, database_url_for_tests
 from tests.factories import PASSWORD
-from tests.inspections.test_api import signature
-from tests.inspections.test_reports import requested
-from tests.inspections.test_services import ALL_PASS, a_day, event, inspect
 from tests.servers import ROOT, free_port, gunicorn_start, wait_until
+from tests.support.api import signature
+from tests.support.logbook import ALL_PASS, a_day, event, inspect
+from tests.support.reports import requested
 
 pytestmark = pytest.mark.slow
 needs_postgresql = pytest.mark.skipif(

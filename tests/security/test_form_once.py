@@ -25,9 +25,9 @@ from tests.compliance.test_layouts import BASIC
 from tests.compliance.test_rules_submissions import STANDARD
 from tests.compliance.test_web import STANDARD as WEB_STANDARD
 from tests.factories import PASSWORD, artwork_upload
-from tests.inspections.test_api import client_for, signature
-from tests.inspections.test_services import ALL_PASS, event, inspect
 from tests.security.test_idempotency import row_counts
+from tests.support.api import client_for, signature
+from tests.support.logbook import ALL_PASS, event, inspect
 from tests.test_i18n import set_language
 
 TOKEN = re.compile(r'name="form_token" value="([^"]+)"')

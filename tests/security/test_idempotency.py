@@ -23,8 +23,8 @@ from inspections.logbook.models import Entry
 from tests.compliance.test_layouts import BASIC
 from tests.compliance.test_rules_submissions import STANDARD
 from tests.factories import PASSWORD, GamingTableFactory, UserFactory, artwork_upload, flag_raised
-from tests.inspections.test_api import client_for, signature
-from tests.inspections.test_services import ALL_PASS, event, inspect
+from tests.support.api import client_for, signature
+from tests.support.logbook import ALL_PASS, event, inspect
 
 WRITE_METHODS = ("post", "put", "patch", "delete")
 

@@ -9,8 +9,8 @@ from rest_framework.test import APIClient
 
 from compliance.accounts.models import LockLift, SignatureFailures, User
 from tests.factories import PASSWORD
-from tests.inspections.test_api import signature
 from tests.security.test_lockout import LIMIT, inspect_via_api, sign_in
+from tests.support.api import signature
 
 
 @pytest.fixture

@@ -18,8 +18,8 @@ from compliance.accounts.models import User
 from config.network import client_ip
 from inspections.logbook.models import Entry, Signature
 from tests.factories import PASSWORD
-from tests.inspections.test_api import assert_refused, signature
-from tests.inspections.test_services import ALL_PASS
+from tests.support.api import assert_refused, signature
+from tests.support.logbook import ALL_PASS
 
 LIMIT = settings.AXES_FAILURE_LIMIT
 ELSEWHERE = "10.0.0.2"  # another tablet

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 
 from inspections.reports.models import Report
 from tests.factories import PASSWORD, RegulatorFactory
-from tests.inspections.test_reports import requested
+from tests.support.reports import requested
 
 
 def _routes(patterns=None, prefix: str = "") -> list[str]:

@@ -124,7 +124,8 @@ def test_the_token_endpoint_refuses_it_before_hashing_and_without_counting(db, h
 
 
 def test_a_signature_refuses_it_before_hashing_and_without_counting(casino, hashes):
-    from tests.inspections.test_api import ALL_PASS, client_for
+    from tests.support.api import client_for
+    from tests.support.logbook import ALL_PASS
 
     response = client_for(casino.floorperson).post(
         "/api/inspections/",
@@ -165,8 +166,8 @@ def test_a_signature_page_refuses_it_with_a_form_error(client, casino, hashes):
 def test_the_signature_service_refuses_it_whoever_calls(casino, hashes):
     from compliance.rulebook import RuleViolation
     from inspections.logbook.services import inspection_record
-    from tests.conftest import sign
-    from tests.inspections.test_api import ALL_PASS
+    from tests.support.logbook import ALL_PASS
+    from tests.support.people import sign
 
     with pytest.raises(RuleViolation) as refused:
         inspection_record(

@@ -12,9 +12,9 @@ from rest_framework.test import APIClient
 
 from inspections.logbook.chain import chain_verify
 from inspections.logbook.models import Entry
-from tests.inspections.test_api import signature
-from tests.inspections.test_services import ALL_PASS
 from tests.security.test_authentication import api_with, obtain_token
+from tests.support.api import signature
+from tests.support.logbook import ALL_PASS
 
 pytestmark = pytest.mark.django_db
 

@@ -26,9 +26,9 @@ from inspections.flags.models import ComplianceException
 from inspections.logbook import forms as inspections_forms  # noqa: F401  (its forms are SignatureFields too)
 from inspections.logbook import services
 from inspections.logbook.models import Entry
-from tests.conftest import sign
 from tests.factories import PASSWORD, RegulatorFactory, flag_raised, rules_submission_version
-from tests.inspections.test_services import ALL_PASS
+from tests.support.logbook import ALL_PASS
+from tests.support.people import sign
 
 LIMIT = settings.AXES_FAILURE_LIMIT
 SIGNATURE_COMPONENT = "SignatureInputRequest"

@@ -28,7 +28,7 @@ from tests.factories import (
     flag_raised,
     rules_submission_version,
 )
-from tests.inspections.test_services import event, inspect
+from tests.support.logbook import event, inspect
 
 LIMIT = settings.AXES_FAILURE_LIMIT
 START = ["/", "/floor/", "/flags/", "/approvals/", "/manage/", "/reports/"]

@@ -12,10 +12,10 @@ from inspections.reports.models import Report, ReportDownload
 def one_row_each(casino):
     from compliance.approvals import services as approvals
     from inspections.logbook import services as logbook
-    from tests.conftest import sign
     from tests.factories import RegulatorFactory, layout_submitted
-    from tests.inspections.test_services import ALL_PASS, inspect
     from tests.photos import image_bytes, upload
+    from tests.support.logbook import ALL_PASS, inspect
+    from tests.support.people import sign
 
     inspect(casino)
     who = casino.floorperson  # an entry with a photo: logbook_entryphoto has a row
