@@ -223,9 +223,10 @@ def check_pdf_signatures(data: bytes, verdict: Verdict, anchors: list, tsa_certi
         ):
             level = status.modification_level.name.lower() if status.modification_level else "unclear"
             verdict.fail(f"{name} by {who} does not cover the whole file: something was added after it ({level})")
-            continue
-        what = "the PDF" if signature.signed_revision == last_revision or not later else "its revision"
-        verdict.ok(f"{what} is signed by {who} and has not changed since it was signed{when}")
+        else:
+            what = "the PDF" if signature.signed_revision == last_revision or not later else "its revision"
+            verdict.ok(f"{what} is signed by {who} and has not changed since it was signed{when}")
+        # Whose signature it is, in either case: a stranger's in the middle is named as such.
         if status.trusted:
             verdict.ok(f"the signer's certificate chains to the trust root you gave (--ca/--cert): {who}")
         else:

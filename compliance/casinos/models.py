@@ -17,7 +17,7 @@ from compliance.rulebook import vocabulary as words
 from compliance.rulebook.configurations import KEY, STANDARD
 from compliance.rulebook.flags import DEADLINE_COLUMNS
 from config.i18n import choice
-from config.validators import printable_line, validate_time_zone
+from config.validators import note_validators, printable_line, validate_time_zone
 from config.visibility import NOTHING, VisibleQuerySet
 
 
@@ -348,7 +348,7 @@ class LabelSheet(models.Model):
     first = models.PositiveIntegerField(default=0)
     count = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=10, choices=LabelSheetStatus.choices, default=LabelSheetStatus.QUEUED)
-    error = models.TextField(blank=True, validators=[printable_line])
+    error = models.TextField(blank=True, validators=note_validators())
     file = models.FileField(upload_to="labels/", blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
