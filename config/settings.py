@@ -393,7 +393,7 @@ STORAGES = {
 
 # The cache lives in the database, shared by every web process: the request path never depends on
 # Redis. Its table is made by a migration (accounts 0002). The throttles keep their counts in a table
-# of their own, one statement a request (compliance.accounts.throttles), not in this cache.
+# of their own, a row locked and written a request (compliance.accounts.throttles), not in this cache.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "logbook_cache"}}
 
 # The largest API request body (413 beyond it) and how deep its JSON may nest (400 beyond it): the

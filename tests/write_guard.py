@@ -25,6 +25,7 @@ DOORS = {
     "inspections.reports.tasks": "a report handed to the workers is marked sent",
     "compliance.accounts.idempotency": "the answers kept for repeated writes",
     "compliance.casinos.labels": "a label sheet asked for, rendered by a worker and served",
+    "compliance.accounts.throttles": "a client's count against its rate, its row locked (throttle_hit)",
     "compliance.accounts.directory_backend": "a person as the casino's directory says, at each sign-in and signature",
 }
 # Functions that are a door although their module is not: Django calls them by these names.

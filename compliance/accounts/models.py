@@ -208,8 +208,8 @@ class LockLift(models.Model):
 # The tables whose rows the database refuses to update or delete (this app's migrations install the triggers).
 class ThrottleCount(models.Model):
     """How often one client asked in the current window of its rate, and in the previous one: what
-    the throttles (compliance.accounts.throttles) count, one row per client and rate, moved by one
-    statement a request. A row past `expires_at` counts nothing any more and is culled by that index."""
+    the throttles (compliance.accounts.throttles) count, one row per client and rate, locked and
+    written back once a request. A row past `expires_at` counts nothing any more and is culled by that index."""
 
     key = models.CharField(max_length=255, primary_key=True, validators=[printable_line])
     window_index = models.BigIntegerField(

@@ -2,12 +2,10 @@
 the API's per-person and per-address rates, the token endpoint's, and the sign-in page's.
 
 The counts live in the database (shared by every web process; the request path never waits on Redis),
-in one row per client and rate (accounts.ThrottleCount), moved by one statement a request
-(`throttle_hit`, the one door of that table). DRF's own throttles keep every request's time in the
-cache, which on the database cache cost six statements a request, one of them a COUNT of the whole
-cache table. This counts a sliding window the usual way: the requests allowed in the current window
-of the rate, plus those of the previous window weighted by how much of it still lies within the
-rate's duration (a client asking steadily at the rate is never refused; a burst is).
+in one row per client and rate (accounts.ThrottleCount), read locked and written back by `throttle_hit`,
+the one door of that table. This counts a sliding window the usual way: the requests allowed in the
+current window of the rate, plus those of the previous window weighted by how much of it still lies
+within the rate's duration (a client asking steadily at the rate is never refused; a burst is).
 """
 
 from __future__ import annotations
@@ -17,7 +15,7 @@ import random
 import time
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import IntegrityError, transaction
 from rest_framework import throttling
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -36,46 +34,31 @@ class Hit:
 
 
 def throttle_hit(*, key: str, allowed: int, duration: int, now: float) -> Hit:
-    """Count one request of `key` against `allowed` requests per `duration` seconds, in one statement:
+    """Count one request of `key` against `allowed` requests per `duration` seconds, its row locked:
     allowed (and counted) while the sliding estimate is below `allowed`, refused (and not counted) otherwise."""
     window = int(now // duration)
     weight = 1 - (now - window * duration) / duration  # the share of the previous window still in the rate's span
-    q = connection.ops.quote_name
-    table = q(ThrottleCount._meta.db_table)
-    current = "CASE WHEN t.window_index = %s THEN t.hits ELSE 0 END"
-    previous = "CASE WHEN t.window_index = %s THEN t.previous WHEN t.window_index = %s THEN t.hits ELSE 0 END"
-    below = f"({previous}) * %s + ({current}) < %s"
-    # The table's and columns' names are the model's; every value is a parameter.
-    sql = (
-        f"INSERT INTO {table} AS t ({q('key')}, window_index, hits, previous, refused, expires_at) "  # noqa: S608
-        "VALUES (%s, %s, 1, 0, false, %s) "
-        f"ON CONFLICT ({q('key')}) DO UPDATE SET "
-        f"hits = ({current}) + CASE WHEN {below} THEN 1 ELSE 0 END, "
-        f"previous = {previous}, "
-        f"refused = NOT ({below}), "
-        "window_index = %s, expires_at = %s "
-        "RETURNING hits, previous, refused"
-    )
     expires = (window + 2) * duration
-    below_params = [window, window - 1, weight, window, allowed]
-    params = [
-        key,
-        window,
-        expires,
-        window,
-        *below_params,
-        window,
-        window - 1,
-        *below_params,
-        window,
-        expires,
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        hits, previous_hits, refused = cursor.fetchone()
-        if random.randrange(CULL_EVERY) == 0:
-            cursor.execute(f"DELETE FROM {table} WHERE expires_at < %s", [now])  # noqa: S608
-    return Hit(hits=hits, previous=previous_hits, refused=bool(refused))
+    try:
+        with transaction.atomic():
+            try:
+                row = ThrottleCount.objects.select_for_update().get(key=key)
+            except ThrottleCount.DoesNotExist:
+                row = ThrottleCount.objects.create(
+                    key=key, window_index=window, hits=1, previous=0, refused=False, expires_at=expires
+                )
+            else:
+                current = row.hits if row.window_index == window else 0
+                previous = {window: row.previous, window - 1: row.hits}.get(row.window_index, 0)
+                row.refused = previous * weight + current >= allowed
+                row.hits = current if row.refused else current + 1
+                row.previous, row.window_index, row.expires_at = previous, window, expires
+                row.save(update_fields=["hits", "previous", "refused", "window_index", "expires_at"])
+    except IntegrityError:  # another request of the same client made its row first: count against that one
+        return throttle_hit(key=key, allowed=allowed, duration=duration, now=now)
+    if random.randrange(CULL_EVERY) == 0:
+        ThrottleCount.objects.filter(expires_at__lt=now).delete()
+    return Hit(hits=row.hits, previous=row.previous, refused=row.refused)
 
 
 class CountedRateThrottle(SimpleRateThrottle):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from types import SimpleNamespace
 
 from django.db.models import Count, Expression, IntegerField, OuterRef, Prefetch, QuerySet, Subquery
 from django.db.models.functions import Coalesce
@@ -13,7 +12,7 @@ from compliance.casinos.models import GamingTable, TableState
 from compliance.casinos.selectors import properties_visible_to
 from config.keyring import KeyringError, signing_key
 from inspections.logbook import checkpoints
-from inspections.logbook.models import Checkpoint, Entry, Signature, amendment_label
+from inspections.logbook.models import Checkpoint, Entry
 
 # What the apps above the logbook show with each table of the floor pages, as the prefetches they
 # add in their AppConfig.ready() (inspections.flags: `table.open_flags`). The logbook names none of
@@ -64,60 +63,6 @@ def logbook_rows(*, viewer, kinds: tuple[str, ...] | None = None) -> QuerySet[En
     if kinds:
         entries = entries.filter(kind__in=kinds)
     return entries.order_by("occurred_at", "seq")
-
-
-# What a register row prints of an entry and of its signatures (inspections.logbook.register.register_row).
-REGISTER_COLUMNS = (
-    "id",
-    "seq",
-    "property_id",
-    "table_id",
-    "table_number",
-    "occurred_at",
-    "kind",
-    "description",
-    "passed",
-    "details",
-    "amends_id",
-    "entry_hash",
-    "time_zone",
-    "jurisdiction",
-)
-SIGNATURE_COLUMNS = (
-    "entry_id",
-    "signer_id",
-    "signer_name",
-    "credential_number",
-    "meaning",
-    "signed_at",
-    "content_hash",
-)
-
-
-def register_entries(entries: QuerySet[Entry]) -> list[SimpleNamespace]:
-    """These entries (from `entries_visible_to`, ordered and sliced) as plain rows for `register_row`,
-    with their signatures and the amendments made to them: three queries, and no model instance
-    (building them was most of a register page's time)."""
-    rows = [SimpleNamespace(pk=row["id"], **row) for row in entries.prefetch_related(None).values(*REGISTER_COLUMNS)]
-    by_id = {row.id: row for row in rows}
-    for row in rows:
-        row.signature_list, row.amended_by = [], []
-    if not rows:
-        return rows
-    signatures = Signature.objects.filter(entry_id__in=by_id).order_by("entry_id", "id").values(*SIGNATURE_COLUMNS)
-    for signature in signatures:
-        by_id[signature["entry_id"]].signature_list.append(SimpleNamespace(**signature))
-    amendments = Entry.objects.filter(amends_id__in=by_id).order_by("seq").values("id", "seq", "amends_id", "details")
-    for amendment in amendments:
-        by_id[amendment["amends_id"]].amended_by.append(
-            {
-                "id": amendment["id"],
-                "seq": amendment["seq"],
-                "label": amendment_label(amendment["details"]),
-                "reason": amendment["details"].get("reason", ""),
-            }
-        )
-    return rows
 
 
 def floor_tables(tables: QuerySet[GamingTable]) -> QuerySet[GamingTable]:

@@ -17,10 +17,9 @@ from datetime import datetime, timedelta
 from functools import partial
 
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import transaction
 from django.db.models import F, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
-from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -236,74 +235,15 @@ def _entry_write(
 
 
 def _append_write(entry: Entry, signatures: list[Signature], *, table: GamingTable, table_columns: list[str]) -> None:
-    """Insert the entry and its signatures, move the chain head to it and write the table's changed
-    columns, under the table's and the chain's locks.
-
-    On PostgreSQL one statement does all four (data-modifying WITH clauses: one round trip instead of
-    four, each a wait for the server while the property's chain is locked); the signatures get their
-    ids in signing order, which the entry's hash covers. On other databases (SQLite, for local runs)
-    the same writes go one after the other. Both write the same rows, checked by the same tests.
-    """
-    if connection.vendor != "postgresql":
-        entry.save(force_insert=True)
-        for signature in signatures:
-            signature.entry = entry
-        Signature.objects.bulk_create(signatures)
-        ChainHead.objects.filter(pk=entry.property_id).update(length=entry.seq, head=entry.entry_hash)
-        table.save(update_fields=table_columns)
-        return
-    # Every statement below is built from the models' own names and Django's compilers; every value
-    # is a parameter.
-    quote = connection.ops.quote_name
-    # The entry: Django's own INSERT (its values adapted as save() adapts them), RETURNING its id.
-    insert = InsertQuery(Entry)
-    insert.insert_values([f for f in Entry._meta.local_concrete_fields if f is not Entry._meta.auto_field], [entry])
-    compiler = insert.get_compiler(connection=connection)
-    compiler.returning_fields = [Entry._meta.pk]
-    ((entry_sql, entry_params),) = compiler.as_sql()
-    # The signatures, with the new entry's id, inserted in signing order (ORDER BY their place).
-    columns = [f for f in Signature._meta.local_concrete_fields if f is not Signature._meta.auto_field]
-    own = [f for f in columns if f.name != "entry"]
-    rows = ", ".join("(" + ", ".join(["%s"] * (len(own) + 1)) + ")" for _ in signatures)
-    signature_sql = (
-        f"INSERT INTO {quote(Signature._meta.db_table)} ({', '.join(quote(f.column) for f in columns)}) "  # noqa: S608
-        f"SELECT {', '.join('e.id' if f.name == 'entry' else 'v.' + quote(f.column) for f in columns)} "
-        f"FROM e, (VALUES {rows}) AS v (n, {', '.join(quote(f.column) for f in own)}) ORDER BY v.n "
-        f"RETURNING {quote(Signature._meta.pk.column)}"
-    )
-    signature_params = [
-        value
-        for n, signature in enumerate(signatures)
-        for value in (n, *(f.get_db_prep_save(getattr(signature, f.attname), connection) for f in own))
-    ]
-    head_sql = f"UPDATE {quote(ChainHead._meta.db_table)} SET length = %s, head = %s WHERE property_id = %s"  # noqa: S608
-    head_params = [entry.seq, entry.entry_hash, entry.property_id]
-    # The table: Django's own UPDATE of the changed columns (as save(update_fields=…) writes them).
-    table_sql, table_params = "SELECT 1 WHERE false", ()
-    if table_columns:
-        update = UpdateQuery(GamingTable)
-        update.add_q(Q(pk=table.pk))
-        fields = [field for field in GamingTable._meta.concrete_fields if field.name in table_columns]
-        update.add_update_fields([(field, None, field.pre_save(table, False)) for field in fields])
-        table_sql, table_params = update.get_compiler(connection=connection).as_sql()
-        table_sql += " RETURNING 1"
-    params: list = [*entry_params, *signature_params, *head_params, *table_params]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"WITH e AS ({entry_sql}), s AS ({signature_sql}), h AS ({head_sql} RETURNING 1), t AS ({table_sql}) "  # noqa: S608
-            "SELECT (SELECT id FROM e), ARRAY(SELECT id FROM s ORDER BY id), (SELECT count(*) FROM h), "
-            "(SELECT count(*) FROM t)",
-            params,
-        )
-        entry_id, signature_ids, heads, tables = cursor.fetchone()
-    # As save() would refuse: the chain head and the table row were locked by this transaction.
-    if heads != 1 or tables != (1 if table_columns else 0):
-        raise DatabaseError(f"the append wrote {heads} chain heads and {tables} tables, not one of each")
-    entry.pk = entry_id
-    entry._state.adding, entry._state.db = False, connection.alias
-    for signature, signature_id in zip(signatures, signature_ids, strict=True):
-        signature.entry, signature.pk = entry, signature_id
-        signature._state.adding, signature._state.db = False, connection.alias
+    """Insert the entry and its signatures (their ids in signing order, which the entry's hash covers),
+    move the chain head to it and write the table's changed columns, under the table's and the chain's
+    locks."""
+    entry.save(force_insert=True)
+    for signature in signatures:
+        signature.entry = entry
+    Signature.objects.bulk_create(signatures)
+    ChainHead.objects.filter(pk=entry.property_id).update(length=entry.seq, head=entry.entry_hash)
+    table.save(update_fields=table_columns)
 
 
 def _table_changes(

@@ -11,8 +11,6 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import escape
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
@@ -123,19 +121,8 @@ def home(request):
         # A page at a time, by name: a jurisdiction may have hundreds (no COUNT of them).
         number = page_number(request)
         start = (number - 1) * SUMMARY_PAGE
-        # Each row made here from plain values, rather than a model instance and the template's
-        # lookups a row: a page of 25 cost a fifth more than a jurisdiction's two (bench/jurisdiction.py).
         visible = properties_visible_to(request.user).order_by("name", "pk")
-        values = visible.values_list("pk", "name", "licence_number", "time_zone")[start : start + SUMMARY_PAGE + 1]
-        floor_url = escape(reverse("floor"))
-        link = escape(_("Tables and logbooks (read-only)"))
-        properties = [
-            mark_safe(  # noqa: S308 — every value escaped here
-                f"<tr><td>{escape(name)}</td><td>{escape(licence)}</td><td>{escape(zone)}</td>"
-                f'<td><a href="{floor_url}?property={pk}">{link}</a></td></tr>'
-            )
-            for pk, name, licence, zone in values
-        ]
+        properties = list(visible.values("pk", "name", "licence_number", "time_zone")[start : start + SUMMARY_PAGE + 1])
         return render(
             request,
             "floor/regulator_home.html",
@@ -178,40 +165,29 @@ def page_number(request) -> int:
     return int(text) if text.isdigit() and 0 < int(text) < 10**6 else 1
 
 
-def _property_tile(prop: dict, floor_url: str, say: Callable[..., str], licence: str) -> str:
-    """A property's tile on a regulator's floor (floor_summary's values): its name, licence, tables
-    (open), overdue tables and open flags, linking to its own floor. Each value escaped once, the
-    markup written around them; `floor_url` escaped already, `say` is ngettext, `licence` the translated
-    "Licence %(licence)s"."""
+def _property_tile(prop: dict, say: Callable[..., str], licence: str) -> dict:
+    """A property's tile on a regulator's floor (floor_summary's values), its words translated: `say`
+    is ngettext, `licence` the translated "Licence %(licence)s"; the template writes the markup."""
     tables, opened, overdue = prop["table_count"], prop["open_count"], prop["overdue_count"]
     flags = prop.get("open_flag_count", 0)
-    late = flagged = ""
-    if overdue:
-        words = say("%(overdue)d table overdue", "%(overdue)d tables overdue", overdue) % {"overdue": overdue}
-        late = f'\n      <span class="due late">{escape(words)}</span>'
-    if flags:
-        words = say("%(flags)d open flag", "%(flags)d open flags", flags) % {"flags": flags}
-        flagged = f'\n      <span class="flag">⚑ {escape(words)}</span>'
-    counts = say("%(tables)d table, %(open)d open", "%(tables)d tables, %(open)d open", tables)
-    return mark_safe(  # noqa: S308 — every value escaped here
-        f'<a class="tile property{" flagged" if overdue or flags else ""}" '
-        f'href="{floor_url}?property={prop["pk"]}">\n'
-        f'      <span class="number">{escape(prop["name"])}</span>\n'
-        f'      <span class="meta">{escape(licence % {"licence": prop["licence_number"]})}</span>\n'
-        f'      <span class="state">{escape(counts % {"tables": tables, "open": opened})}</span>'
-        f"{late}{flagged}\n    </a>"
-    )
+    return {
+        "pk": prop["pk"],
+        "name": prop["name"],
+        "licence": licence % {"licence": prop["licence_number"]},
+        "counts": say("%(tables)d table, %(open)d open", "%(tables)d tables, %(open)d open", tables)
+        % {"tables": tables, "open": opened},
+        "late": overdue
+        and say("%(overdue)d table overdue", "%(overdue)d tables overdue", overdue) % {"overdue": overdue},
+        "flagged": flags and say("%(flags)d open flag", "%(flags)d open flags", flags) % {"flags": flags},
+    }
 
 
 def floor_properties(request):
     number = page_number(request)
     properties, more = floor_summary(request.user, now=timezone.now(), page=number, size=SUMMARY_PAGE)
-    # Each tile made here, words and markup, rather than in the template: a page of 25 tiles cost a
-    # third more than a jurisdiction's two (bench/jurisdiction.py), most of it the template's lookups.
     # The words of a count looked up once a page for each count (a jurisdiction's tiles share most).
     say, licence = functools.cache(ngettext), _("Licence %(licence)s")
-    floor_url = escape(reverse("floor"))
-    tiles = [_property_tile(prop, floor_url, say, licence) for prop in properties]
+    tiles = [_property_tile(prop, say, licence) for prop in properties]
     return render(
         request,
         "floor/properties.html",

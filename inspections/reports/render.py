@@ -19,8 +19,10 @@ in the background, a local process pool for `render_report`):
 Before any of it, `plan` has the property's chain head signed (a checkpoint, the report's receipt,
 printed on its cover): a logbook that contradicts an earlier signed checkpoint gets no report.
 
-Nothing here knows whether it runs in a Celery worker or a local process: `plan`, `piece_render`,
-`piece_stamp`, `join` are the steps; inspections.reports.tasks and the command drive them.
+Nothing here knows whether it runs in a Celery worker or a local process: `plan` cuts the pieces,
+`passes` orders the steps (`verify`, `segment_entries_write`, `piece_render`, `piece_stamp`), `join`
+ends; inspections.reports.tasks (Celery chords) and `generate_locally` (a process pool) run that one
+plan.
 
 No step takes a file's path, nor the rows it prints: each takes the report's id and a piece's index,
 and finds the rest from the report's run (`Report.run`, set by `plan`) and its pieces (`ReportPiece`),
@@ -39,6 +41,7 @@ import json
 import math
 import secrets
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,6 +90,49 @@ class RunRefused(Exception):
 class Piece:
     index: int  # COVER, or the piece's number from 0
     keys: tuple = ()
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a report's plan: `verify`, `segment`, or `render` or `stamp` of the piece `index`."""
+
+    kind: str
+    index: int | None = None
+
+    @property
+    def args(self) -> tuple[int, ...]:
+        return () if self.index is None else (self.index,)
+
+
+def passes(pieces: Sequence) -> list[list[Step]]:
+    """A PDF report's plan once `plan` has cut its pieces (the cover first): passes run one after the
+    other, the steps of a pass at once in this order; then `join`. First the rows' pieces with the
+    chain's verification (first) and its segment's entries (after the first half of the pieces, so
+    that pieces keep finishing on the other processes while each short step runs; a report of one
+    piece has it taken before the segment, as the piece is the long step); then the cover (it prints
+    the verdict and attaches the pieces' CSV); then every piece numbered. The Celery tasks
+    (inspections.reports.tasks) and the local pool (`generate_locally`) both run it."""
+    rows = [Step("render", piece.index) for piece in pieces[1:]]
+    half = (len(rows) + 1) // 2
+    return [
+        [Step("verify"), *rows[:half], Step("segment"), *rows[half:]],
+        [Step("render", COVER)],
+        [Step("stamp", piece.index) for piece in pieces],
+    ]
+
+
+def step_run(report_id: int, step: Step) -> object:
+    """A step of the plan, in this process."""
+    match step.kind:
+        case "verify":
+            return verify(report_id)
+        case "segment":
+            return segment_entries_write(report_id)
+        case "render":
+            return piece_render(report_id, int(step.index))
+        case "stamp":
+            return piece_stamp(report_id, int(step.index))
+    raise ValueError(f"no step {step.kind!r}")
 
 
 def workdir(report_id: int) -> Path:
@@ -166,8 +212,8 @@ def plan(report_id: int) -> list[Piece]:
     pieces = [Piece(COVER)] + [Piece(i, tuple(keys[at : at + size])) for i, at in enumerate(range(0, len(keys), size))]
     Report.objects.filter(pk=report_id).update(
         rows=len(keys),
-        # Both passes over every piece, the verification (a CSV's one step) and the chain segment's entries.
-        chunks_total=2 * len(pieces) + 2 if report.format == "pdf" else 1,
+        # Every step of the plan (a CSV's one step: its verification).
+        chunks_total=sum(map(len, passes(pieces))) if report.format == "pdf" else 1,
         chunks_done=0,
         progress=5,
     )
@@ -384,7 +430,7 @@ def csv_join(report: Report) -> Path:
     kind = kind_of(report)
     folder = workdir(report.pk)
     path = folder / "rows.csv"
-    pieces = (report.chunks_total - 2) // 2 - 1  # plan: both passes over the cover and the pieces, and 2 steps
+    pieces = len([piece for piece in run_pieces(report) if piece.index != COVER])
     found = len(list(folder.glob("rows-*.csv")))
     if found != pieces:
         raise RuntimeError(f"the cover needs the CSV of all {pieces} pieces, and {found} are written")
@@ -755,20 +801,9 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
         connections.close_all()
         fork = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=processes, mp_context=fork) as pool:
-            # The chain verified and its segment written beside the rows' pieces, not before them:
-            # the verification first, the segment halfway through the pieces, so that pieces keep
-            # finishing (and the progress moving) on the other process while each runs.
-            verified = pool.submit(verify, report_id)
-            half = 1 + len(pieces) // 2  # the cover, then the first half of the pieces (one piece: it)
-            first = [pool.submit(piece_render, report_id, piece.index) for piece in pieces[1:half]]
-            segment = pool.submit(segment_entries_write, report_id)
-            second = [pool.submit(piece_render, report_id, piece.index) for piece in pieces[half:]]
-            [job.result() for job in first + second]
-            verified.result()
-            segment.result()
-            pool.submit(piece_render, report_id, COVER).result()
-            indexes = [piece.index for piece in pieces]
-            list(pool.map(piece_stamp, [report_id] * len(indexes), indexes))
+            for steps in passes(pieces):
+                for job in [pool.submit(step_run, report_id, step) for step in steps]:
+                    job.result()
         join(report_id)
     except Exception as error:
         failed(report_id, f"{type(error).__name__}: {error}")

@@ -58,17 +58,23 @@ def report_generate(report_id: int) -> None:
     except Exception as error:
         render.failed(report_id, f"{type(error).__name__}: {error}")
         raise
-    # The rows' pieces, the chain's verification and its segment's entries in parallel (the
-    # verification first, the segment after the first half of the pieces, so that pieces keep
-    # finishing on the other processes while each runs); the cover (which prints the verdict and
-    # carries the segment) after them. A report of one piece has it taken before the segment: the
-    # piece is the long step, and each process takes one task at a time (prefetch 1), so a piece
-    # queued behind both short steps started only once one of them had finished.
-    rows = [report_piece_render.si(report_id, piece.index) for piece in pieces[1:]]
-    half = (len(rows) + 1) // 2
-    steps = [report_verify.si(report_id), *rows[:half], report_segment_entries.si(report_id), *rows[half:]]
+    # The plan's first pass in parallel (render.passes says its order), then report_pieces_stamp.
+    first = render.passes(pieces)[0]
     run = Report.objects.values_list("run", flat=True).get(pk=report_id)
-    chord(steps)(report_pieces_stamp.si(report_id).on_error(report_failed.s(report_id, run)))
+    chord([step_task(report_id, step) for step in first])(
+        report_pieces_stamp.si(report_id).on_error(report_failed.s(report_id, run))
+    )
+
+
+def step_task(report_id: int, step: render.Step):
+    """The task that runs a step of the plan on a worker, as an immutable signature."""
+    task = {
+        "verify": report_verify,
+        "segment": report_segment_entries,
+        "render": report_piece_render,
+        "stamp": report_piece_stamp,
+    }[step.kind]
+    return task.si(report_id, *step.args)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
@@ -89,10 +95,13 @@ def report_piece_render(report_id: int, index: int) -> int:
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def report_pieces_stamp(report_id: int) -> None:
-    """Every row's piece is rendered: the cover now (it attaches their CSV), then each piece numbered."""
-    render.piece_render(report_id, render.COVER)
+    """The plan's first pass is done: its second (the cover: it attaches the pieces' CSV) here, then
+    its third (each piece numbered) in parallel, then the join."""
     report = render.running(report_id)
-    chord(report_piece_stamp.si(report_id, piece.index) for piece in render.run_pieces(report))(
+    _first, cover, stamps = render.passes(render.run_pieces(report))
+    for step in cover:
+        render.step_run(report_id, step)
+    chord(step_task(report_id, step) for step in stamps)(
         report_join.si(report_id).on_error(report_failed.s(report_id, report.run))
     )
 

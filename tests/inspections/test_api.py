@@ -318,8 +318,8 @@ def test_a_regulator_reads_the_properties_of_their_jurisdiction(casino, other_ca
 
 @pytest.mark.parametrize("query", [{}, {"count": "true"}])
 def test_the_property_list_gives_each_property_as_its_own_page_does(casino, other_casino, regulator, query):
-    """The list builds its rows from plain values (bench/jurisdiction.py): each is what the property's
-    own page (the serializer) gives, a logbook's chain head and a property with no entry yet alike."""
+    """Each row of the list is what the property's own page gives, a logbook's chain head and a
+    property with no entry yet alike."""
     inspect(casino)
     client = client_for(regulator)
     listed = client.get("/api/properties/", query).json()["results"]
@@ -537,3 +537,29 @@ def test_who_may_submit_an_entry(casino, role, status):
     response = post_inspection(client_for(sender), casino.table, casino.floorperson)
     assert response.status_code == status, response.content
     assert Entry.objects.count() == (1 if status == 201 else 0)
+
+
+def test_a_register_row_is_its_serializers_fields_in_order(casino):
+    """The serializer that documents the register's rows writes them: a row has its fields, no other."""
+    from inspections.logbook.api.serializers import LogbookRowSerializer
+
+    inspect(casino)
+    event(casino, "open")
+    rows = client_for(casino.security).get("/api/logbook/").json()["results"]
+    assert rows and all(list(row) == list(LogbookRowSerializer().fields) for row in rows)
+
+
+@pytest.mark.parametrize(("path", "most"), [("/api/logbook/", 7), ("/api/properties/", 5)])
+def test_a_list_through_its_serializer_costs_a_fixed_number_of_queries(
+    casino, django_assert_max_num_queries, path, most
+):
+    """The throttle's row read locked and written (in a savepoint of the test's transaction: four
+    statements), then the page: the register's entries with their signatures and their amendments
+    prefetched; the properties with each chain head joined. However many rows."""
+    client = client_for(casino.security)
+    for _ in range(10):
+        inspect(casino)
+        event(casino, "open")
+        event(casino, "close")
+    with django_assert_max_num_queries(most):
+        assert client.get(path).status_code == 200

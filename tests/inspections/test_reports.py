@@ -148,6 +148,20 @@ def test_a_week_is_laid_out_by_both_processes_and_numbered_across_them(committed
     assert set(pdf_rows(done)) == set(Entry.objects.values_list("seq", flat=True))
 
 
+def test_both_runners_run_one_plan_each_step_once():
+    """render.passes is the plan the Celery chords and the local pool both run: the pieces with the
+    verification first and the segment after their first half, then the cover, then every piece
+    numbered."""
+    from inspections.reports.render import COVER, Piece, Step, passes
+
+    plan = passes([Piece(COVER), Piece(0), Piece(1), Piece(2)])
+    assert plan == [
+        [Step("verify"), Step("render", 0), Step("render", 1), Step("segment"), Step("render", 2)],
+        [Step("render", COVER)],
+        [Step("stamp", COVER), Step("stamp", 0), Step("stamp", 1), Step("stamp", 2)],
+    ]
+
+
 @pytest.mark.parametrize(
     ("chunk_rows", "order"),
     [

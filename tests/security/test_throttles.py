@@ -1,4 +1,4 @@
-"""The throttles' counts (compliance.accounts.throttles): one statement a request, a sliding window,
+"""The throttles' counts (compliance.accounts.throttles): a row read locked and written a request, a sliding window,
 refusals not counted, expired rows culled by time; never a COUNT of a whole table."""
 
 from unittest import mock
@@ -47,14 +47,23 @@ def test_a_window_long_past_counts_nothing():
     assert hits("old", [START + 3 * MINUTE + n for n in range(6)]) == [True] * 5 + [False]
 
 
-def test_each_request_is_one_statement_without_a_count_and_expired_rows_are_culled():
+def statements(captured) -> list[str]:
+    """The statements' first words, the savepoints of the test's own transaction left out."""
+    return [query["sql"].split()[0] for query in captured if "SAVEPOINT" not in query["sql"]]
+
+
+def test_each_request_reads_and_writes_its_own_row_without_a_count_and_expired_rows_are_culled():
     hits("expired", [START])
     with mock.patch.object(throttles.random, "randrange", return_value=1), CaptureQueriesContext(connection) as q:
         hits("counted", [START + 3 * MINUTE])
-    assert len(q.captured_queries) == 1 and "COUNT(" not in q.captured_queries[0]["sql"].upper()
+    assert statements(q.captured_queries) == ["SELECT", "INSERT"]
+    assert not [query for query in q.captured_queries if "COUNT(" in query["sql"].upper()]
     with mock.patch.object(throttles.random, "randrange", return_value=0), CaptureQueriesContext(connection) as q:
         hits("counted", [START + 3 * MINUTE + 1])
-    assert [query["sql"].split()[0] for query in q.captured_queries] == ["INSERT", "DELETE"]
+    assert statements(q.captured_queries) == ["SELECT", "UPDATE", "DELETE"]
+    if connection.vendor == "postgresql":
+        (read,) = [query["sql"] for query in q.captured_queries if query["sql"].startswith("SELECT")]
+        assert read.endswith("FOR UPDATE")  # the row locked while it is counted
     assert set(ThrottleCount.objects.values_list("key", flat=True)) == {"counted"}
 
 

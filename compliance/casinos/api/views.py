@@ -4,7 +4,6 @@ from rest_framework.settings import api_settings
 
 from compliance.casinos import services
 from compliance.casinos.api.serializers import (
-    EMPTY_CHAIN,
     BallSerializer,
     PropertySerializer,
     WheelSerializer,
@@ -17,10 +16,6 @@ from config.api.permissions import ReadOrAdministrator, ReadOrConfigure
 from config.api.renderers import ORJSONRenderer
 from config.api.viewsets import ListRetrieveCreatePatchViewSet
 
-# A property as the list gives it: PropertySerializer's fields, read as plain values (no model
-# instance, no serializer field a row: a page of 50 cost as much as a regulator's whole small list).
-PROPERTY_ROW = ("id", *services.PROPERTY_EDITABLE)
-
 
 class PropertyViewSet(KeysetListMixin, ListRetrieveCreatePatchViewSet):
     serializer_class = PropertySerializer
@@ -31,22 +26,6 @@ class PropertyViewSet(KeysetListMixin, ListRetrieveCreatePatchViewSet):
     def get_queryset(self):
         # The chain head (chain_length, chain_head) is the logbook's row, joined in the same query.
         return properties_visible_to(self.request.user).select_related("chain").order_by("name", "id")
-
-    def rows(self, queryset) -> list[dict]:
-        rows = []
-        for values in queryset.values(*PROPERTY_ROW, "chain__length", "chain__head"):
-            length, head = values.pop("chain__length"), values.pop("chain__head")
-            rows.append(
-                {
-                    **values,
-                    "chain_length": EMPTY_CHAIN["chain_length"] if length is None else length,
-                    "chain_head": EMPTY_CHAIN["chain_head"] if head is None else head,
-                }
-            )
-        return rows
-
-    def list(self, request, *args, **kwargs):
-        return self.get_paginated_response(self.paginate_queryset(self.filter_queryset(self.get_queryset())))
 
     def perform_create(self, serializer):
         serializer.instance = services.property_create(actor=self.request.user, **serializer.validated_data)

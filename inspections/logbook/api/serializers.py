@@ -397,9 +397,8 @@ class FailedItemSerializer(serializers.Serializer):
 class LogbookRowSerializer(serializers.ModelSerializer):
     """One row of the § 617a.2(e) inspection log register.
 
-    The fields are declared for the schema; the row itself is built by hand in
-    to_representation, because this is the page a regulator scrolls through and DRF's per-field
-    machinery was most of its cost.
+    The row is `register_row`'s, the one the reports' PDF and CSV print too; the fields declared here
+    are that row's, in its order (tests/inspections/test_api.py compares them).
     """
 
     date = serializers.CharField(read_only=True, help_text="In the property's time zone (YYYY-MM-DD).")

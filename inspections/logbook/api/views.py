@@ -26,8 +26,7 @@ from inspections.logbook import services
 from inspections.logbook.api import serializers as s
 from inspections.logbook.models import ADJUSTMENT_KINDS, Entry, EntryKind, EntryPhoto
 from inspections.logbook.photos import photo_response
-from inspections.logbook.register import register_row
-from inspections.logbook.selectors import checkpoint_key_list, entries_visible_to, logbook_rows, register_entries
+from inspections.logbook.selectors import checkpoint_key_list, entries_visible_to, logbook_rows
 
 
 class EntryFilter(filters.FilterSet):
@@ -48,11 +47,11 @@ class RegisterPagination(KeysetPagination):
     ordering = ("occurred_at", "seq", "id")
 
 
-class LogbookViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+class LogbookViewSet(KeysetListMixin, mixins.ListModelMixin, viewsets.GenericViewSet):
     """The § 617a.2(e) inspection log register: one row per entry, in time order, in keyset pages
-    (docs/api.md, "Pagination"); rows built from plain values, written by orjson."""
+    (docs/api.md, "Pagination"), written by its serializer."""
 
-    serializer_class = s.LogbookRowSerializer  # the schema's; the rows are register_row's
+    serializer_class = s.LogbookRowSerializer
     filterset_class = EntryFilter
     permission_classes = [IsAuthenticated]
     pagination_class = RegisterPagination
@@ -60,13 +59,6 @@ class LogbookViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
 
     def get_queryset(self):
         return logbook_rows(viewer=self.request.user)
-
-    def rows(self, entries) -> list[dict]:
-        return [register_row(entry) for entry in register_entries(entries)]
-
-    def list(self, request, *args, **kwargs):
-        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
-        return self.get_paginated_response(page)
 
 
 class EntryViewSet(
