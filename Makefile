@@ -68,7 +68,7 @@ run: venv
 # only) and runs no deployment step: migrate and collectstatic run once per version (README,
 # "Production"); configure it with the environment.
 serve:
-	@if [ ! -x $(BIN)/gunicorn ]; then echo "No $(BIN)/gunicorn: install first (README, Production)." >&2; exit 1; fi
+	@if [ ! -x $(BIN)/gunicorn ]; then echo "No $(BIN)/gunicorn: install first (docs/operations.md)." >&2; exit 1; fi
 	$(BIN)/gunicorn config.wsgi --config config/gunicorn.conf.py --bind $(BIND) --workers $(WEB_CONCURRENCY)
 
 # Everything CI checks but the tests: lint and format, the import contracts, mypy, the migrations.
@@ -104,7 +104,7 @@ migrations-check: venv
 	$(MIGRATIONS_CHECK)
 
 # Tests save their screenshots in build/screenshots/ (ignored), never in docs/. This runs the tests
-# that take them, then copies over those docs/screenshots/ already has (the README shows them).
+# that take them, then copies over those docs/screenshots/ already has (docs/screenshots.md shows them).
 screenshots: venv
 	rm -rf build/screenshots
 	LOGBOOK_SCREENSHOTS=build/screenshots $(BIN)/pytest -m "browser or screenshots" $(PYTEST_ARGS)
@@ -153,7 +153,7 @@ format: venv
 clean-venv:
 	rm -rf $(VENV)
 
-# The Spanish catalogue (README, "Languages"): makemessages (GNU gettext's xgettext, a developer's
+# The Spanish catalogue (docs/guide.md, "Languages"): makemessages (GNU gettext's xgettext, a developer's
 # tool) refreshes locale/es/LC_MESSAGES/django.po from the code, the templates and the rulebook; after
 # translating it, scripts/compile_messages.py (polib, pure Python) writes the .mo committed beside it.
 messages: venv

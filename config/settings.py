@@ -324,7 +324,7 @@ CONTENT_SECURITY_POLICY = {
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/login/"
 
-# The staff's languages (README, "Languages"): a person's own choice (accounts.User.language), else
+# The staff's languages (docs/guide.md, "Languages"): a person's own choice (accounts.User.language), else
 # their browser's, else English. The catalogue is locale/es/LC_MESSAGES/django.po, its compiled .mo
 # committed beside it (make messages refreshes both).
 LANGUAGE_CODE = "en"

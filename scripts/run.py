@@ -97,7 +97,7 @@ def prepare(env: dict[str, str]) -> list[str]:
             say(f"made the development's signing key {made} (not for production)")
         # The signer's ledger (inspections/logbook/ledger.py) remembers what it signed in a database: a
         # development database deleted leaves it describing a logbook that is gone, and the signer would
-        # refuse the new demo's. Set aside, never deleted (production keeps its ledger: README, Restore).
+        # refuse the new demo's. Set aside, never deleted (production keeps its ledger: docs/operations.md, Restore).
         ledger = ROOT / "var" / "keys" / "checkpoint-ledger.json"
         if not env.get("DATABASE_URL") and not (ROOT / "db.sqlite3").exists() and ledger.exists():
             aside = ledger.with_name(f"checkpoint-ledger.{datetime.now(UTC):%Y%m%dT%H%M%S}.json")

@@ -2,7 +2,7 @@
 
     python scripts/screenshots.py build/screenshots docs/screenshots
 
-Only the pictures the docs already have are replaced (the README links to them): a test's new
+Only the pictures the docs already have are replaced (docs/screenshots.md links to them): a test's new
 picture is listed, and joins the docs when someone copies it there and links it. Fails, copying
 nothing, when a picture the docs have was not taken (its test skipped, or no longer takes it).
 """

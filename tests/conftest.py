@@ -26,7 +26,7 @@ from tests.support.people import bare_casino_staff, sign, staff_of  # noqa: F401
 ROOT = Path(__file__).resolve().parent.parent
 # Where tests save the screenshots they take (tests/browser's `screenshot`, the `screenshots_dir`
 # fixture): build/screenshots/, which git ignores, or LOGBOOK_SCREENSHOTS. Never docs/screenshots/:
-# `make screenshots` copies them there, on purpose, when the pictures in the README should change.
+# `make screenshots` copies them there, on purpose, when the pictures in docs/screenshots.md should change.
 SCREENSHOTS = Path(os.environ.get("LOGBOOK_SCREENSHOTS") or ROOT / "build" / "screenshots").resolve()
 
 # Hypothesis' profiles: `default` (make test, CI) is Hypothesis' own. `fast` (make test-fast, or

@@ -26,7 +26,7 @@ def signing_configured(app_configs, **kwargs) -> list[Warning]:
         found.append(
             Warning(
                 "No report signing key and certificate: PDF reports are not signed.",
-                hint="Set LOGBOOK_REPORT_SIGNING_KEY and LOGBOOK_REPORT_SIGNING_CERT (README, Production).",
+                hint="Set LOGBOOK_REPORT_SIGNING_KEY and LOGBOOK_REPORT_SIGNING_CERT (docs/operations.md).",
                 id="logbook.W002",
             )
         )
@@ -36,7 +36,7 @@ def signing_configured(app_configs, **kwargs) -> list[Warning]:
                 "No timestamp authority (LOGBOOK_TSA_URL): checkpoints and reports carry only the server's own "
                 "clock, and a report cannot be validated once its certificate expires (no PAdES B-LTA).",
                 hint="Set LOGBOOK_TSA_URL to an RFC 3161 authority and LOGBOOK_TSA_CERTIFICATES to its "
-                "certificate (README, Production).",
+                "certificate (docs/operations.md).",
                 id="logbook.W006",
             )
         )
@@ -77,7 +77,7 @@ def signing_kept_apart(app_configs, **kwargs) -> list[Warning]:
                 Warning(
                     f"The checkpoint {name} {where} is under MEDIA_ROOT ({media}), where people's files are kept.",
                     hint="Keep the key ring and its ledger in a directory of their own, outside MEDIA_ROOT and "
-                    "the database's backups (README, Production).",
+                    "the database's backups (docs/operations.md).",
                     id="logbook.W005",
                 )
             )

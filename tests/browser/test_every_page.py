@@ -160,7 +160,7 @@ def extra_paths(role: str, world) -> list[str]:
 
 
 def pictures(role: str, world) -> dict[str, str]:
-    """The pages whose screenshots the README shows on a tablet and a phone, by path."""
+    """The pages whose screenshots docs/screenshots.md shows on a tablet and a phone, by path."""
     table = world.table.pk
     if role == "security":
         return {"/floor/": "floor", f"/tables/{table}/": "table", f"/tables/{table}/inspect/": "inspection"}

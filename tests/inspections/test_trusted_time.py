@@ -101,7 +101,7 @@ def test_a_b_lta_report_still_validates_after_its_certificate_expires(
     from pyhanko_certvalidator.registry import SimpleTrustManager
 
     crl = tmp_path / "compliance-ca.crl"
-    # The CA's revocation list, issued offline as README's Production says (no certificate revoked).
+    # The CA's revocation list, issued offline as docs/operations.md says (no certificate revoked).
     call_command(
         "report_ca_crl_issue", ca_key=str(signing_keys.ca_key), ca_cert=str(signing_keys.ca_cert), crl=str(crl)
     )

@@ -135,7 +135,7 @@ def test_deleting_the_newest_entries_with_their_checkpoints_is_reported_with_cou
 @pytest.fixture
 def dump(committed_db, tmp_path):
     """`take()` dumps the database as it is; `restore()` puts that dump back (pg_dump and pg_restore
-    --clean on PostgreSQL, as the README's restore; SQLite's backup API here)."""
+    --clean on PostgreSQL, as docs/operations.md's restore; SQLite's backup API here)."""
     if connection.vendor == "postgresql":
         db = connection.settings_dict
         env = {**os.environ, "PGPASSWORD": db["PASSWORD"] or ""}
