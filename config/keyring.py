@@ -391,7 +391,7 @@ def development_keys(directory: str | Path, *, now: dt.datetime, ca_directory: s
 
 def load_crl(path: str | Path):
     """A certificate revocation list (PEM or DER), as asn1crypto reads it."""
-    from asn1crypto import crl, pem
+    from asn1crypto import crl, pem  # type: ignore[import-untyped]
 
     data = Path(path).read_bytes()
     if pem.detect(data):

@@ -123,16 +123,15 @@ def passes(pieces: Sequence) -> list[list[Step]]:
 
 def step_run(report_id: int, step: Step) -> object:
     """A step of the plan, in this process."""
-    match step.kind:
-        case "verify":
-            return verify(report_id)
-        case "segment":
-            return segment_entries_write(report_id)
-        case "render":
-            return piece_render(report_id, int(step.index))
-        case "stamp":
-            return piece_stamp(report_id, int(step.index))
-    raise ValueError(f"no step {step.kind!r}")
+    if step.kind == "verify":
+        return verify(report_id)
+    if step.kind == "segment":
+        segment_entries_write(report_id)
+        return None
+    if step.kind in ("render", "stamp") and step.index is not None:
+        work = piece_render if step.kind == "render" else piece_stamp
+        return work(report_id, step.index)
+    raise ValueError(f"no step {step.kind!r} (piece {step.index})")
 
 
 def workdir(report_id: int) -> Path:
