@@ -281,20 +281,8 @@ def certificates_load(path: str | Path) -> list[x509.Certificate]:
         raise KeyringError(f"{path} holds no PEM certificate") from None
 
 
-def report_certificate_issue(
-    ca_key_path: str | Path,
-    ca_cert_path: str | Path,
-    key_path: str | Path,
-    cert_path: str | Path,
-    *,
-    common_name: str,
-    now: dt.datetime,
-    days: int = 825,
-    published: str | Path | None = None,
-) -> x509.Certificate:
-    """A new report-signing key and its certificate, issued by the compliance CA; the certificate
-    is appended to the `published` bundle, where the earlier ones stay. The key and certificate
-    files must not exist yet (a rotation writes new ones, then the settings name them)."""
+def _ca_loaded(ca_key_path: str | Path, ca_cert_path: str | Path):
+    """The compliance CA's private key and its certificate, the key checked to be the certificate's."""
     try:
         ca_key = serialization.load_pem_private_key(Path(ca_key_path).read_bytes(), password=None)
     except OSError as error:
@@ -309,6 +297,24 @@ def report_certificate_issue(
         serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
     ) != ca_key.public_key().public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo):
         raise KeyringError(f"{ca_key_path} is not the key of the CA certificate {ca_cert_path}")
+    return ca_key, ca_certificate
+
+
+def report_certificate_issue(
+    ca_key_path: str | Path,
+    ca_cert_path: str | Path,
+    key_path: str | Path,
+    cert_path: str | Path,
+    *,
+    common_name: str,
+    now: dt.datetime,
+    days: int = 825,
+    published: str | Path | None = None,
+) -> x509.Certificate:
+    """A new report-signing key and its certificate, issued by the compliance CA; the certificate
+    is appended to the `published` bundle, where the earlier ones stay. The key and certificate
+    files must not exist yet (a rotation writes new ones, then the settings name them)."""
+    ca_key, ca_certificate = _ca_loaded(ca_key_path, ca_cert_path)
     key = ec.generate_private_key(ec.SECP256R1())
     not_after = min(now + dt.timedelta(days=days), ca_certificate.not_valid_after_utc)
     certificate = (
@@ -410,16 +416,7 @@ def report_ca_crl_issue(
 ) -> None:
     """The compliance CA's revocation list: the serials of the report certificates it revoked (none
     usually), signed by its key and valid `days` (issued with each report certificate, offline)."""
-    try:
-        ca_key = serialization.load_pem_private_key(Path(ca_key_path).read_bytes(), password=None)
-    except OSError as error:
-        raise KeyringError(f"cannot read the CA's key {ca_key_path}: {error.strerror}") from None
-    if not isinstance(ca_key, ec.EllipticCurvePrivateKey | rsa.RSAPrivateKey):
-        raise KeyringError(f"{ca_key_path} is not an EC or RSA private key")
-    authorities = certificates_load(ca_cert_path)
-    if not authorities:
-        raise KeyringError(f"no CA certificate in {ca_cert_path}")
-    ca_certificate = authorities[0]
+    ca_key, ca_certificate = _ca_loaded(ca_key_path, ca_cert_path)
     builder = (
         x509.CertificateRevocationListBuilder()
         .issuer_name(ca_certificate.subject)
