@@ -5,18 +5,31 @@ sandbox` and never sniffed, with its own media type (an <img> shows it all the s
 
 from __future__ import annotations
 
+import hashlib
 import re
 import struct
 import warnings
 import zlib
+from dataclasses import dataclass
 from typing import IO
 
+from django.conf import settings
+from django.core.files import File
 from django.core.files.storage import default_storage
 from django.http import FileResponse, Http404
 from PIL import Image, UnidentifiedImageError
 
 from compliance.approvals.models import LayoutSubmission
-from compliance.rulebook.artwork import PDF_ACTIVE_ACTIONS, PDF_ACTIVE_KEYS, artwork_media_type
+from compliance.rulebook import Violation
+from compliance.rulebook.artwork import (
+    ARTWORK_HEAD_BYTES,
+    PDF_ACTIVE_ACTIONS,
+    PDF_ACTIVE_KEYS,
+    artwork_kind,
+    artwork_media_type,
+    artwork_pdf_check,
+    artwork_pixels_check,
+)
 from config.uploads import uploaded_file_headers
 
 # A PDF of more objects than this is not walked to the end: refused as unreadable.
@@ -129,3 +142,45 @@ def demo_artwork_png(*, width: int = 240, height: int = 100) -> bytes:
         + chunk(b"IDAT", zlib.compress(b"".join(rows), 9))
         + chunk(b"IEND", b"")
     )
+
+
+@dataclass(frozen=True)
+class Artwork:
+    """A layout's artwork as read once: its kind by its first bytes, its size and its SHA-256."""
+
+    file: File | None
+    head: bytes | None
+    size: int
+    sha256: str
+    kind: str | None
+
+
+def artwork_read(upload: File | None) -> Artwork:
+    """Read the uploaded artwork once, in chunks (never whole in memory), for its head and hash."""
+    if upload is None:
+        return Artwork(None, None, 0, "", None)
+    digest, head, size = hashlib.sha256(), b"", 0
+    upload.seek(0)
+    for chunk in upload.chunks():
+        if len(head) < ARTWORK_HEAD_BYTES:
+            head += chunk[: ARTWORK_HEAD_BYTES - len(head)]
+        digest.update(chunk)
+        size += len(chunk)
+    upload.seek(0)
+    return Artwork(upload, head, size, digest.hexdigest(), artwork_kind(head))
+
+
+def artwork_content_check(picture: Artwork) -> Violation | None:
+    """What the artwork holds: a picture within the pixels (its header read, nothing decoded), a PDF
+    that can be read with no active content."""
+    if picture.file is None or picture.kind is None:
+        return None
+    if picture.kind == "pdf":
+        readable, active = pdf_active_content(picture.file)
+        return artwork_pdf_check(readable=readable, active=active)
+    return artwork_pixels_check(pixels=image_pixels(picture.file), max_pixels=settings.LAYOUT_ARTWORK_MAX_PIXELS)
+
+
+def artwork_name(*, property_id: int, picture: Artwork) -> str:
+    """The one name a property's artwork of this content is stored under: its SHA-256."""
+    return f"layouts/{property_id}/{picture.sha256}.{picture.kind}"

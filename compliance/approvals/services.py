@@ -3,8 +3,6 @@ API and the pages call these), each under its row's lock, by the rulebook, signe
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 from django.conf import settings
@@ -16,7 +14,7 @@ from django.utils import timezone
 
 from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, content_digest, signer_authenticate
-from compliance.approvals.artwork import image_pixels, pdf_active_content
+from compliance.approvals.artwork import artwork_content_check, artwork_name, artwork_read
 from compliance.approvals.models import (
     ApprovalSignature,
     LayoutStatus,
@@ -24,67 +22,19 @@ from compliance.approvals.models import (
     RulesSubmission,
     SubmissionStatus,
 )
-from compliance.approvals.selectors import rules_submission_in_effect
+from compliance.approvals.selectors import layout_violations, submission_content
 from compliance.approvals.signals import approval_decided
-from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, Property
-from compliance.rulebook import Violation, game_rules_for, malformed, raise_if_any, rulebook_for
-from compliance.rulebook.artwork import (
-    ARTWORK_HEAD_BYTES,
-    artwork_kind,
-    artwork_pdf_check,
-    artwork_pixels_check,
-    artwork_quota_check,
-    layout_artwork_check,
-)
-from compliance.rulebook.configurations import (
-    STANDARD,
-    Change,
-    LeftWithout,
-    compare,
-    configuration_missing,
-    configuration_of,
-    index_of,
-    tables_left_without,
-)
-from compliance.rulebook.games.big_six import big_six_house_edges
-from compliance.rulebook.games.roulette import house_edge_notes, house_edges
-
-
-def rules_submission_check(
-    *, prop: Property, game: str, wheel_types, payout_odds, options, configurations=None
-) -> list[Violation]:
-    """Every violation of a Rules Submission's content, saving nothing (the draft page's live check)."""
-    return rulebook_for(prop.jurisdiction).check_rules_submission(
-        game_rules=game_rules_for(prop.jurisdiction),
-        game=game,
-        wheel_types=wheel_types,
-        payout_odds=payout_odds,
-        options=options,
-        configurations=configurations,
-    )
-
-
-def submission_house_edges(*, jurisdiction: str, game: str, wheel_types, payout_odds, options) -> dict:
-    """Wager code → wheel type (or the wheel, for Big Six) → the house edge in percent."""
-    if game == "big_six":
-        return big_six_house_edges(game_rules=game_rules_for(jurisdiction), payout_odds=payout_odds)
-    return house_edges(
-        game_rules=game_rules_for(jurisdiction), wheel_types=wheel_types, payout_odds=payout_odds, options=options
-    )
-
-
-def submission_house_edge_notes(*, jurisdiction: str, game: str, payout_odds, options) -> dict[str, str]:
-    """Wager code → why its house edge is not determinable from the text (its edges are None)."""
-    if game != "roulette":
-        return {}
-    return house_edge_notes(game_rules=game_rules_for(jurisdiction), payout_odds=payout_odds, options=options)
+from compliance.rulebook import malformed, raise_if_any, rulebook_for
+from compliance.rulebook.artwork import artwork_quota_check, layout_artwork_check
+from compliance.rulebook.configurations import configuration_missing, index_of
+from compliance.rulebook.submissions import rules_submission_check
 
 
 def _violations(*, prop: Property, game: str, wheel_types, payout_odds, options, configurations) -> list[dict]:
     """The draft's violations to save with it; a malformed draft is refused (400) and not saved."""
     found = rules_submission_check(
-        prop=prop,
+        jurisdiction=prop.jurisdiction,
         game=game,
         wheel_types=wheel_types,
         payout_odds=payout_odds,
@@ -190,62 +140,6 @@ def rules_submission_configuration_remove(*, submission_id: int, key: str) -> Ru
     return rules_submission_update(submission_id=submission_id, configurations=configurations)
 
 
-def submission_content(submission: RulesSubmission) -> dict:
-    """What is signed when a submission is filed and decided (the other configurations only where
-    there are some, so that a submission of one configuration hashes as it always did)."""
-    content = {
-        "property": submission.property_id,
-        "game": submission.game,
-        "version": submission.version,
-        "effective_from": submission.effective_from.isoformat(),
-        "wheel_types": submission.wheel_types,
-        "payout_odds": submission.payout_odds,
-        "options": submission.options,
-    }
-    if submission.configurations:
-        content["configurations"] = submission.configurations
-    return content
-
-
-@dataclass(frozen=True)
-class Warnings:
-    """What a version would change for the property's tables: shown at drafting, at filing and to
-    the regulator before the decision (the tables it leaves without a configuration in effect, next
-    to how it differs from the version in effect)."""
-
-    in_effect: RulesSubmission | None
-    tables_left: list[LeftWithout]
-    changes: list[Change]
-
-    def as_dict(self) -> dict:
-        return {
-            "version_in_effect": self.in_effect.version if self.in_effect else None,
-            "tables_left_without_configuration": [t.as_dict() for t in self.tables_left],
-            "changes": [c.as_dict() for c in self.changes],
-        }
-
-
-def wager_labels(jurisdiction: str) -> dict[str, str]:
-    """Wager code → the words a person reads ("1 to 18" for `low`), the jurisdiction's."""
-    rules = game_rules_for(jurisdiction)
-    return {code: wager.label for code, wager in {**rules.WAGERS, **rules.BIG_SIX_WAGERS}.items()}
-
-
-def submission_warnings(submission: RulesSubmission) -> Warnings:
-    """The tables this version leaves without a configuration they can open under, and how it
-    differs from the version in effect today (none for a version already decided)."""
-    prop = submission.property
-    in_effect = rules_submission_in_effect(property_id=prop.pk, game=submission.game, on=property_today(prop))
-    if in_effect is not None and in_effect.pk == submission.pk:
-        in_effect = None
-    tables = GamingTable.objects.filter(property=prop, game=submission.game).order_by("number")
-    return Warnings(
-        in_effect=in_effect,
-        tables_left=tables_left_without(submission=submission, tables=tables),
-        changes=compare(in_effect=in_effect, submission=submission, labels=wager_labels(prop.jurisdiction)),
-    )
-
-
 def _sign(
     *, submission: RulesSubmission | LayoutSubmission, signer: User, action: str, reference: str = "", note: str = ""
 ) -> None:
@@ -310,71 +204,6 @@ def _decide(*, model, pk: int, check: str, status: str, reference: str, signatur
         # What is in effect for the open tables may change from today or a later date (the logbook's).
         approval_decided.send(sender=model, submission=submission, actor=signer)
     return submission
-
-
-def layout_violations(*, prop: Property, game: str, features: list[str], tables: list[GamingTable]):
-    """Checked against the Rules Submission in effect today for the property's game: for each
-    configuration its tables use, what that configuration offers (configurations.py)."""
-    rules = rulebook_for(prop.jurisdiction)
-    in_effect = rules_submission_in_effect(property_id=prop.pk, game=game, on=property_today(prop))
-    by_key: dict[str, list[GamingTable]] = {}
-    for table in tables:
-        by_key.setdefault(table.configuration, []).append(table)
-    found: list[Violation] = []
-    for key, used_by in sorted(by_key.items()) or [(STANDARD, [])]:
-        configuration = configuration_of(in_effect, key)
-        for v in rules.check_layout(
-            features=features,
-            tables=used_by,
-            options=configuration.options if configuration else None,
-            game=game,
-            offered=list(configuration.payout_odds) if configuration else (),
-        ):
-            if v not in found:
-                found.append(v)
-    return found
-
-
-@dataclass(frozen=True)
-class Artwork:
-    """A layout's artwork as read once: its kind by its first bytes, its size and its SHA-256."""
-
-    file: File | None
-    head: bytes | None
-    size: int
-    sha256: str
-    kind: str | None
-
-
-def artwork_read(upload: File | None) -> Artwork:
-    """Read the uploaded artwork once, in chunks (never whole in memory), for its head and hash."""
-    if upload is None:
-        return Artwork(None, None, 0, "", None)
-    digest, head, size = hashlib.sha256(), b"", 0
-    upload.seek(0)
-    for chunk in upload.chunks():
-        if len(head) < ARTWORK_HEAD_BYTES:
-            head += chunk[: ARTWORK_HEAD_BYTES - len(head)]
-        digest.update(chunk)
-        size += len(chunk)
-    upload.seek(0)
-    return Artwork(upload, head, size, digest.hexdigest(), artwork_kind(head))
-
-
-def artwork_content_check(picture: Artwork) -> Violation | None:
-    """What the artwork holds: a picture within the pixels (its header read, nothing decoded), a PDF
-    that can be read with no active content."""
-    if picture.file is None or picture.kind is None:
-        return None
-    if picture.kind == "pdf":
-        readable, active = pdf_active_content(picture.file)
-        return artwork_pdf_check(readable=readable, active=active)
-    return artwork_pixels_check(pixels=image_pixels(picture.file), max_pixels=settings.LAYOUT_ARTWORK_MAX_PIXELS)
-
-
-def artwork_name(*, property_id: int, picture: Artwork) -> str:
-    """The one name a property's artwork of this content is stored under: its SHA-256."""
-    return f"layouts/{property_id}/{picture.sha256}.{picture.kind}"
 
 
 def _artwork_kept_bytes(property_id: int) -> int:

@@ -40,6 +40,7 @@ from compliance.approvals.selectors import (
     layouts_visible_to,
     rules_submission_in_effect,
     rules_submissions_visible_to,
+    submission_warnings,
 )
 from compliance.casinos import services as casinos
 from compliance.casinos.clock import property_today
@@ -49,6 +50,7 @@ from compliance.rulebook import RuleViolation, game_rules_for, malformed, rulebo
 from compliance.rulebook.configurations import STANDARD, STANDARD_NAME, configuration_of
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.roles import MAY
+from compliance.rulebook.submissions import rules_submission_check, submission_house_edge_notes, submission_house_edges
 from compliance.rulebook.violations import cited
 
 
@@ -177,12 +179,12 @@ def _checked(form, prop, content: dict, *, violations=None) -> dict:
     """The violations (as given, or checked now) and house edges of one configuration's content."""
     saved = violations is not None  # as saved with the draft: never malformed (a draft is not saved so)
     if violations is None:
-        violations = services.rules_submission_check(prop=prop, game=Game.ROULETTE, **content)
+        violations = rules_submission_check(jurisdiction=prop.jurisdiction, game=Game.ROULETTE, **content)
     edges: dict = {}
     notes: dict[str, str] = {}
     if saved or not malformed(violations):
-        edges = services.submission_house_edges(jurisdiction=prop.jurisdiction, game=Game.ROULETTE, **content)
-        notes = services.submission_house_edge_notes(
+        edges = submission_house_edges(jurisdiction=prop.jurisdiction, game=Game.ROULETTE, **content)
+        notes = submission_house_edge_notes(
             jurisdiction=prop.jurisdiction,
             game=Game.ROULETTE,
             payout_odds=content["payout_odds"],
@@ -283,7 +285,7 @@ def rules_submission(request, pk: int):
             return done
     if action and {"save": form, "file": file_form, "decide": decision_form}.get(action) is None:
         raise PermissionDenied("This Rules Submission takes no change from you in its present state.")
-    edges = services.submission_house_edges(
+    edges = submission_house_edges(
         jurisdiction=prop.jurisdiction,
         game=submission.game,
         wheel_types=submission.wheel_types,
@@ -292,7 +294,7 @@ def rules_submission(request, pk: int):
     )
     labels = RulesSubmissionForm(game_rules=game_rules_for(prop.jurisdiction))
     warnings = (
-        services.submission_warnings(submission)
+        submission_warnings(submission)
         if submission.status in (SubmissionStatus.DRAFT, SubmissionStatus.FILED)
         else None
     )
@@ -316,7 +318,7 @@ def rules_submission(request, pk: int):
                 "edges": _edge_rows(
                     labels,
                     edges,
-                    services.submission_house_edge_notes(
+                    submission_house_edge_notes(
                         jurisdiction=prop.jurisdiction,
                         game=submission.game,
                         payout_odds=submission.payout_odds,

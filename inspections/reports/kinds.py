@@ -15,11 +15,11 @@ from zoneinfo import ZoneInfo
 
 from compliance.approvals.models import LayoutSubmission
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
-from compliance.approvals.services import submission_house_edges
 from compliance.casinos.clock import date_text, local_date, local_midnight, local_text, local_time_text
 from compliance.casinos.models import Game, GamingTable, WheelType
 from compliance.rulebook import game_rules_for, rulebook_for
 from compliance.rulebook.configurations import Configuration, configuration_of
+from compliance.rulebook.submissions import submission_house_edges
 from compliance.rulebook.words import options_text, wager_label
 from inspections.flags.models import ComplianceException
 from inspections.flags.overdue import flag_history_text, flag_label, flag_resolution_text, flag_status_text

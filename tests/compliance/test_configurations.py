@@ -10,7 +10,7 @@ from django.db import DatabaseError, transaction
 from django.test import Client
 
 from compliance.approvals.models import RulesSubmission
-from compliance.approvals.services import submission_content
+from compliance.approvals.selectors import submission_content
 from compliance.casinos.clock import property_today
 from tests.compliance.test_rules_submissions import STANDARD, draft
 from tests.factories import GamingTableFactory, PropertyFactory, RegulatorFactory, configure_for_opening
@@ -233,7 +233,7 @@ def test_a_layout_needs_what_the_configuration_of_its_tables_offers(configured):
     casino = configured
     """§ 617c.3(b): a Lightning table's layout shows the random number generator; a layout of the
     property's standard tables does not need it."""
-    from compliance.approvals.services import layout_violations
+    from compliance.approvals.selectors import layout_violations
 
     approve_version(
         casino,

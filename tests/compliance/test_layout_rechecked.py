@@ -13,7 +13,7 @@ import pytest
 
 from compliance.approvals import services as approvals
 from compliance.approvals.models import RulesSubmission
-from compliance.approvals.services import layout_violations
+from compliance.approvals.selectors import layout_violations
 from compliance.casinos import services as casinos
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable

@@ -2,9 +2,10 @@ from rest_framework import serializers
 
 from compliance.accounts.api.serializers import SignatureInputSerializer
 from compliance.approvals.models import ApprovalSignature, LayoutSubmission, RulesSubmission
-from compliance.approvals.services import submission_house_edge_notes, submission_house_edges, submission_warnings
+from compliance.approvals.selectors import submission_warnings
 from compliance.casinos.selectors import properties_managed_by, tables_visible_to
 from compliance.rulebook.configurations import STANDARD
+from compliance.rulebook.submissions import submission_house_edge_notes, submission_house_edges
 from config.api.fields import ScopedPrimaryKeyRelatedField
 from config.validators import NOTE_MAX_LENGTH, printable_line, printable_text
 
