@@ -1,4 +1,4 @@
-"""`make bench-scan`: the overdue scan (inspections.flags.overdue.scan) at 100,000 tables, next to its floor.
+"""`make bench-scan`: the overdue scan (inspections.flags.services.scan) at 100,000 tables, next to its floor.
 
     .venv/bin/python bench/scan.py
 
@@ -505,9 +505,9 @@ def flags_clear() -> None:
 
 
 def scan(as_of: datetime) -> dict[str, int]:
-    from inspections.flags import overdue
+    from inspections.flags import services
 
-    return overdue.scan(now=as_of)
+    return services.scan(now=as_of)
 
 
 def floor_create(rows: int) -> None:
@@ -709,7 +709,7 @@ def explain(as_of: datetime) -> None:
     each in a transaction rolled back."""
     from django.db import connection, transaction
 
-    from inspections.flags.overdue import _lock_sql, _raise_sql
+    from inspections.flags.services import _lock_sql, _raise_sql
 
     def show(label: str) -> None:
         for name, (sql, params) in (("lock (SELECT)", _lock_sql(as_of)), ("raise (INSERT)", _raise_sql(as_of))):

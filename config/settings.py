@@ -484,7 +484,7 @@ CELERY_BEAT_SCHEDULER = "config.beat:AllowlistScheduler"
 # own work from the database, so every minute is cheap when there is nothing to do.
 CELERY_BEAT_SCHEDULE = {
     "Overdue scan": {"task": "inspections.flags.tasks.scan_overdue", "schedule": timedelta(minutes=1)},
-    # Checked every minute, sent from each property's own 07:00 (inspections.flags.overdue.send_digests).
+    # Checked every minute, sent from each property's own 07:00 (inspections.flags.services.send_digests).
     "Morning digest of open flags (sent at 07:00 property time)": {
         "task": "inspections.flags.tasks.send_digests",
         "schedule": timedelta(minutes=1),

@@ -5,7 +5,7 @@ machine. PostgreSQL only: the seeds are its SQL (generate_series, COPY), as the 
 import pytest
 from django.db import connection
 
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from inspections.logbook.chain import chain_verify
 from inspections.logbook.models import Entry
@@ -23,7 +23,7 @@ def test_the_scan_benchmark_seeds_the_schema_as_it_is_now_and_its_late_tables_ar
     as_of = scan.seed(tables=1_000, entries=10_000, properties=10)
     late = scan.late_by_kind(as_of)
     assert all(late.values()), late  # every kind of flag has late tables to catch
-    overdue.scan(now=as_of)
+    flag_services.scan(now=as_of)
     assert ComplianceException.objects.count() == sum(late.values())
 
 

@@ -25,7 +25,7 @@ from compliance.accounts.services import lock_lift
 from compliance.casinos import clock
 from compliance.casinos.clock import property_today
 from compliance.rulebook import RuleViolation, words
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry
 from inspections.reports.models import Report
@@ -238,9 +238,9 @@ def world(db, frozen_clock):
     inspect(staff)
     event(staff, "open")
     adjust(staff)
-    overdue.scan(now=timezone.now())
+    flag_services.scan(now=timezone.now())
     resolved = ComplianceException.objects.get(kind="adjusted_after_inspection")
-    overdue.flag_acknowledge(flag_id=resolved.pk, note="Re-inspecting", signature=sign(staff.compliance))
+    flag_services.flag_acknowledge(flag_id=resolved.pk, note="Re-inspecting", signature=sign(staff.compliance))
     inspect(staff)
     # And one open, whose deadline and detection the pages show.
     staff.flag = flag_raised(

@@ -22,7 +22,7 @@ from compliance.casinos.i18n import rulebook_messages
 from compliance.casinos.models import Property
 from compliance.rulebook import RuleViolation
 from compliance.rulebook.catalogue import CATALOGUE, violation
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.reports.models import Report
 from tests.factories import PASSWORD, flag_raised
 from tests.support.logbook import ALL_PASS
@@ -87,7 +87,8 @@ def test_the_floor_and_its_forms_are_in_the_catalogue(catalogue):
         "compliance/accounts/forms.py",
         "compliance/approvals/forms.py",
         "inspections/reports/forms.py",
-        "inspections/flags/overdue.py",
+        "inspections/flags/services.py",
+        "inspections/flags/text.py",
     }
     assert floor <= places
 
@@ -461,7 +462,7 @@ def test_the_flag_mail_is_in_each_recipients_language(casino):
         notify_emails=["compliance@keystone.example", "security@keystone.example", "desk@keystone.example"]
     )
     flag_raised(casino.table, due_at=at)
-    assert overdue.notify_new_flags() == 1
+    assert flag_services.notify_new_flags() == 1
     by_recipients = {tuple(message.to): message for message in mail.outbox}
     assert set(by_recipients) == {
         ("compliance@keystone.example",),

@@ -14,7 +14,7 @@ from compliance.accounts.models import Role
 from compliance.approvals import services as approvals
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, TableState
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from tests.factories import (
     GamingTableFactory,
     RegulatorFactory,
@@ -38,7 +38,7 @@ def every_page_world() -> SimpleNamespace:
     inspect(staff)
     event(staff, "open")
     event(staff, "close")
-    overdue.scan(now=GamingTable.objects.get(pk=staff.table.pk).cover_due_at)  # not covered in time: a flag
+    flag_services.scan(now=GamingTable.objects.get(pk=staff.table.pk).cover_due_at)  # not covered in time: a flag
     staff.locked = GamingTableFactory(property=staff.property, number="R-02")
     configure_for_opening(staff.locked, created_by=staff.compliance)
     GamingTable.objects.filter(pk=staff.locked.pk).update(state=TableState.LOCKED)

@@ -19,7 +19,6 @@ from django.db.models.query import QuerySet
 PROJECT = ("compliance.", "inspections.", "config.")
 # Service modules not named `services`: each is the door of what it writes, and says so in its docstring.
 DOORS = {
-    "inspections.flags.overdue": "the overdue scan raises, mails and resolves flags",
     "inspections.reports.render": "a report's generation writes its progress and file",
     "inspections.reports.requests": "a report asked for and downloaded",
     "inspections.reports.tasks": "a report handed to the workers is marked sent",

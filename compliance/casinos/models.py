@@ -299,7 +299,7 @@ class GamingTable(models.Model):
     next_due = models.DateTimeField(null=True, blank=True, db_index=True)
     # The overdue scan's deadlines (docs/architecture.md: The flag kinds): each is the moment a kind of flag is due, or
     # null while nothing is pending. A problem that is one at once (an adjustment on an open
-    # table) is "due" when it happened. Kept by inspections.flags.overdue with every entry.
+    # table) is "due" when it happened. Kept by inspections.logbook.deadlines with every entry.
     uninspected_since = models.DateTimeField(null=True, blank=True)
     adjusted_since = models.DateTimeField(null=True, blank=True)
     replaced_since = models.DateTimeField(null=True, blank=True)

@@ -2,7 +2,7 @@
 label, its citation and the table's column holding the deadline it watches; and who acknowledges
 a flag with a signed note (a flag closes only with the logbook entry that ends its condition).
 
-The scan (inspections.flags.overdue), the deadlines the logbook keeps (inspections.logbook.deadlines),
+The scan (inspections.flags.services), the deadlines the logbook keeps (inspections.logbook.deadlines),
 the table's indexes (compliance.casinos.models.TABLE_DEADLINES), the flag's choice of kinds
 (inspections.flags.models) and the scan's benchmark (bench/scan.py) read their kinds and columns here.
 """

@@ -9,8 +9,8 @@ class FlagsConfig(AppConfig):
     def ready(self) -> None:
         # The flags sit above the logbook: the logbook sends and shows, the flags listen and add,
         # and the logbook never imports the flags.
-        from inspections.flags.overdue import entry_cures_flags, flags_follow_deadlines
         from inspections.flags.selectors import open_flag_count, open_flags_prefetch
+        from inspections.flags.services import entry_cures_flags, flags_follow_deadlines
         from inspections.logbook.models import Entry
         from inspections.logbook.selectors import PROPERTY_COUNTS, TABLE_PREFETCHES
         from inspections.logbook.signals import deadlines_moved, entry_recorded

@@ -44,7 +44,7 @@ class FlagEventCause(models.TextChoices):
 
 
 class Digest(models.Model):
-    """The property's morning digest (overdue.send_digests): the local day it was last claimed, so two
+    """The property's morning digest (services.send_digests): the local day it was last claimed, so two
     beat ticks or workers never send one day's digest twice."""
 
     property = models.OneToOneField(
@@ -100,7 +100,7 @@ class ComplianceException(models.Model):
         help_text="The logbook entry that ended the flag's condition, so cured it.",
     )
     notified_at = models.DateTimeField(null=True, blank=True, help_text="When the supervisors were mailed.")
-    # A mail that failed: how many times, and when it is tried again (inspections.flags.overdue).
+    # A mail that failed: how many times, and when it is tried again (inspections.flags.services).
     mail_attempts = models.PositiveSmallIntegerField(default=0, db_default=0)  # the scan inserts in SQL
     mail_retry_at = models.DateTimeField(null=True, blank=True)
 
@@ -142,7 +142,7 @@ class ComplianceException(models.Model):
 class FlagEvent(models.Model):
     """A line of an open flag's history: its deadline moved or lifted by a change that is not a
     logbook entry (`cause`, by `actor`), or a person's signed acknowledgement (`note`). Written by
-    inspections.flags.overdue only, never changed."""
+    inspections.flags.services only, never changed."""
 
     flag = models.ForeignKey(ComplianceException, on_delete=models.PROTECT, related_name="history")
     kind = models.CharField(max_length=20, choices=FlagEventKind.choices)

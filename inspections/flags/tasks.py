@@ -9,18 +9,18 @@ its mail went out, so a run lost in between mails that flag again rather than ne
 from celery import shared_task
 from django.db import DatabaseError
 
-from inspections.flags import overdue
+from inspections.flags import services
 
 RETRY = {"autoretry_for": (DatabaseError,), "retry_backoff": 2, "retry_backoff_max": 60, "max_retries": 10}
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def scan_overdue() -> dict:
-    found = overdue.scan()
-    found["notified"] = overdue.notify_new_flags()
+    found = services.scan()
+    found["notified"] = services.notify_new_flags()
     return found
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def send_digests() -> int:
-    return overdue.send_digests()
+    return services.send_digests()

@@ -21,7 +21,7 @@ from compliance.accounts.idempotency import (
     form_write_once,
 )
 from compliance.rulebook import RuleViolation
-from inspections.flags import overdue
+from inspections.flags import services
 from inspections.flags.forms import FlagAcknowledgeForm
 from inspections.flags.models import FlagStatus
 from inspections.flags.selectors import flags_visible_to
@@ -104,7 +104,7 @@ def flag_resolve(request, pk: int):
             done = form_write_once(
                 request=request,
                 token=form.token(),
-                write=lambda: overdue.flag_acknowledge(
+                write=lambda: services.flag_acknowledge(
                     flag_id=flag.pk, note=form.cleaned_data["note"], signature=form.signature()
                 ),
                 recorded=lambda flag: (

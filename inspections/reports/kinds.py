@@ -22,7 +22,7 @@ from compliance.rulebook.configurations import Configuration, configuration_of
 from compliance.rulebook.submissions import submission_house_edges
 from compliance.rulebook.words import options_text, wager_label
 from inspections.flags.models import ComplianceException
-from inspections.flags.overdue import flag_history_text, flag_label, flag_resolution_text, flag_status_text
+from inspections.flags.text import flag_history_text, flag_label, flag_resolution_text, flag_status_text
 from inspections.logbook.models import Entry, EntryKind, SignatureMeaning, amendment_label
 from inspections.logbook.register import REGISTER_FIELDS, register_row
 from inspections.reports import charts

@@ -1,7 +1,7 @@
 """The overdue scan's flags in Chromium: seen on the floor, acknowledged by the compliance manager, cured by the cover."""
 
 from compliance.casinos.models import GamingTable
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from tests.browser.conftest import login, screenshot
 from tests.factories import PASSWORD, configure_for_opening
@@ -15,7 +15,7 @@ def test_a_wheel_left_uncovered_is_flagged_on_the_floor_acknowledged_and_open_un
     inspect(staff)
     event(staff, "open")
     event(staff, "close")
-    overdue.scan(now=GamingTable.objects.get(pk=staff.table.pk).cover_due_at)
+    flag_services.scan(now=GamingTable.objects.get(pk=staff.table.pk).cover_due_at)
     page = tablet_page
     login(page, site, staff.security.username, PASSWORD)
     tile = page.locator(".tile.flagged")

@@ -14,7 +14,7 @@ from django.utils import timezone
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, TableState
 from compliance.rulebook import LOGBOOK_PROCEDURE, WITHOUT_PROCEDURE
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from inspections.reports.kinds import KINDS_BY_CODE
 from inspections.reports.models import Report
@@ -61,7 +61,7 @@ def _open_tables(code: str) -> tuple[object, dict[str, GamingTable]]:
 @pytest.mark.parametrize("code", ["PA", "NJ", "S4"])
 def test_each_games_not_approved_flag_cites_its_own_layout_paragraph(db, code):
     _, tables = _open_tables(code)
-    overdue.scan()
+    flag_services.scan()
     flags = {flag.table_id: flag.citation for flag in ComplianceException.objects.filter(kind="not_approved")}
     assert flags == {table.pk: APPROVED_UNDER[code, game] for game, table in tables.items()}
 

@@ -18,7 +18,7 @@ from compliance.casinos import services as casinos
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable
 from compliance.rulebook import LOGBOOK_PROCEDURE, WITHOUT_PROCEDURE, rulebook_for
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from tests.factories import (
     ROULETTE_LAYOUT,
@@ -189,9 +189,9 @@ def test_an_open_table_whose_next_version_offers_a_wager_without_its_area_is_fla
     table = GamingTable.objects.get(pk=staff.table.pk)
     midnight = datetime.combine(tomorrow, datetime.min.time(), tzinfo=staff.property.zone)
     assert table.approval_due_at == midnight
-    overdue.scan(now=midnight - SECOND)
+    flag_services.scan(now=midnight - SECOND)
     assert flags_open() == []
-    overdue.scan(now=midnight)
+    flag_services.scan(now=midnight)
     (flag,) = flags_open()
     assert (flag.kind, flag.table_id, flag.due_at) == ("not_approved", table.pk, midnight)
     assert flag.citation == NOT_APPROVED[code]

@@ -313,14 +313,14 @@ def test_every_date_time_column_of_the_admin_is_shown_in_the_records_property_zo
 @pytest.mark.any_hour
 def test_the_admin_shows_an_entry_and_its_flag_at_the_propertys_time(admin_client_logged_in, casino):
     from compliance.casinos.models import GamingTable
-    from inspections.flags import overdue
+    from inspections.flags import services as flag_services
     from inspections.flags.models import ComplianceException
     from tests.support.logbook import event
 
     entry = inspect(casino)
     event(casino, "open")
     event(casino, "close")
-    overdue.scan(now=GamingTable.objects.get(pk=casino.table.pk).cover_due_at)
+    flag_services.scan(now=GamingTable.objects.get(pk=casino.table.pk).cover_due_at)
     flag = ComplianceException.objects.get()
     zone = ZoneInfo("America/New_York")
 

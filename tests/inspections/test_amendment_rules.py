@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from compliance.casinos.models import TableState
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from tests.compliance.test_jurisdiction_citations import JURISDICTIONS, borrowed, own
@@ -170,7 +170,7 @@ def test_an_open_table_whose_adjustment_is_corrected_to_after_its_inspection_is_
     ready.table.refresh_from_db()
     assert ready.table.state == TableState.OPEN  # the logbook records what happened; the scan flags it
     assert ready.table.adjusted_since == ready.now - timedelta(minutes=40)
-    overdue.scan(now=timezone.now())
+    flag_services.scan(now=timezone.now())
     flag = ComplianceException.objects.get(table=ready.table, kind="adjusted_after_inspection")
     assert flag.citation == adjustments_before_inspection(ready.code)
 

@@ -8,7 +8,7 @@ import pytest
 from django.utils import timezone
 
 from compliance.casinos.models import TableState
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from inspections.logbook.models import Entry
@@ -75,7 +75,7 @@ def test_an_open_table_whose_inspection_was_entered_in_error_is_flagged(casino):
     casino.table.refresh_from_db()
     assert casino.table.state == TableState.OPEN  # the log says what happened: it is open
     assert casino.table.uninspected_since == casino.table.last_opened_at
-    overdue.scan(now=timezone.now() + timedelta(minutes=1))
+    flag_services.scan(now=timezone.now() + timedelta(minutes=1))
     flag = ComplianceException.objects.get(table=casino.table, status="open")
     assert flag.citation == INSPECTION
 
@@ -407,7 +407,7 @@ def test_an_open_table_on_a_duplicate_of_an_inspection_entered_in_error_is_flagg
     casino.table.refresh_from_db()
     assert casino.table.state == TableState.OPEN
     assert casino.table.uninspected_since == casino.table.last_opened_at
-    overdue.scan(now=timezone.now() + timedelta(minutes=1))
+    flag_services.scan(now=timezone.now() + timedelta(minutes=1))
     flag = ComplianceException.objects.get(table=casino.table, status="open")
     assert flag.citation == INSPECTION
 

@@ -8,7 +8,7 @@ import pytest
 
 from compliance.approvals.models import LayoutSubmission, RulesSubmission
 from compliance.casinos.models import GamingTable, TableState
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from inspections.logbook.models import Entry
@@ -160,9 +160,9 @@ def test_an_open_table_with_no_deck_change_on_record_is_due_at_its_opening_and_c
     opened = war_event(casino, table, "open")
     table.refresh_from_db()
     assert table.decks_due_at == opened.occurred_at
-    overdue.scan(now=opened.occurred_at - timedelta(seconds=1))
+    flag_services.scan(now=opened.occurred_at - timedelta(seconds=1))
     assert not ComplianceException.objects.filter(kind="decks_stale").exists()
-    overdue.scan(now=opened.occurred_at)
+    flag_services.scan(now=opened.occurred_at)
     (flag,) = ComplianceException.objects.filter(kind="decks_stale", status="open")
     assert (flag.citation, flag.due_at, flag.table_id) == (
         "58 Pa. Code § 651a.3(d) (proposed, 41 Pa.B. 3000)",

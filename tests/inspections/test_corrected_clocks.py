@@ -11,7 +11,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from compliance.casinos.models import GamingTable
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from tests.conftest import sign, staff_of
@@ -40,7 +40,7 @@ def test_a_closing_corrected_earlier_moves_the_cover_deadline_and_the_scan_flags
     grace = timedelta(minutes=casino.property.cover_grace_minutes)
     table = GamingTable.objects.get(pk=casino.table.pk)
     assert table.cover_due_at == closing.occurred_at + grace
-    overdue.scan(now=now)
+    flag_services.scan(now=now)
     assert not ComplianceException.objects.filter(kind="not_covered").exists()
 
     corrected = now - timedelta(minutes=40)
@@ -48,7 +48,7 @@ def test_a_closing_corrected_earlier_moves_the_cover_deadline_and_the_scan_flags
     table = GamingTable.objects.get(pk=casino.table.pk)
     assert table.last_closed_at == corrected
     assert table.cover_due_at == corrected + grace
-    overdue.scan(now=now)
+    flag_services.scan(now=now)
     (flag,) = ComplianceException.objects.filter(kind="not_covered", status="open")
     assert (flag.due_at, flag.citation) == (corrected + grace, COVER_AND_LOCK)
 

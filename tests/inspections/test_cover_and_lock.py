@@ -15,7 +15,7 @@ from django.utils import timezone
 from compliance.casinos import services as casinos
 from compliance.casinos.models import GamingTable, TableState
 from compliance.rulebook import table_states
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from tests.factories import GamingTableFactory
@@ -33,9 +33,9 @@ def table_of(casino) -> GamingTable:
 
 def flagged_at(due, table) -> ComplianceException:
     """No flag a second before `due`; one not_covered flag at it, with § 617a.2(f)."""
-    overdue.scan(now=due - SECOND)
+    flag_services.scan(now=due - SECOND)
     assert not ComplianceException.objects.filter(kind="not_covered").exists()
-    overdue.scan(now=due)
+    flag_services.scan(now=due)
     (flag,) = ComplianceException.objects.filter(kind="not_covered", status="open")
     assert (flag.citation, flag.due_at, flag.table_id) == (COVER_AND_LOCK, due, table.pk)
     return flag
@@ -115,7 +115,7 @@ def test_big_six_and_casino_war_tables_have_no_cover_rule(casino, game):
             actor=casino.compliance, property=casino.property, number="G-01", game=game, wheel_type=None
         )
     assert table.cover_due_at is None
-    overdue.scan(now=timezone.now() + timedelta(days=2))
+    flag_services.scan(now=timezone.now() + timedelta(days=2))
     assert not ComplianceException.objects.filter(kind="not_covered").exists()
     (found,) = refused(
         lambda: services.table_event_record(
@@ -138,5 +138,5 @@ def test_a_big_six_table_closed_after_play_is_not_flagged(casino):
     )
     table.refresh_from_db()
     assert (table.state, table.cover_due_at) == (TableState.CLOSED, None)
-    overdue.scan(now=closed.occurred_at + timedelta(hours=1))
+    flag_services.scan(now=closed.occurred_at + timedelta(hours=1))
     assert not ComplianceException.objects.filter(kind="not_covered").exists()

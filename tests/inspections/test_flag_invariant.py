@@ -29,7 +29,7 @@ from compliance.casinos import services as casinos
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import RuleViolation, rulebook_for
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from inspections.logbook import demo, services
 from tests.conftest import CLOCKS
@@ -56,7 +56,7 @@ def standing_without_flag(now) -> list[tuple[str, str]]:
 def scanned(now=None) -> None:
     """A scan, then the invariant: no standing violation without its open flag."""
     now = now or timezone.now()
-    overdue.scan(now=now)
+    flag_services.scan(now=now)
     assert standing_without_flag(now) == []
 
 

@@ -20,7 +20,7 @@ from compliance.approvals import services as approvals
 from compliance.casinos import services as casinos
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, Property, TableState
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from inspections.flags.tasks import scan_overdue
 from inspections.flags.tasks import send_digests as send_digests_task
@@ -48,13 +48,13 @@ def boundary(column: str, table: GamingTable, kind: str, citation: str) -> Compl
     """One second before the deadline: no flag; at it: one flag, with its citation and deadline."""
     due = getattr(table, column)
     assert due is not None
-    overdue.scan(now=due - SECOND)
+    flag_services.scan(now=due - SECOND)
     assert flags() == []
-    overdue.scan(now=due)
+    flag_services.scan(now=due)
     (flag,) = flags()
     assert (flag.kind, flag.citation, flag.due_at, flag.table_id) == (kind, citation, due, table.pk)
     assert flag.detected_at == due
-    overdue.scan(now=due + timedelta(hours=1))  # later scans add nothing
+    flag_services.scan(now=due + timedelta(hours=1))  # later scans add nothing
     assert ComplianceException.objects.count() == 1
     return flag
 
@@ -67,7 +67,7 @@ def raised_by(entry, column: str, table: GamingTable, kind: str, citation: str) 
     (flag,) = flags()
     assert (flag.kind, flag.citation, flag.due_at, flag.table_id) == (kind, citation, due, table.pk)
     assert flag.detected_at == entry.recorded_at
-    overdue.scan(now=due + timedelta(hours=1))
+    flag_services.scan(now=due + timedelta(hours=1))
     assert ComplianceException.objects.count() == 1
     return flag
 
@@ -77,7 +77,7 @@ def cured(flag: ComplianceException, *, by, at=None) -> None:
     flag.refresh_from_db()
     assert (flag.status, flag.resolution, flag.cured_by_entry, flag.resolved_by) == ("resolved", "cured", by, None)
     assert flag.resolved_at == by.recorded_at
-    overdue.scan(now=at)  # the scan leaves a cure as the entry recorded it
+    flag_services.scan(now=at)  # the scan leaves a cure as the entry recorded it
     flag.refresh_from_db()
     assert (flag.resolution, flag.cured_by_entry, flag.resolved_at) == ("cured", by, by.recorded_at)
 
@@ -182,7 +182,7 @@ def test_an_open_table_whose_rules_submission_is_superseded_without_its_wheel_ty
     assert table_of(opened).approval_due_at is None
     # The approval lifts the deadline, and the flag stays open, saying so, until the closing ends
     # the play it is about (a flag closes only with its entry).
-    overdue.scan(now=midnight + timedelta(hours=1))
+    flag_services.scan(now=midnight + timedelta(hours=1))
     flag.refresh_from_db()
     assert flag.status == "open"
     assert [(event.kind, event.cause) for event in flag.history.all()] == [("lifted", "approval")]
@@ -204,7 +204,7 @@ def test_an_entry_that_moves_no_missed_deadline_cures_nothing(opened):
     """A no spin leaves the adjustment's deadline where it was: its flag stays open, to be cured
     by the inspection, which it names."""
     adjusted = adjust(opened)
-    overdue.scan(now=adjusted.occurred_at)
+    flag_services.scan(now=adjusted.occurred_at)
     (flag,) = flags()
     services.irregularity_record(
         table_id=opened.table.pk,
@@ -212,7 +212,7 @@ def test_an_entry_that_moves_no_missed_deadline_cures_nothing(opened):
         signature=sign(opened.floorperson),
         recorded_by=opened.floorperson,
     )
-    overdue.scan(now=adjusted.occurred_at + timedelta(minutes=1))
+    flag_services.scan(now=adjusted.occurred_at + timedelta(minutes=1))
     flag.refresh_from_db()
     assert (flag.status, flag.resolution, flag.cured_by_entry) == ("open", "", None)
     cured(flag, by=inspect(opened))
@@ -227,7 +227,7 @@ def test_an_entry_that_leaves_the_violation_standing_cures_nothing(opened):
     with time_machine.travel(first.recorded_at + timedelta(minutes=1), tick=True):
         second = adjust(opened)
         assert second.occurred_at > first.occurred_at
-        overdue.scan(now=second.occurred_at + timedelta(seconds=1))
+        flag_services.scan(now=second.occurred_at + timedelta(seconds=1))
         flag.refresh_from_db()
         assert (flag.status, flag.due_at) == ("open", first.occurred_at)
         assert ComplianceException.objects.filter(kind="adjusted_after_inspection").count() == 1
@@ -286,9 +286,9 @@ def test_a_flag_closed_by_hand_before_acknowledgements_is_raised_again_while_its
     no open flag; the next scan raises one again, for the same missed deadline."""
     event(opened, "close")
     due = table_of(opened).cover_due_at
-    overdue.scan(now=due)
+    flag_services.scan(now=due)
     ComplianceException.objects.update(status="resolved", resolved_by=opened.compliance, resolution="manager")
-    overdue.scan(now=due + timedelta(minutes=5))
+    flag_services.scan(now=due + timedelta(minutes=5))
     (flag,) = flags("not_covered")
     assert flag.due_at == due and ComplianceException.objects.count() == 2
 
@@ -311,9 +311,9 @@ def test_the_policy_moves_the_deadlines(client, opened):
 def test_a_new_flag_is_mailed_once_to_the_supervisors(opened):
     Property.objects.filter(pk=opened.property.pk).update(notify_emails=["supervisor@example.com"])
     event(opened, "close")
-    overdue.scan(now=table_of(opened).cover_due_at)
-    assert overdue.notify_new_flags() == 1
-    assert overdue.notify_new_flags() == 0
+    flag_services.scan(now=table_of(opened).cover_due_at)
+    assert flag_services.notify_new_flags() == 1
+    assert flag_services.notify_new_flags() == 0
     (message,) = mail.outbox
     assert message.to == ["supervisor@example.com"]
     assert "R-01" in message.subject and "58 Pa. Code § 617a.2(f)" in message.body
@@ -322,11 +322,11 @@ def test_a_new_flag_is_mailed_once_to_the_supervisors(opened):
 def test_the_morning_digest_is_sent_once_a_day_in_the_propertys_time(opened):
     Property.objects.filter(pk=opened.property.pk).update(notify_emails=["supervisor@example.com"])
     event(opened, "close")
-    overdue.scan(now=table_of(opened).cover_due_at)
+    flag_services.scan(now=table_of(opened).cover_due_at)
     new_york = ZoneInfo("America/New_York")
-    assert overdue.send_digests(now=datetime(2026, 11, 24, 6, 59, tzinfo=new_york)) == 0
-    assert overdue.send_digests(now=datetime(2026, 11, 24, 7, 0, tzinfo=new_york)) == 1
-    assert overdue.send_digests(now=datetime(2026, 11, 24, 9, 0, tzinfo=new_york)) == 0
+    assert flag_services.send_digests(now=datetime(2026, 11, 24, 6, 59, tzinfo=new_york)) == 0
+    assert flag_services.send_digests(now=datetime(2026, 11, 24, 7, 0, tzinfo=new_york)) == 1
+    assert flag_services.send_digests(now=datetime(2026, 11, 24, 9, 0, tzinfo=new_york)) == 0
     (digest,) = mail.outbox
     assert "1 open flag(s) on 2026-11-24" in digest.subject and "R-01" in digest.body
 
@@ -390,7 +390,7 @@ def test_two_scans_at_once_raise_one_flag(committed_db, casino):
     event(casino, "open")
     event(casino, "close")
     due = table_of(casino).cover_due_at
-    results = run_at_once([lambda: overdue.scan(now=due)] * 3)
+    results = run_at_once([lambda: flag_services.scan(now=due)] * 3)
     assert sorted(result["raised"] for result in results) == [0, 0, 1], results
     assert ComplianceException.objects.filter(kind="not_covered").count() == 1
 
@@ -415,7 +415,7 @@ def test_a_scan_never_raises_a_flag_from_a_deadline_an_entry_is_moving(committed
 
     def scan_meanwhile():
         covering.wait(5)
-        return overdue.scan(now=due)
+        return flag_services.scan(now=due)
 
     cover, scanned = run_at_once([cover_slowly, scan_meanwhile])
     assert scanned == {"raised": 0}, scanned
@@ -435,7 +435,7 @@ def test_the_scan_is_one_round_trip_and_all_or_nothing(committed_db, casino):
     event(casino, "close")
     due = table_of(casino).cover_due_at
     with CaptureQueriesContext(connection) as captured:
-        assert overdue.scan(now=due) == {"raised": 1}
+        assert flag_services.scan(now=due) == {"raised": 1}
     assert len(captured.captured_queries) == 1, [query["sql"][:60] for query in captured.captured_queries]
     assert len(flags("not_covered")) == 1
     ComplianceException.objects.all().delete()  # flags are not append-only (the benchmark clears them too)
@@ -445,12 +445,12 @@ def test_the_scan_is_one_round_trip_and_all_or_nothing(committed_db, casino):
         )
     try:
         with pytest.raises(Exception, match="test_refuse_all"):
-            overdue.scan(now=due)
+            flag_services.scan(now=due)
         assert connection.get_autocommit() and not ComplianceException.objects.exists()
     finally:
         with connection.cursor() as cursor:
             cursor.execute("ALTER TABLE flags_complianceexception DROP CONSTRAINT test_refuse_all")
-    assert overdue.scan(now=due) == {"raised": 1}
+    assert flag_services.scan(now=due) == {"raised": 1}
 
 
 @pytest.fixture
@@ -479,7 +479,7 @@ def test_nothing_in_a_request_needs_the_broker(client, casino, broker_down):
 @pytest.fixture
 def flagged(opened):
     event(opened, "close")
-    overdue.scan(now=table_of(opened).cover_due_at)
+    flag_services.scan(now=table_of(opened).cover_due_at)
     return opened
 
 
@@ -530,7 +530,7 @@ def test_a_compliance_manager_acknowledges_a_flag_with_a_signed_note_and_it_stay
     flag.refresh_from_db()
     assert (flag.status, flag.resolved_by, flag.resolved_at) == ("open", None, None)
     # The scan raises nothing more (one open flag), and the cover entry cures it.
-    overdue.scan(now=flag.due_at + timedelta(hours=1))
+    flag_services.scan(now=flag.due_at + timedelta(hours=1))
     assert ComplianceException.objects.count() == 1
     cured(flag, by=event(flagged, "cover"))
 
@@ -565,15 +565,17 @@ def test_the_flags_page_and_the_api_name_the_curing_entry_and_the_managers_ackno
     """As the flags report does: "Cured by entry #N (kind, time)" against "Open, acknowledged by
     <name> (credential X), <time>: <note>", and in the API which entry cured the flag."""
     event(opened, "close")
-    overdue.scan(now=table_of(opened).cover_due_at)
+    flag_services.scan(now=table_of(opened).cover_due_at)
     cover = event(opened, "cover")
     event(opened, "unlock")
     inspect(opened)
     event(opened, "open")
     adjusted = adjust(opened)
-    overdue.scan(now=adjusted.occurred_at)
+    flag_services.scan(now=adjusted.occurred_at)
     manual = ComplianceException.objects.get(kind="adjusted_after_inspection")
-    overdue.flag_acknowledge(flag_id=manual.pk, note="Re-inspected by the pit boss", signature=sign(opened.compliance))
+    flag_services.flag_acknowledge(
+        flag_id=manual.pk, note="Re-inspected by the pit boss", signature=sign(opened.compliance)
+    )
     local = timezone.localtime(cover.occurred_at, opened.property.zone)
     cure = f"Cured by entry #{cover.seq}: Wheel covered and locked, {local:%Y-%m-%d %H:%M %Z}"
     compliance = opened.compliance
@@ -660,9 +662,9 @@ def test_a_flags_mail_and_the_digest_link_to_the_flag_and_the_table(opened, sett
     settings.SITE_URL = "https://logbook.keystone.example"
     Property.objects.filter(pk=opened.property.pk).update(notify_emails=["supervisor@example.com"])
     event(opened, "close")
-    overdue.scan(now=table_of(opened).cover_due_at)
-    overdue.notify_new_flags()
-    overdue.send_digests(now=datetime(2026, 11, 24, 7, 0, tzinfo=ZoneInfo("America/New_York")))
+    flag_services.scan(now=table_of(opened).cover_due_at)
+    flag_services.notify_new_flags()
+    flag_services.send_digests(now=datetime(2026, 11, 24, 7, 0, tzinfo=ZoneInfo("America/New_York")))
     flag = ComplianceException.objects.get()
     to_flag = f"https://logbook.keystone.example/flags/?flag={flag.pk}"
     to_table = f"https://logbook.keystone.example/tables/{opened.table.pk}/"

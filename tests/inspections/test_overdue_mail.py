@@ -14,7 +14,8 @@ from django.test import Client
 from django.utils import timezone
 
 from compliance.casinos.models import Property
-from inspections.flags import overdue
+from inspections.flags import selectors as flag_selectors
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from tests.factories import GamingTableFactory, flag_raised
 from tests.servers import free_port
@@ -90,7 +91,7 @@ def test_a_refused_mail_for_one_property_stops_no_other_propertys_flag(casino, o
         flag_on(other_casino.table, detected_at=passing_at),
     )
 
-    assert overdue.notify_new_flags() == 1
+    assert flag_services.notify_new_flags() == 1
     (message,) = smtp.to("supervisor@other.example")
     assert "Other Casino" in message["Subject"] and "R-01" in message["Subject"]
     assert "58 Pa. Code § 617a.2(f)" in message.get_content()
@@ -102,10 +103,10 @@ def test_a_refused_mail_for_one_property_stops_no_other_propertys_flag(casino, o
     # failed, and only it.
     smtp.refused.clear()
     later = timezone.now() + timedelta(minutes=2)
-    assert overdue.notify_new_flags(now=later) == 1
+    assert flag_services.notify_new_flags(now=later) == 1
     assert len(smtp.to(REFUSED)) == 1 and len(smtp.messages) == 2
     assert notified(failing)
-    assert overdue.notify_new_flags(now=later) == 0 and len(smtp.messages) == 2
+    assert flag_services.notify_new_flags(now=later) == 0 and len(smtp.messages) == 2
 
 
 @pytest.mark.parametrize(
@@ -128,7 +129,7 @@ def test_control_characters_in_a_table_number_or_property_name_cannot_break_the_
     odd = flag_on(GamingTableFactory(property=casino.property, number=number), detected_at=T0 + timedelta(minutes=1))
     plain = flag_on(other_casino.table, detected_at=T0)
 
-    assert overdue.notify_new_flags() == 2
+    assert flag_services.notify_new_flags() == 2
     assert notified(odd) and notified(plain)
     (message,) = smtp.to("supervisor@keystone.example")
     assert message["Subject"].startswith("[Keystone")
@@ -148,7 +149,7 @@ def test_with_the_mail_server_unreachable_no_flag_is_marked_and_the_next_scan_se
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
     settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", free_port(), 5  # nobody listens
 
-    assert overdue.notify_new_flags() == 0
+    assert flag_services.notify_new_flags() == 0
     assert not any(notified(flag) for flag in flags)
 
     mailbox = Mailbox()
@@ -156,7 +157,7 @@ def test_with_the_mail_server_unreachable_no_flag_is_marked_and_the_next_scan_se
     controller.start()
     try:
         # The flag the scan stopped on waits its minute, as a refused one does.
-        assert overdue.notify_new_flags(now=timezone.now() + timedelta(minutes=2)) == 2
+        assert flag_services.notify_new_flags(now=timezone.now() + timedelta(minutes=2)) == 2
     finally:
         controller.stop()
     assert all(notified(flag) for flag in flags) and len(mailbox.messages) == 2
@@ -165,7 +166,7 @@ def test_with_the_mail_server_unreachable_no_flag_is_marked_and_the_next_scan_se
 def test_a_flag_without_supervisors_to_mail_is_marked_without_a_mail(casino, smtp):
     mailed_to(casino.property)
     flag = flag_on(casino.table, detected_at=T0)
-    assert overdue.notify_new_flags() == 1
+    assert flag_services.notify_new_flags() == 1
     assert notified(flag) and smtp.messages == []
 
 
@@ -177,14 +178,14 @@ def test_a_refused_digest_stops_no_other_propertys_and_is_sent_at_the_next_check
     flag_on(other_casino.table, detected_at=T0)
     seven = datetime(2026, 11, 24, 7, 0, tzinfo=ZoneInfo("America/New_York"))
 
-    assert overdue.send_digests(now=seven) == 1
+    assert flag_services.send_digests(now=seven) == 1
     assert len(smtp.to("supervisor@other.example")) == 1 and smtp.to(REFUSED) == []
 
     smtp.refused.clear()
-    assert overdue.send_digests(now=seven + timedelta(hours=1)) == 1
+    assert flag_services.send_digests(now=seven + timedelta(hours=1)) == 1
     (digest,) = smtp.to(REFUSED)
     assert "1 open flag(s) on 2026-11-24" in digest["Subject"]
-    assert overdue.send_digests(now=seven + timedelta(hours=2)) == 0
+    assert flag_services.send_digests(now=seven + timedelta(hours=2)) == 0
 
 
 # ---- One property against the others (issue 32, item 3) ----------------------------------------
@@ -194,7 +195,7 @@ def test_one_propertys_flood_of_failing_mail_never_starves_anothers(casino, othe
     """The scan mailed the NOTIFY_BATCH oldest unmailed flags of all properties, and a flag whose mail
     failed stayed first in line: one property's refused address held back every other property's
     flag mail, scan after scan. Now the properties take turns, and a failed flag waits its retry."""
-    monkeypatch.setattr(overdue, "NOTIFY_BATCH", 3)
+    monkeypatch.setattr(flag_selectors, "NOTIFY_BATCH", 3)
     mailed_to(casino.property, REFUSED)
     mailed_to(other_casino.property, "supervisor@other.example")
     smtp.refused.add(REFUSED)
@@ -204,24 +205,24 @@ def test_one_propertys_flood_of_failing_mail_never_starves_anothers(casino, othe
     ]
     late = flag_on(other_casino.table, detected_at=T0 + timedelta(hours=1))  # younger than the whole flood
 
-    assert overdue.notify_new_flags() == 1
+    assert flag_services.notify_new_flags() == 1
     assert notified(late) and len(smtp.to("supervisor@other.example")) == 1
     assert not any(notified(flag) for flag in flood)
 
 
 def test_the_flags_of_several_properties_are_mailed_in_turns(casino, other_casino, smtp, monkeypatch):
-    monkeypatch.setattr(overdue, "NOTIFY_PER_PROPERTY", 2)
+    monkeypatch.setattr(flag_selectors, "NOTIFY_PER_PROPERTY", 2)
     mailed_to(casino.property, "supervisor@keystone.example")
     mailed_to(other_casino.property, "supervisor@other.example")
     for n in range(4):
         flag_on(GamingTableFactory(property=casino.property, number=f"F-{n}"), detected_at=T0 + timedelta(minutes=n))
     flag_on(other_casino.table, detected_at=T0 + timedelta(hours=1))
     now = timezone.now()
-    turns = [property_id for _flag, property_id in overdue.flags_to_mail(now)]
+    turns = [property_id for _flag, property_id in flag_selectors.flags_to_mail(now)]
     assert turns == [casino.property.pk, other_casino.property.pk, casino.property.pk]
     # The rest of the flood at the next scan.
-    assert overdue.notify_new_flags(now=now) == 3
-    assert overdue.notify_new_flags(now=now) == 2
+    assert flag_services.notify_new_flags(now=now) == 3
+    assert flag_services.notify_new_flags(now=now) == 2
     assert len(smtp.to("supervisor@keystone.example")) == 4
 
 
@@ -230,20 +231,20 @@ def test_a_failing_flag_is_tried_again_after_a_growing_delay(casino, smtp):
     smtp.refused.add(REFUSED)
     flag = flag_on(casino.table, detected_at=T0)
     now = timezone.now()
-    assert overdue.notify_new_flags(now=now) == 0
+    assert flag_services.notify_new_flags(now=now) == 0
     flag.refresh_from_db()
     assert (flag.mail_attempts, flag.mail_retry_at) == (1, now + timedelta(minutes=1))
-    assert overdue.flags_to_mail(now + timedelta(seconds=59)) == []  # waiting: not tried
-    assert overdue.notify_new_flags(now=now + timedelta(minutes=1)) == 0
+    assert flag_selectors.flags_to_mail(now + timedelta(seconds=59)) == []  # waiting: not tried
+    assert flag_services.notify_new_flags(now=now + timedelta(minutes=1)) == 0
     flag.refresh_from_db()
     assert (flag.mail_attempts, flag.mail_retry_at) == (2, now + timedelta(minutes=3))
-    assert [overdue.mail_retry_delay(n) for n in (1, 2, 3, 7, 8, 20)] == [
+    assert [flag_services.mail_retry_delay(n) for n in (1, 2, 3, 7, 8, 20)] == [
         timedelta(minutes=m) for m in (1, 2, 4, 60, 60, 60)
     ]
 
 
 def test_a_property_whose_mail_is_slow_has_a_share_of_the_scan_not_all_of_it(casino, other_casino, smtp, monkeypatch):
-    monkeypatch.setattr(overdue, "NOTIFY_SECONDS_PER_PROPERTY", 0.3)
+    monkeypatch.setattr(flag_services, "NOTIFY_SECONDS_PER_PROPERTY", 0.3)
     mailed_to(casino.property, "slow@keystone.example")
     mailed_to(other_casino.property, "supervisor@other.example")
     smtp.slow["slow@keystone.example"] = 0.4
@@ -257,7 +258,7 @@ def test_a_property_whose_mail_is_slow_has_a_share_of_the_scan_not_all_of_it(cas
         )
         for n in range(3)
     ]
-    assert overdue.notify_new_flags() == 4  # the slow property's first flag, then its share is used
+    assert flag_services.notify_new_flags() == 4  # the slow property's first flag, then its share is used
     assert [notified(flag) for flag in slow] == [True, False, False]
     assert all(notified(flag) for flag in other)
 

@@ -472,7 +472,7 @@ def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_
     """A wheel left uncovered, cured by its covering; an adjustment after the inspection, acknowledged
     by the compliance manager's signed note and still open (issue 30, item 4). Entries are dated in
     the last three hours."""
-    from inspections.flags import overdue
+    from inspections.flags import services as flag_services
     from inspections.reports.kinds import _duration
 
     start = timezone.now() - timedelta(hours=3)
@@ -485,16 +485,16 @@ def test_the_flags_report_counts_from_the_missed_deadline_and_tells_a_cure_from_
     inspect(casino, at=at(2))
     event(casino, "open", at=at(3))
     event(casino, "close", at=at(60))
-    overdue.scan(now=at(60 + 15 + 5))  # 5 minutes past the grace period: detected late
+    flag_services.scan(now=at(60 + 15 + 5))  # 5 minutes past the grace period: detected late
     cover = event(casino, "cover", at=at(95))
-    overdue.scan()  # cured
+    flag_services.scan()  # cured
     event(casino, "unlock", at=at(100))
     inspect(casino, at=at(101))
     event(casino, "open", at=at(102))
     adjusted = adjust(casino, at=at(110))
-    overdue.scan(now=at(112))
+    flag_services.scan(now=at(112))
     manual = ComplianceException.objects.get(kind="adjusted_after_inspection")
-    overdue.flag_acknowledge(
+    flag_services.flag_acknowledge(
         flag_id=manual.pk, note="Wheel re-inspected by the pit boss", signature=sign(casino.compliance)
     )
     cured, manual = ComplianceException.objects.get(kind="not_covered"), ComplianceException.objects.get(pk=manual.pk)

@@ -15,7 +15,7 @@ from compliance.accounts.models import User
 from compliance.approvals.models import LayoutSubmission
 from compliance.casinos.models import GamingTable
 from compliance.rulebook import pa
-from inspections.flags import overdue
+from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
 from inspections.logbook import services
 from inspections.logbook.models import Entry
@@ -95,8 +95,8 @@ def hostile(casino):
     )
     event(casino, "close")
     closed = Entry.objects.filter(kind="close").latest("seq").occurred_at
-    overdue.scan(now=closed + timedelta(minutes=15))  # the wheel is not covered in time
-    overdue.flag_acknowledge(
+    flag_services.scan(now=closed + timedelta(minutes=15))  # the wheel is not covered in time
+    flag_services.flag_acknowledge(
         flag_id=ComplianceException.objects.get().pk, note=HOSTILE["resolution note"], signature=sign(casino.compliance)
     )
     return casino

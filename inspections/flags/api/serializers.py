@@ -7,7 +7,7 @@ from rest_framework import serializers
 from compliance.accounts.api.serializers import SignatureInputSerializer
 from config.validators import NOTE_MAX_LENGTH, printable_text
 from inspections.flags.models import ComplianceException, FlagEvent
-from inspections.flags.overdue import (
+from inspections.flags.text import (
     flag_acknowledgements,
     flag_event_text,
     flag_label,

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 
 from config.api.filters import IdFilter
 from config.api.pagination import KeysetListMixin, KeysetPagination
-from inspections.flags import overdue
+from inspections.flags import services
 from inspections.flags.api import serializers as s
 from inspections.flags.models import ComplianceException
 from inspections.flags.selectors import flags_visible_to
@@ -62,5 +62,5 @@ class ComplianceExceptionViewSet(
         flag = self.get_object()
         serializer = s.FlagAcknowledgeSerializer(data=request.data, context=self.get_serializer_context())
         serializer.is_valid(raise_exception=True)
-        overdue.flag_acknowledge(flag_id=flag.pk, **serializer.validated_data)
+        services.flag_acknowledge(flag_id=flag.pk, **serializer.validated_data)
         return Response(s.ComplianceExceptionSerializer(self.get_queryset().get(pk=flag.pk)).data)

@@ -2,9 +2,9 @@
 
 from django import template
 
-from inspections.flags.overdue import flag_acknowledgements, flag_history_text, flag_status_text
-from inspections.flags.overdue import flag_label as label
-from inspections.flags.overdue import flag_resolution_text as resolution_text
+from inspections.flags.text import flag_acknowledgements, flag_history_text, flag_status_text
+from inspections.flags.text import flag_label as label
+from inspections.flags.text import flag_resolution_text as resolution_text
 
 register = template.Library()
 

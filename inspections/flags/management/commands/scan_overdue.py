@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.dateparse import parse_datetime
 
-from inspections.flags import overdue
+from inspections.flags import services
 
 
 class Command(BaseCommand):
@@ -21,6 +21,6 @@ class Command(BaseCommand):
                 raise CommandError(
                     f"--at {at!r} is not an ISO 8601 time with an offset, e.g. 2026-11-23T09:00:00-05:00."
                 )
-        found = overdue.scan(now=now)
-        notified = 0 if no_mail else overdue.notify_new_flags()
+        found = services.scan(now=now)
+        notified = 0 if no_mail else services.notify_new_flags()
         self.stdout.write(f"{found['raised']} raised, {notified} mailed.")

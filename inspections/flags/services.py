@@ -1,4 +1,5 @@
-"""Overdue detection (docs/architecture.md: The flag kinds): the scan, and the mail it sends.
+"""The flags' only write paths (docs/architecture.md: The flag kinds): the overdue scan, the mail
+it sends, an entry's cure, a moved deadline and a signed acknowledgement.
 
 Every kind of flag has a deadline column on the table, named by the registry of flag kinds
 (compliance.rulebook.flags: FLAG_KINDS, DEADLINE_OF), set or
@@ -21,26 +22,19 @@ import logging
 import smtplib
 import socket
 import time
-import unicodedata
 from datetime import datetime, timedelta
-from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.mail import send_mail
 from django.db import DatabaseError, connection, transaction
-from django.db.models import F, Q, Window
-from django.db.models.functions import Lower, RowNumber
-from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from compliance.accounts.models import User
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
-from compliance.casinos.clock import date_text, local_text
+from compliance.casinos.clock import date_text
 from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import LOGBOOK_PROCEDURE, Jurisdiction, raise_if_any, rulebook_for
 from compliance.rulebook.flags import DEADLINE_OF
-from compliance.rulebook.violations import cited
 from inspections.flags.models import (
     ComplianceException,
     Digest,
@@ -50,7 +44,9 @@ from inspections.flags.models import (
     FlagResolution,
     FlagStatus,
 )
-from inspections.logbook.models import Entry, EntryKind
+from inspections.flags.selectors import flags_to_mail, recipients_by_language
+from inspections.flags.text import flag_label, flag_mail_text, one_line
+from inspections.logbook.models import Entry
 
 log = logging.getLogger(__name__)
 
@@ -169,92 +165,6 @@ def entry_cures_flags(
     what the entry ended, then raises what it left due."""
     flags_cure(entry=entry, missed=missed, table=table, state_before=state_before)
     flags_raise_due(entry=entry, table=table)
-
-
-def flag_acknowledgements(flag: ComplianceException) -> list[FlagEvent]:
-    """The flag's signed acknowledgements, oldest first (its `history`, prefetched when many are listed)."""
-    return [event for event in flag.history.all() if event.kind == FlagEventKind.ACKNOWLEDGED]
-
-
-def flag_resolution_text(flag: ComplianceException, zone) -> str:
-    """Where a flag stands, in words (the flags report, the flags page and the API say the same): open
-    (and acknowledged, by whom), or cured by which entry.
-
-    `flag` comes with its `cured_by_entry` joined and its `history` prefetched when many are listed.
-    """
-    if flag.status != FlagStatus.RESOLVED:
-        acknowledged = flag_acknowledgements(flag)
-        if not acknowledged:
-            return _("Open")
-        last = acknowledged[-1]
-        return _("Open, acknowledged by %(name)s (credential %(credential)s), %(when)s: %(note)s") % {
-            "name": last.actor_name,
-            "credential": last.actor_credential,
-            "when": local_text(last.at, zone),
-            "note": last.note,
-        }
-    if flag.resolution == FlagResolution.MANAGER or flag.resolved_by_id:
-        return _("Resolved by %(name)s (credential %(credential)s): %(note)s") % {
-            "name": flag.resolver_name,
-            "credential": flag.resolver_credential,
-            "note": flag.resolution_note,
-        }
-    if flag.resolution == FlagResolution.CURED:
-        cure = flag.cured_by_entry
-        if cure is None:  # the model's check constraint: a cured flag names its entry
-            raise RuntimeError(f"flag {flag.pk} is cured by no entry")
-        return _("Cured by entry #%(seq)s: %(kind)s, %(when)s") % {
-            "seq": cure.seq,
-            "kind": EntryKind(cure.kind).label,
-            "when": local_text(cure.occurred_at, zone),
-        }
-    if flag.resolution == FlagResolution.CLEARED:
-        return _(
-            "Cured without a logbook entry: the deadline no longer stood (an approval, a policy or a configuration change)"
-        )
-    return _("Cured (resolved by the scan before the curing entry was recorded on flags)")
-
-
-def flag_status_text(flag: ComplianceException) -> str:
-    """The flag's status in a word or two: open, open and acknowledged, or cured (and the two ways
-    flags were closed before only an entry could)."""
-    if flag.status != FlagStatus.RESOLVED:
-        return _("Open, acknowledged") if flag_acknowledgements(flag) else _("Open")
-    if flag.resolution == FlagResolution.MANAGER or flag.resolved_by_id:
-        return _("Closed by a note")
-    if flag.resolution == FlagResolution.CLEARED:
-        return _("Closed without an entry")
-    return _("Cured")
-
-
-def flag_event_text(event: FlagEvent, zone) -> str:
-    """A line of a flag's history, in words, without its time (the page, the API and the report put it beside)."""
-    values = {
-        "cause": FlagEventCause(event.cause).label if event.cause else "",
-        "name": event.actor_name or _("the system"),
-        "credential": event.actor_credential,
-        "before": local_text(event.due_before, zone) if event.due_before else "",
-        "after": local_text(event.due_after, zone) if event.due_after else "",
-        "note": event.note,
-    }
-    if event.kind == FlagEventKind.ACKNOWLEDGED:
-        return (
-            _("Acknowledged by %(name)s (credential %(credential)s), the flag staying open until cured: %(note)s")
-            % values
-        )
-    if event.kind == FlagEventKind.MOVED:
-        return _("Deadline moved from %(before)s to %(after)s: %(cause)s (%(name)s). The flag stays open.") % values
-    return (
-        _(
-            "The deadline no longer applies: %(cause)s (%(name)s). The flag stays open until the entry that ends its condition."
-        )
-        % values
-    )
-
-
-def flag_history_text(flag: ComplianceException, zone) -> list[tuple[datetime, str]]:
-    """The flag's history, oldest first: each moved or lifted deadline and each acknowledgement, with its time."""
-    return [(event.at, flag_event_text(event, zone)) for event in flag.history.all()]
 
 
 def _groups() -> list[tuple[Jurisdiction, list[str] | None]]:
@@ -383,12 +293,6 @@ def flag_acknowledge(*, flag_id: int, note: str, signature: SignatureInput) -> C
     return flag
 
 
-# How many new flags one scan mails at most; the rest wait for the next scan, a minute later.
-NOTIFY_BATCH = 500
-# Fair shares (issue 32, item 3): one scan takes at most this many flags of each property, the
-# properties' oldest first in turns (every property's first flag, then every property's second…),
-# so one property's flood of flags never fills the batch before another's first one.
-NOTIFY_PER_PROPERTY = 50
 # And spends at most this long on one property's mail: a property whose mail is slow to go out
 # waits for the next scan for the rest of its flags, never holding back the others'.
 NOTIFY_SECONDS_PER_PROPERTY = 30.0
@@ -409,20 +313,6 @@ SERVER_UNREACHABLE = (
 def mail_retry_delay(attempts: int) -> timedelta:
     """How long a flag whose mail failed `attempts` times waits before the next try."""
     return timedelta(minutes=min(2 ** max(attempts - 1, 0), NOTIFY_RETRY_MAX_MINUTES))
-
-
-def flags_to_mail(now: datetime) -> list[tuple[int, int]]:
-    """(flag, property) of the flags this scan mails, in fair turns: each property's oldest waiting
-    flags (at most NOTIFY_PER_PROPERTY), taken round by round; a flag waiting out its retry is skipped."""
-    turn = Window(RowNumber(), partition_by=[F("property_id")], order_by=[F("detected_at").asc(), F("pk").asc()])
-    return list(
-        ComplianceException.objects.filter(notified_at__isnull=True)
-        .filter(Q(mail_retry_at__isnull=True) | Q(mail_retry_at__lte=now))
-        .annotate(turn=turn)
-        .filter(turn__lte=NOTIFY_PER_PROPERTY)
-        .order_by("turn", "detected_at", "pk")
-        .values_list("pk", "property_id")[:NOTIFY_BATCH]
-    )
 
 
 def notify_new_flags(now: datetime | None = None) -> int:
@@ -492,61 +382,12 @@ def _notify_one(*, flag_id: int, now: datetime) -> int:
                         _("[%(property)s] Table %(table)s: %(flag)s")
                         % {"property": flag.property.name, "table": flag.table.number, "flag": flag_label(flag)}
                     ),
-                    message=_flag_text(flag),
+                    message=flag_mail_text(flag),
                     from_email=settings.DEFAULT_FROM_EMAIL,
                     recipient_list=addresses,
                 )
         ComplianceException.objects.filter(pk=flag.pk).update(notified_at=now)
     return 1
-
-
-def one_line(text: str) -> str:
-    """`text` without control characters or line breaks (each becomes a space): a name or table
-    number that holds one can never break a mail header or add one of its own."""
-    return "".join(" " if unicodedata.category(char) in ("Cc", "Zl", "Zp") else char for char in text)
-
-
-def recipients_by_language(prop: Property) -> list[tuple[str, list[str]]]:
-    """The property's addresses for its flags, grouped by the language each reads: the chosen
-    language of the person whose address it is (one of the property's staff, or a person of no
-    property: an administrator), else English. In the order the property lists them."""
-    people = (
-        User.objects.filter(Q(property=prop) | Q(property__isnull=True))
-        .exclude(email="")
-        .exclude(language="")
-        .annotate(address=Lower("email"))
-        .filter(address__in=[address.lower() for address in prop.notify_emails])
-        .values_list("address", "language")
-    )
-    language_of = dict(people)
-    groups: dict[str, list[str]] = {}
-    for address in prop.notify_emails:
-        groups.setdefault(language_of.get(address.lower(), settings.LANGUAGE_CODE), []).append(address)
-    return list(groups.items())
-
-
-def flag_label(flag: ComplianceException) -> str:
-    """The flag's kind in words, in the language in use (the rulebook's label, translated)."""
-    kinds = rulebook_for(flag.property.jurisdiction).FLAG_KINDS_BY_CODE
-    return _(kinds[flag.kind].label) if flag.kind in kinds else flag.kind
-
-
-def _flag_text(flag: ComplianceException) -> str:
-    zone = flag.property.zone
-    due, detected = local_text(flag.due_at, zone), local_text(flag.detected_at, zone)
-    lines = (
-        _("Table %(table)s: %(flag)s (%(citation)s).")
-        % {"table": one_line(flag.table.number), "flag": flag_label(flag), "citation": cited(flag.citation)},
-        _("Deadline missed: %(due)s. Detected: %(detected)s.") % {"due": due, "detected": detected},
-        _(
-            "The flag stays open until the logbook entry that cures the problem; a compliance manager may acknowledge "
-            "it with a signed note."
-        ),
-        # Absolute links (SITE_URL: where the staff reach this site), to open from the mail.
-        _("The flag: %(url)s") % {"url": settings.SITE_URL + reverse("flags") + "?" + urlencode({"flag": flag.pk})},
-        _("The table: %(url)s") % {"url": settings.SITE_URL + reverse("table", args=[flag.table_id])},
-    )
-    return "\n".join(lines)
 
 
 DIGEST_HOUR = 7  # local time at the property: the morning digest of what is still open
@@ -592,7 +433,7 @@ def send_digests(now: datetime | None = None) -> int:
                     }
                     send_mail(
                         subject=one_line(subject),
-                        message="\n\n".join(_flag_text(flag) for flag in flags) or _("No open flags."),
+                        message="\n\n".join(flag_mail_text(flag) for flag in flags) or _("No open flags."),
                         from_email=settings.DEFAULT_FROM_EMAIL,
                         recipient_list=addresses,
                     )
