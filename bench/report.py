@@ -963,7 +963,7 @@ def _main(
         from compliance.accounts.models import User
         from config.celery import app
         from inspections.reports.models import Report, ReportKind
-        from inspections.reports.requests import report_request
+        from inspections.reports.services import report_request
 
         workers = processes if key == "celery" else 1
         name = f"bench-report-{workers}@{socket.gethostname()}"

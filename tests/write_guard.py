@@ -19,9 +19,6 @@ from django.db.models.query import QuerySet
 PROJECT = ("compliance.", "inspections.", "config.")
 # Service modules not named `services`: each is the door of what it writes, and says so in its docstring.
 DOORS = {
-    "inspections.reports.render": "a report's generation writes its progress and file",
-    "inspections.reports.requests": "a report asked for and downloaded",
-    "inspections.reports.tasks": "a report handed to the workers is marked sent",
     "compliance.accounts.idempotency": "the answers kept for repeated writes",
     "compliance.casinos.labels": "a label sheet asked for, rendered by a worker and served",
     "compliance.accounts.throttles": "a client's count against its rate, its row locked (throttle_hit)",

@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from compliance.approvals.forms import OneTimeTokenForm
 from compliance.rulebook import RuleViolation
 from inspections.reports.models import ReportKind
-from inspections.reports.requests import report_problems
+from inspections.reports.selectors import report_problems
 
 # A person who sees more properties than this (a regulator of a large jurisdiction) names the property by
 # its licence number instead of choosing it from a list: the page never lists the whole jurisdiction.

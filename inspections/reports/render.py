@@ -39,19 +39,15 @@ import hashlib
 import io
 import json
 import math
-import secrets
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
-from django.core.files import File
-from django.db import connections, transaction
-from django.db.models import F, Max, Min, Value
-from django.db.models.functions import Least
+from django.db import connections
+from django.db.models import Max, Min
 from django.template.loader import render_to_string
-from django.utils import timezone
 from django.utils.translation import gettext
 
 from compliance.casinos.clock import local_text
@@ -61,10 +57,11 @@ from inspections.logbook.chain import chain_segment, chain_verify_period, start_
 from inspections.logbook.checkpoints import CheckpointKeyMissing, checkpoint_keys, checkpoint_record
 from inspections.logbook.models import Checkpoint, Entry
 from inspections.logbook.timestamps import timestamp_check
-from inspections.reports import signing
+from inspections.reports import services, signing
 from inspections.reports.csvfile import csv_writer
 from inspections.reports.kinds import ENTRY_KINDS, artwork_attachment_name, cells_of, kind_of, period_bounds
 from inspections.reports.models import Report, ReportPiece, ReportStatus
+from inspections.reports.services import RunRefused
 from logbook_proof.formats import SEGMENT, SEGMENT_FORMAT  # the segment as the verifier reads it
 
 SEGMENT_ENTRIES = "segment-entries.json"  # the segment's entries, written beside the pieces
@@ -72,18 +69,9 @@ SEGMENT_ENTRIES = "segment-entries.json"  # the segment's entries, written besid
 COVER = -1  # the index of the cover piece
 
 
-class ReportFinished(Exception):
-    """The report was generated already (a task delivered twice): nothing to do."""
-
-
 class ReportRefused(Exception):
     """The logbook contradicts a checkpoint signed earlier: its history was rewritten, and no report
     of it is produced."""
-
-
-class RunRefused(Exception):
-    """A step asked of a report that is not being rendered by this run (done, failed, or planned
-    again since), or of a piece whose file is not as its run wrote it: nothing is rendered or signed."""
 
 
 @dataclass(frozen=True)
@@ -180,52 +168,29 @@ def piece_checked(report: Report, index: int, *, numbered: bool) -> ReportPiece:
     return piece
 
 
-def progress_set(report_id: int, value: float) -> None:
-    Report.objects.filter(pk=report_id).update(progress=min(value, 100))
-
-
-def piece_done(report_id: int) -> None:
-    """One piece of one pass is done: progress moves from 10 (planned) to 95 (joined next)."""
-    Report.objects.filter(pk=report_id).update(
-        chunks_done=F("chunks_done") + 1,
-        progress=Least(Value(95.0), Value(10.0) + (F("chunks_done") + 1) * Value(85.0) / F("chunks_total")),
-    )
-
-
 def plan(report_id: int) -> list[Piece]:
     """Write the CSV and cut the rows into pieces, the cover first; marks the report running.
     The chain is verified by `verify`, alongside the pieces (the cover, which prints its verdict,
     is rendered after it)."""
-    report = Report.objects.select_related("property", "requested_by").get(pk=report_id)
-    if report.status in (ReportStatus.DONE, ReportStatus.FAILED):
-        raise ReportFinished(f"report {report_id} is already {report.status}")
-    # A new run: what an earlier run (a task delivered twice) left is never joined into this one.
-    report.run = secrets.token_hex(16)
-    Report.objects.filter(pk=report_id).update(status=ReportStatus.RUNNING, progress=1, error="", run=report.run)
+    report = services.report_run_start(report_id)
     shutil.rmtree(workdir(report_id), ignore_errors=True)
-    report.checkpoint = checkpoint_for(report)
-    Report.objects.filter(pk=report_id).update(checkpoint=report.checkpoint)
+    services.report_checkpoint_set(report, checkpoint_for(report))
     kind = kind_of(report)
     keys = kind.keys(report)
     size = piece_rows(len(keys))
     pieces = [Piece(COVER)] + [Piece(i, tuple(keys[at : at + size])) for i, at in enumerate(range(0, len(keys), size))]
-    Report.objects.filter(pk=report_id).update(
+    services.report_planned(
+        report,
         rows=len(keys),
         # Every step of the plan (a CSV's one step: its verification).
-        chunks_total=sum(map(len, passes(pieces))) if report.format == "pdf" else 1,
-        chunks_done=0,
-        progress=5,
+        steps=sum(map(len, passes(pieces))) if report.format == "pdf" else 1,
+        pieces=[(piece.index, list(piece.keys)) for piece in pieces] if report.format == "pdf" else None,
     )
     if report.format == "csv":
         csv_write(report, keys, workdir(report_id) / "rows.csv")
-    else:
-        ReportPiece.objects.filter(report=report).delete()
-        ReportPiece.objects.bulk_create(
-            ReportPiece(report=report, run=report.run, index=piece.index, keys=list(piece.keys)) for piece in pieces
-        )
     # A PDF's CSV is written by its pieces, each its own rows (built once, for both), and joined
     # by the cover (csv_join).
-    progress_set(report_id, 10)
+    services.report_progress_set(report_id, 10)
     return pieces
 
 
@@ -288,7 +253,7 @@ def segment_entries_write(report_id: int) -> None:
     the first one after it: an old week's as many as the latest's), written beside the pieces; the
     cover's segment_write puts the header before them. One step of the report's progress."""
     _segment_entries(Report.objects.select_related("property", "checkpoint").get(pk=report_id))
-    piece_done(report_id)
+    services.report_step_done(report_id)
 
 
 def _segment_entries(report: Report) -> tuple[int, int]:
@@ -370,16 +335,8 @@ def verify(report_id: int) -> bool:
         raise ReportRefused(
             f"this report cannot be produced: the logbook contradicts what was signed earlier: {verified.reason}"
         )
-    Report.objects.filter(pk=report_id).update(
-        chain_intact=verified.ok,
-        chain_head=verified.head_hash,
-        chain_broken_seq=verified.broken_seq,
-        chain_broken_reason=verified.reason,
-        chain_from=verified.start,
-        chain_to_seq=verified.entries_checked,
-        chain_rows_read=verified.rows_read,
-    )
-    piece_done(report_id)
+    services.report_chain_verdict(report_id, verified)
+    services.report_step_done(report_id)
     return verified.ok
 
 
@@ -411,7 +368,7 @@ def csv_write(report: Report, keys: list, path: Path) -> None:
             for row in kind.rows(report, keys[at : at + size]):
                 writer.writerow([row[column.key] for column in kind.columns])
             if number % 10 == 0:  # a long CSV moves the progress on too (5 to 10)
-                progress_set(report.pk, round(5 + 5 * at / max(len(keys), 1), 1))
+                services.report_progress_set(report.pk, round(5 + 5 * at / max(len(keys), 1), 1))
 
 
 def csv_part_write(report: Report, piece: Piece, rows: list[dict]) -> None:
@@ -643,10 +600,8 @@ def piece_render(report_id: int, index: int) -> tuple[str, int]:
         csv_part_write(report, piece, rows)
     document = HTML(string=_html(report, piece, rows)).render()
     document.write_pdf(path, finisher=attachments_once, **options)
-    ReportPiece.objects.filter(pk=planned.pk).update(
-        pages=len(document.pages), rendered_sha256=file_sha256(path), numbered_sha256=""
-    )
-    piece_done(report_id)
+    services.report_piece_rendered(planned.pk, pages=len(document.pages), sha256=file_sha256(path))
+    services.report_step_done(report_id)
     return str(path), len(document.pages)
 
 
@@ -690,8 +645,8 @@ def piece_stamp(report_id: int, index: int) -> str:
     stamped = piece_path(report_id, piece.index, numbered=True)
     with stamped.open("wb") as handle:
         writer.write(handle)
-    ReportPiece.objects.filter(pk=piece.pk).update(numbered_sha256=file_sha256(stamped))
-    piece_done(report_id)
+    services.report_piece_numbered(piece.pk, sha256=file_sha256(stamped))
+    services.report_step_done(report_id)
     return str(stamped)
 
 
@@ -741,25 +696,8 @@ def join(report_id: int) -> None:
 def publish(report: Report, path: Path, *, pages: int | None, signed_by: str = "") -> None:
     """The file published as the report, once: only by the run that rendered it, while it runs (a
     report done is never published again, a run planned again since never publishes the old one's)."""
-    sha256 = file_sha256(path)
     name = f"{report.kind}-{report.property_id}-{report.period_from}-{report.period_to}-{report.pk}.{report.format}"
-    with transaction.atomic():
-        current = Report.objects.select_for_update().get(pk=report.pk)
-        if current.status != ReportStatus.RUNNING or current.run != report.run:
-            raise RunRefused(f"report {report.pk} is {current.status}, not this run's to publish")
-        with path.open("rb") as handle:
-            report.file.save(name, File(handle), save=False)
-        Report.objects.filter(pk=report.pk).update(
-            file=report.file.name,
-            signed_by=signed_by[:300],
-            sha256=sha256,
-            size=path.stat().st_size,
-            pages=pages,
-            status=ReportStatus.DONE,
-            progress=100,
-            finished_at=timezone.now(),
-        )
-    ReportPiece.objects.filter(report=report).delete()
+    services.report_publish(report, path, name=name, sha256=file_sha256(path), pages=pages, signed_by=signed_by)
     shutil.rmtree(workdir(report.pk), ignore_errors=True)
 
 
@@ -774,12 +712,7 @@ def failed(report_id: int, error: str, *, run: str | None = None) -> None:
     """The report failed: it says why, and no file of it is ever served. A report done stays done
     (a failure reported late, or by a message someone else sent, does not take it back); given a run,
     only that run's failure fails the report."""
-    unfinished = Report.objects.filter(pk=report_id, status__in=(ReportStatus.QUEUED, ReportStatus.RUNNING))
-    changed = (unfinished if run is None else unfinished.filter(run=run)).update(
-        status=ReportStatus.FAILED, error=error[:2000], finished_at=timezone.now()
-    )
-    if changed:
-        ReportPiece.objects.filter(report_id=report_id).delete()
+    if services.report_fail(report_id, error, run=run):
         shutil.rmtree(workdir(report_id), ignore_errors=True)
 
 

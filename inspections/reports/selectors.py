@@ -1,11 +1,24 @@
-"""Reads of the reports, scoped by `Report.objects.restrict` (config.visibility)."""
+"""Reads of the reports, scoped by `Report.objects.restrict` (config.visibility), and what is wrong with
+a request for one (saving nothing)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db.models import QuerySet
 
-from inspections.reports.models import Report
+from inspections.reports.models import Report, ReportKind
+
+
+def report_problems(*, kind: str, prop, period_from, period_to, tables) -> dict[str, str]:
+    """What is wrong with a request for a report, by field (the API and the page both ask)."""
+    problems = {}
+    if period_from > period_to:
+        problems["from"] = "The period starts after it ends."
+    if any(table.property_id != prop.pk for table in tables):
+        problems["tables"] = "Every table must be of the report's property."
+    elif kind == ReportKind.TABLE_HISTORY and not tables:
+        problems["tables"] = "A table history names its table(s)."
+    return problems
 
 
 def reports_visible_to(user) -> QuerySet[Report]:

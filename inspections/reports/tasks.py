@@ -1,40 +1,18 @@
 """Celery tasks of the reports: each report rendered in pieces on the "reports" queue, and, every
 minute, the reports whose task never reached the broker sent again."""
 
-import logging
-
 from celery import chord, shared_task
 from django.db import DatabaseError
 
-from inspections.reports import render
-from inspections.reports.models import Report, ReportStatus
-
-log = logging.getLogger(__name__)
+from inspections.reports import render, services
+from inspections.reports.models import Report
 
 RETRY = {"autoretry_for": (DatabaseError,), "retry_backoff": 2, "retry_backoff_max": 60, "max_retries": 10}
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def reports_requeue() -> int:
-    return unsent_reports_send()
-
-
-def report_enqueue(report_id: int) -> bool:
-    try:
-        # No result to wait for (the report's row tells how it went): the request never subscribes
-        # to the result store, whose reconnection attempts would hold it while Redis is down.
-        report_generate.apply_async((report_id,), retry=False, ignore_result=True)
-    except Exception as error:  # the broker is down: the report waits, queued
-        log.warning("report %s stays queued: %s", report_id, error)
-        return False
-    Report.objects.filter(pk=report_id).update(sent=True)
-    return True
-
-
-def unsent_reports_send() -> int:
-    """Send the reports whose task never reached the broker (Redis was down): beat, every minute."""
-    unsent = Report.objects.filter(status=ReportStatus.QUEUED, sent=False).values_list("pk", flat=True)
-    return sum(report_enqueue(pk) for pk in unsent[:100])
+    return services.unsent_reports_send()
 
 
 # ---- Reports: plan, then each piece rendered once, then numbered, then joined ----

@@ -16,7 +16,7 @@ from compliance.casinos.selectors import properties_visible_to
 from compliance.rulebook import RuleViolation
 from compliance.rulebook.violations import LimitReached
 from inspections.logbook.web import require_may
-from inspections.reports import requests as reports
+from inspections.reports import services as reports
 from inspections.reports.forms import PROPERTY_CHOICES, ReportForm
 from inspections.reports.selectors import reports_visible_to
 

@@ -17,7 +17,7 @@ from config.celery import app as celery_app
 from inspections.flags.models import ComplianceException
 from inspections.flags.tasks import scan_overdue
 from inspections.reports.models import Report, ReportStatus
-from inspections.reports.tasks import report_enqueue
+from inspections.reports.services import report_enqueue
 from scripts import run
 from tests.conftest import celery_connected_to, database_url_for_tests
 from tests.factories import UserFactory

@@ -9,7 +9,7 @@ import pytest
 
 from compliance.accounts.models import Role
 from inspections.reports.models import Report, ReportStatus
-from inspections.reports.requests import report_request
+from inspections.reports.services import report_request
 from tests.conftest import celery_connected_to
 from tests.factories import RegulatorFactory, UserFactory
 from tests.inspections.test_concurrency import run_at_once

@@ -558,7 +558,7 @@ def test_a_table_history_holds_only_its_tables_entries(committed_db, media, hist
 def test_a_report_asked_for_with_redis_down_is_sent_when_it_is_back(
     casino, media, redis_url, django_capture_on_commit_callbacks
 ):
-    from inspections.reports.tasks import unsent_reports_send as reports_requeue
+    from inspections.reports.services import unsent_reports_send as reports_requeue
     from tests.conftest import celery_connected_to
 
     body = {"kind": "inspection_register", "property": casino.property.pk, "from": "2026-11-01", "to": "2026-11-02"}

@@ -26,8 +26,7 @@ from inspections.flags.models import ComplianceException
 from inspections.logbook.chain import chain_verify
 from inspections.logbook.models import Entry, Signature
 from inspections.reports.models import Report, ReportStatus
-from inspections.reports.requests import report_request
-from inspections.reports.tasks import report_enqueue
+from inspections.reports.services import report_enqueue, report_request
 from tests.conftest import celery_connected_to, database_url_for_tests
 from tests.factories import PASSWORD
 from tests.servers import ROOT, free_port, gunicorn_start, wait_until

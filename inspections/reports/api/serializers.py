@@ -10,7 +10,7 @@ from rest_framework import serializers
 from compliance.casinos.selectors import properties_visible_to, tables_visible_to
 from config.api.fields import ScopedPrimaryKeyRelatedField
 from inspections.reports.models import ChainState, Report
-from inspections.reports.requests import report_problems
+from inspections.reports.selectors import report_problems
 
 
 class CheckpointShape(TypedDict):

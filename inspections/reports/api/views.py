@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from compliance.accounts.api.permissions import ReportRoles
 from config.api.pagination import KeysetListMixin, keyset_pagination
 from config.api.renderers import ORJSONRenderer
-from inspections.reports import requests as reports
+from inspections.reports import services as reports
 from inspections.reports.api import serializers as s
 from inspections.reports.selectors import report_ca_list, report_certificate_list, reports_visible_to
 

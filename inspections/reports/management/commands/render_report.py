@@ -10,7 +10,7 @@ from compliance.accounts.models import User
 from compliance.casinos.models import Property
 from inspections.reports.models import ReportKind, ReportStatus
 from inspections.reports.render import generate_locally
-from inspections.reports.requests import report_request_local
+from inspections.reports.services import report_request_local
 
 
 class Command(BaseCommand):
