@@ -20,7 +20,6 @@ PROJECT = ("compliance.", "inspections.", "config.")
 # Service modules not named `services`: each is the door of what it writes, and says so in its docstring.
 DOORS = {
     "compliance.accounts.idempotency": "the answers kept for repeated writes",
-    "compliance.casinos.labels": "a label sheet asked for, rendered by a worker and served",
     "compliance.accounts.throttles": "a client's count against its rate, its row locked (throttle_hit)",
     "compliance.accounts.directory_backend": "a person as the casino's directory says, at each sign-in and signature",
 }

@@ -7,6 +7,7 @@ Casinos sits below the people's app (compliance.accounts), so a person is asked,
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db.models import QuerySet
 
 from compliance.casinos.models import Ball, GamingTable, Property, Wheel
@@ -33,3 +34,10 @@ def wheels_visible_to(user) -> QuerySet[Wheel]:
 
 def balls_visible_to(user) -> QuerySet[Ball]:
     return Ball.objects.restrict(user)
+
+
+def sheet_pages(prop: Property) -> list[tuple[int, int]]:
+    """The property's tables cut into sheets of at most LABELS_PER_SHEET: (first, count) each."""
+    total = GamingTable.objects.filter(property=prop).count()
+    size = settings.LABELS_PER_SHEET
+    return [(first, min(size, total - first)) for first in range(0, total, size)]

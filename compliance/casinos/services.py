@@ -1,5 +1,5 @@
-"""The configuration's only write paths: properties and their tables, with their equipment (the API,
-the admin and the web pages all call these).
+"""The casinos' only write paths: properties and their tables, with their equipment (the API, the
+admin and the web pages all call these), and the tables' QR label sheets (asked for, rendered).
 
 Each write locks the row it changes, asks the rulebook, and saves only the fields it changes, so a
 logbook entry that moves the same row meanwhile (inspections.logbook.services) is never written back over.
@@ -7,16 +7,28 @@ logbook entry that moves the same row meanwhile (inspections.logbook.services) i
 
 from __future__ import annotations
 
+import logging
+from datetime import timedelta
 from typing import TYPE_CHECKING, cast
 
+from celery import current_app
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
+from django.core.files.base import ContentFile
 from django.db import transaction
+from django.utils import timezone
 
-from compliance.casinos.models import Ball, Game, GamingTable, Property, Wheel
+from compliance.casinos.labels import labels_pdf
+from compliance.casinos.models import Ball, Game, GamingTable, LabelSheet, LabelSheetStatus, Property, Wheel
 from compliance.casinos.selectors import properties_managed_by
 from compliance.casinos.signals import property_policy_changed, table_configuring
 from compliance.rulebook import Violation, raise_if_any, rulebook_for
+from compliance.rulebook import labels as policy
 from compliance.rulebook.configurations import STANDARD
+from compliance.rulebook.violations import LimitReached, RuleViolation
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:  # for the type checker only: casinos sits below the people's app
     from compliance.accounts.models import User
@@ -344,3 +356,78 @@ def ball_register(*, actor: User, **fields) -> Ball:
         raise PermissionDenied("Only an administrator or this property's compliance manager registers its balls.")
     raise_if_any(ball_violations(prop=prop, material=fields["material"], diameter_inches=fields["diameter_inches"]))
     return Ball.objects.create(**fields)
+
+
+# ---- QR label sheets ----
+
+# A sheet still waiting after this long was lost (its task gone with a Redis that lost its data):
+# it no longer holds its person's place. A sheet of 100 labels renders in a few seconds.
+PENDING_COUNTS_FOR = timedelta(minutes=30)
+# The worker's task, sent by its name (compliance.casinos.tasks calls label_sheet_render below).
+LABEL_SHEET_GENERATE = "compliance.casinos.tasks.label_sheet_generate"
+
+
+def label_sheet_request(*, requested_by, prop: Property, page: int | None = None) -> LabelSheet:
+    """Record a sheet of the property's labels and queue its rendering once committed.
+
+    `page` (from 0) names one sheet of LABELS_PER_SHEET tables; None asks for all the property's
+    tables, refused naming the limit when they are more. Refused too when the person already has
+    LABELS_MAX_PENDING_PER_PERSON sheets waiting (429)."""
+    with transaction.atomic():
+        # Lock the person: two requests at once cannot both take the last place.
+        get_user_model().objects.select_for_update().filter(pk=requested_by.pk).exists()
+        total = GamingTable.objects.filter(property=prop).count()
+        size = settings.LABELS_PER_SHEET
+        if page is None:
+            first, count = 0, total
+        else:
+            first, count = page * size, max(0, min(size, total - page * size))
+        too_large = policy.label_sheet_within(labels=count, max_labels=size, property_name=prop.name)
+        if too_large:
+            raise RuleViolation([too_large])
+        pending = LabelSheet.objects.filter(
+            requested_by=requested_by,
+            status__in=(LabelSheetStatus.QUEUED, LabelSheetStatus.RUNNING),
+            requested_at__gte=timezone.now() - PENDING_COUNTS_FOR,
+        ).count()
+        too_many = policy.label_sheets_pending_within(mine=pending, max_mine=settings.LABELS_MAX_PENDING_PER_PERSON)
+        if too_many:
+            raise LimitReached([too_many])
+        sheet = LabelSheet.objects.create(property=prop, requested_by=requested_by, first=first, count=count)
+        transaction.on_commit(lambda: _label_sheet_enqueue(sheet.pk))
+    return sheet
+
+
+def _label_sheet_enqueue(sheet_id: int) -> None:
+    """Hand the sheet to the workers; with the broker down it is failed, to be asked for again."""
+    try:
+        current_app.send_task(LABEL_SHEET_GENERATE, args=(sheet_id,), retry=False, ignore_result=True)
+    except Exception as error:  # the broker is down: the sheet says so, and may be asked for again
+        log.warning("label sheet %s not queued: %s", sheet_id, error)
+        LabelSheet.objects.filter(pk=sheet_id, status=LabelSheetStatus.QUEUED).update(
+            status=LabelSheetStatus.FAILED, error="The workers cannot be reached: ask for the sheet again later."
+        )
+
+
+def label_sheet_render(sheet_id: int) -> None:
+    """The worker's part: render the sheet's tables (as they are now) and publish the file."""
+    with transaction.atomic():
+        sheet = LabelSheet.objects.select_for_update().filter(pk=sheet_id).first()
+        if sheet is None or sheet.status in (LabelSheetStatus.DONE, LabelSheetStatus.FAILED):
+            return  # delivered twice: done once
+        LabelSheet.objects.filter(pk=sheet_id).update(status=LabelSheetStatus.RUNNING)
+    tables = GamingTable.objects.filter(property_id=sheet.property_id).order_by("number", "pk")
+    try:
+        content = labels_pdf(tables[sheet.first : sheet.first + sheet.count])
+    except Exception as error:
+        LabelSheet.objects.filter(pk=sheet_id).update(
+            status=LabelSheetStatus.FAILED, error=f"{type(error).__name__}: {error}"[:500], finished_at=timezone.now()
+        )
+        raise
+    with transaction.atomic():
+        sheet = LabelSheet.objects.select_for_update().get(pk=sheet_id)
+        if sheet.status != LabelSheetStatus.RUNNING:
+            return
+        sheet.file.save(f"table-labels-{sheet.pk}.pdf", ContentFile(content), save=False)
+        sheet.status, sheet.finished_at = LabelSheetStatus.DONE, timezone.now()
+        sheet.save(update_fields=["file", "status", "finished_at"])

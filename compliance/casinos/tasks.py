@@ -4,11 +4,11 @@ a web request). The message carries the sheet's id only; what it holds is read f
 from celery import shared_task
 from django.db import DatabaseError
 
-from compliance.casinos import labels
+from compliance.casinos import services
 
 RETRY = {"autoretry_for": (DatabaseError,), "retry_backoff": 2, "retry_backoff_max": 60, "max_retries": 10}
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def label_sheet_generate(sheet_id: int) -> None:
-    labels.label_sheet_render(sheet_id)
+    services.label_sheet_render(sheet_id)

@@ -10,9 +10,9 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
-from compliance.casinos import labels
+from compliance.casinos import labels, services
 from compliance.casinos.models import LabelSheet
-from compliance.casinos.selectors import properties_managed_by
+from compliance.casinos.selectors import properties_managed_by, sheet_pages
 from compliance.rulebook import RuleViolation
 from compliance.rulebook.violations import LimitReached
 
@@ -39,7 +39,7 @@ def table_labels(request):
         prop = get_object_or_404(properties_managed_by(request.user), pk=request.POST.get("property", "0") or 0)
         page = request.POST.get("page", "")
         try:
-            sheet = labels.label_sheet_request(
+            sheet = services.label_sheet_request(
                 requested_by=request.user, prop=prop, page=int(page) if page.isdigit() else None
             )
         except RuleViolation as refusal:
@@ -55,7 +55,7 @@ def table_labels(request):
     shown = [
         {
             "property": prop,
-            "pages": [(index, first, count) for index, (first, count) in enumerate(labels.sheet_pages(prop))],
+            "pages": [(index, first, count) for index, (first, count) in enumerate(sheet_pages(prop))],
         }
         for prop in properties[:50]
     ]
