@@ -19,8 +19,6 @@ from django.db.models.query import QuerySet
 PROJECT = ("compliance.", "inspections.", "config.")
 # Service modules not named `services`: each is the door of what it writes, and says so in its docstring.
 DOORS = {
-    "compliance.accounts.idempotency": "the answers kept for repeated writes",
-    "compliance.accounts.throttles": "a client's count against its rate, its row locked (throttle_hit)",
     "compliance.accounts.directory_backend": "a person as the casino's directory says, at each sign-in and signature",
 }
 # Functions that are a door although their module is not: Django calls them by these names.

@@ -4,7 +4,9 @@ Two doors use it: the API's Idempotency-Key header (draft-ietf-httpapi-idempoten
 compliance.accounts.middleware) and the one-time token of every signed form (a double tap on a slow
 tablet). The key's row is inserted first, in the same transaction as the write it guards, so a
 second request with the same key waits on the first one's row and then reads its answer: two
-entries can never come of one key, even at the same instant.
+entries can never come of one key, even at the same instant. The keys' rows are written by
+compliance.accounts.services (`key_claim`, `key_answer_keep`, `key_recorded_keep`, `key_forget`,
+`keys_purge`).
 """
 
 from __future__ import annotations
@@ -13,17 +15,15 @@ import hashlib
 import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import TypeVar
 
-from django.conf import settings
 from django.contrib import messages
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.shortcuts import redirect
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from compliance.accounts.models import IdempotencyKey, User
+from compliance.accounts.models import IdempotencyKey
+from compliance.accounts.services import key_claim, key_forget, key_recorded_keep, keys_expired_before
 from compliance.rulebook import RuleViolation
 
 T = TypeVar("T")
@@ -61,70 +61,6 @@ def fingerprint(*, method: str, path: str, body: bytes | Iterable[bytes], bounda
         pending = pending[-kept:]
     digest.update(pending.replace(delimiter, b"\0"))
     return digest.hexdigest()
-
-
-def keys_expired_before(now=None):
-    return (now or timezone.now()) - timedelta(hours=settings.IDEMPOTENCY_KEY_HOURS)
-
-
-@dataclass
-class Claim:
-    """The key's row, locked until the transaction ends: `fresh` when this request is the first."""
-
-    row: IdempotencyKey
-    fresh: bool
-    fingerprint: str
-
-    @property
-    def same_request(self) -> bool:
-        return self.row.fingerprint == self.fingerprint
-
-
-def key_claim(*, user: User, key: str, method: str, path: str, fingerprint: str) -> Claim:
-    """Insert the key's row, or lock the one already there. Call inside a transaction.
-
-    On PostgreSQL, an insert that collides with a key another transaction has just inserted waits
-    until that transaction ends: the second tap of a double tap waits for the first one's answer.
-    A key older than IDEMPOTENCY_KEY_HOURS is forgotten and the request made anew.
-    """
-    for _attempt in range(3):
-        now = timezone.now()
-        try:
-            with transaction.atomic():
-                created = IdempotencyKey.objects.create(
-                    user=user, key=key, method=method, path=path[:500], fingerprint=fingerprint, created_at=now
-                )
-            return Claim(row=created, fresh=True, fingerprint=fingerprint)
-        except IntegrityError:
-            pass
-        row = IdempotencyKey.objects.select_for_update().filter(user=user, key=key).first()
-        if row is None:  # forgotten between the two statements: try again
-            continue
-        if row.created_at < keys_expired_before(now) or row.response_status is None:
-            # Expired, or left by a request that answered nothing to replay: this one starts anew.
-            row.delete()
-            continue
-        return Claim(row=row, fresh=False, fingerprint=fingerprint)
-    raise IntegrityError(f"Idempotency key {key!r} could not be claimed.")
-
-
-def key_answer_keep(claim: Claim, *, status: int, body: bytes, headers: dict[str, str]) -> None:
-    """The answer a claimed key gets again on a repeat: kept in the write's own transaction."""
-    claim.row.response_status = status
-    claim.row.response_body = body
-    claim.row.response_headers = headers
-    claim.row.save(update_fields=["response_status", "response_body", "response_headers"])
-
-
-def key_forget(claim: Claim) -> None:
-    """The write was refused: the key is free again, so the corrected request may use it."""
-    IdempotencyKey.objects.filter(pk=claim.row.pk).delete()
-
-
-def keys_purge(*, now=None) -> int:
-    """Delete the keys past their lifetime (the overdue scan's beat calls it)."""
-    deleted, _ = IdempotencyKey.objects.filter(created_at__lt=keys_expired_before(now)).delete()
-    return deleted
 
 
 # ---- Signed forms: a one-time token in each form shown ----
@@ -173,10 +109,7 @@ def form_write_once(
             key_forget(claim)
         else:
             text, location = recorded(result)
-            claim.row.response_status = 303
-            claim.row.recorded = text[:300]
-            claim.row.response_headers = {"Location": location}
-            claim.row.save(update_fields=["response_status", "recorded", "response_headers"])
+            key_recorded_keep(claim, recorded=text, location=location)
     if refusal is not None:
         raise refusal
     return result

@@ -25,7 +25,8 @@ from django.utils.http import parse_header_parameters
 from rest_framework.request import Request
 from rest_framework.settings import api_settings
 
-from compliance.accounts.idempotency import fingerprint, key_answer_keep, key_claim, key_forget, key_valid
+from compliance.accounts.idempotency import fingerprint, key_valid
+from compliance.accounts.services import key_answer_keep, key_claim, key_forget
 from config.api.errors import _body
 
 HEADER = "Idempotency-Key"

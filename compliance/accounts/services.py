@@ -1,8 +1,12 @@
 """The people's only write paths (the API and the admin call these): each locks the person's row,
-asks the rulebook, and saves only the fields it changes. Their API tokens are made and revoked here too."""
+asks the rulebook, and saves only the fields it changes. Their API tokens are made and revoked here
+too, and the rows that guard the writes: the keys of repeated writes (compliance.accounts.idempotency)
+and the clients' counts against their rates (compliance.accounts.throttles)."""
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from axes.models import AccessAttempt
@@ -10,11 +14,11 @@ from django.apps import apps
 from django.conf import settings
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from knox.models import AuthToken
 
-from compliance.accounts.models import LockLift, Role, SignatureFailures, User
+from compliance.accounts.models import IdempotencyKey, LockLift, Role, SignatureFailures, ThrottleCount, User
 from compliance.casinos.selectors import properties_managed_by
 from compliance.casinos.services import only_editable
 from compliance.rulebook import Jurisdiction, Violation, raise_if_any, rulebook_for
@@ -224,3 +228,119 @@ def lock_lift(*, actor: User, person_id: int, reason: str, now: datetime) -> Loc
             reason=reason,
             lifted_at=now,
         )
+
+
+# ---- Repeated writes: the keys' rows (compliance.accounts.idempotency) ----
+
+
+def keys_expired_before(now=None):
+    return (now or timezone.now()) - timedelta(hours=settings.IDEMPOTENCY_KEY_HOURS)
+
+
+@dataclass
+class Claim:
+    """The key's row, locked until the transaction ends: `fresh` when this request is the first."""
+
+    row: IdempotencyKey
+    fresh: bool
+    fingerprint: str
+
+    @property
+    def same_request(self) -> bool:
+        return self.row.fingerprint == self.fingerprint
+
+
+def key_claim(*, user: User, key: str, method: str, path: str, fingerprint: str) -> Claim:
+    """Insert the key's row, or lock the one already there. Call inside a transaction.
+
+    On PostgreSQL, an insert that collides with a key another transaction has just inserted waits
+    until that transaction ends: the second tap of a double tap waits for the first one's answer.
+    A key older than IDEMPOTENCY_KEY_HOURS is forgotten and the request made anew.
+    """
+    for _attempt in range(3):
+        now = timezone.now()
+        try:
+            with transaction.atomic():
+                created = IdempotencyKey.objects.create(
+                    user=user, key=key, method=method, path=path[:500], fingerprint=fingerprint, created_at=now
+                )
+            return Claim(row=created, fresh=True, fingerprint=fingerprint)
+        except IntegrityError:
+            pass
+        row = IdempotencyKey.objects.select_for_update().filter(user=user, key=key).first()
+        if row is None:  # forgotten between the two statements: try again
+            continue
+        if row.created_at < keys_expired_before(now) or row.response_status is None:
+            # Expired, or left by a request that answered nothing to replay: this one starts anew.
+            row.delete()
+            continue
+        return Claim(row=row, fresh=False, fingerprint=fingerprint)
+    raise IntegrityError(f"Idempotency key {key!r} could not be claimed.")
+
+
+def key_answer_keep(claim: Claim, *, status: int, body: bytes, headers: dict[str, str]) -> None:
+    """The answer a claimed key gets again on a repeat: kept in the write's own transaction."""
+    claim.row.response_status = status
+    claim.row.response_body = body
+    claim.row.response_headers = headers
+    claim.row.save(update_fields=["response_status", "response_body", "response_headers"])
+
+
+def key_recorded_keep(claim: Claim, *, recorded: str, location: str) -> None:
+    """A signed form's key: what it recorded, in words, and the page that shows it (a repeat is sent there)."""
+    claim.row.response_status = 303
+    claim.row.recorded = recorded[:300]
+    claim.row.response_headers = {"Location": location}
+    claim.row.save(update_fields=["response_status", "recorded", "response_headers"])
+
+
+def key_forget(claim: Claim) -> None:
+    """The write was refused: the key is free again, so the corrected request may use it."""
+    IdempotencyKey.objects.filter(pk=claim.row.pk).delete()
+
+
+def keys_purge(*, now=None) -> int:
+    """Delete the keys past their lifetime (the overdue scan's beat calls it)."""
+    deleted, _ = IdempotencyKey.objects.filter(created_at__lt=keys_expired_before(now)).delete()
+    return deleted
+
+
+# ---- Rates: a client's count (compliance.accounts.throttles) ----
+
+# About one request in this many also deletes the rows that expired (an indexed DELETE, never a COUNT).
+CULL_EVERY = 500
+
+
+@dataclass(frozen=True)
+class Hit:
+    hits: int  # allowed in the current window, this request included if it was allowed
+    previous: int  # allowed in the previous window
+    refused: bool
+
+
+def throttle_hit(*, key: str, allowed: int, duration: int, now: float) -> Hit:
+    """Count one request of `key` against `allowed` requests per `duration` seconds, its row locked:
+    allowed (and counted) while the sliding estimate is below `allowed`, refused (and not counted) otherwise."""
+    window = int(now // duration)
+    weight = 1 - (now - window * duration) / duration  # the share of the previous window still in the rate's span
+    expires = (window + 2) * duration
+    try:
+        with transaction.atomic():
+            try:
+                row = ThrottleCount.objects.select_for_update().get(key=key)
+            except ThrottleCount.DoesNotExist:
+                row = ThrottleCount.objects.create(
+                    key=key, window_index=window, hits=1, previous=0, refused=False, expires_at=expires
+                )
+            else:
+                current = row.hits if row.window_index == window else 0
+                previous = {window: row.previous, window - 1: row.hits}.get(row.window_index, 0)
+                row.refused = previous * weight + current >= allowed
+                row.hits = current if row.refused else current + 1
+                row.previous, row.window_index, row.expires_at = previous, window, expires
+                row.save(update_fields=["hits", "previous", "refused", "window_index", "expires_at"])
+    except IntegrityError:  # another request of the same client made its row first: count against that one
+        return throttle_hit(key=key, allowed=allowed, duration=duration, now=now)
+    if random.randrange(CULL_EVERY) == 0:
+        ThrottleCount.objects.filter(expires_at__lt=now).delete()
+    return Hit(hits=row.hits, previous=row.previous, refused=row.refused)

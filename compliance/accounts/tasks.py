@@ -3,7 +3,7 @@
 from celery import shared_task
 from django.db import DatabaseError
 
-from compliance.accounts.idempotency import keys_purge
+from compliance.accounts.services import keys_purge
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, autoretry_for=(DatabaseError,), max_retries=10)

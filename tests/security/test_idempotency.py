@@ -15,8 +15,8 @@ from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from compliance.accounts.idempotency import keys_purge
 from compliance.accounts.models import IdempotencyKey
+from compliance.accounts.services import keys_purge
 from compliance.rulebook import pa
 from inspections.flags.models import ComplianceException
 from inspections.logbook.models import Entry

@@ -8,9 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from compliance.accounts import throttles
+from compliance.accounts import services, throttles
 from compliance.accounts.models import ThrottleCount
-from compliance.accounts.throttles import throttle_hit
+from compliance.accounts.services import throttle_hit
 
 pytestmark = pytest.mark.django_db
 
@@ -54,11 +54,11 @@ def statements(captured) -> list[str]:
 
 def test_each_request_reads_and_writes_its_own_row_without_a_count_and_expired_rows_are_culled():
     hits("expired", [START])
-    with mock.patch.object(throttles.random, "randrange", return_value=1), CaptureQueriesContext(connection) as q:
+    with mock.patch.object(services.random, "randrange", return_value=1), CaptureQueriesContext(connection) as q:
         hits("counted", [START + 3 * MINUTE])
     assert statements(q.captured_queries) == ["SELECT", "INSERT"]
     assert not [query for query in q.captured_queries if "COUNT(" in query["sql"].upper()]
-    with mock.patch.object(throttles.random, "randrange", return_value=0), CaptureQueriesContext(connection) as q:
+    with mock.patch.object(services.random, "randrange", return_value=0), CaptureQueriesContext(connection) as q:
         hits("counted", [START + 3 * MINUTE + 1])
     assert statements(q.captured_queries) == ["SELECT", "UPDATE", "DELETE"]
     if connection.vendor == "postgresql":

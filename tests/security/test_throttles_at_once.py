@@ -5,7 +5,7 @@ import threading
 from django.db import connection
 
 from compliance.accounts.models import ThrottleCount
-from compliance.accounts.throttles import throttle_hit
+from compliance.accounts.services import throttle_hit
 
 MINUTE = 60
 START = 1_800_000_000.0  # a window's first second (divisible by 60)
