@@ -21,18 +21,6 @@ PROJECT = ("compliance.", "inspections.", "config.")
 DOORS = {
     "compliance.accounts.directory_backend": "a person as the casino's directory says, at each sign-in and signature",
 }
-# Functions that are a door although their module is not: Django calls them by these names.
-DOOR_FUNCTIONS = {
-    # `createsuperuser`: the first administrator, with the same password policy as everyone's.
-    ("compliance.accounts.models", "create_superuser"),
-}
-# Writes that Django's own machinery makes on a project model, each for a reason of its own.
-DJANGO_WRITES = {
-    # Sign-in stamps the time of the last sign-in (django.contrib.auth.models.update_last_login).
-    ("User", frozenset({"last_login"})),
-    # A password checked with an outdated hash is saved again with the current one (check_password's setter).
-    ("User", frozenset({"password"})),
-}
 
 
 @dataclass(frozen=True)
@@ -52,10 +40,8 @@ def _project_model(model) -> bool:
     return model.__module__.startswith(PROJECT)
 
 
-def _check(model, operation: str, update_fields=None) -> None:
+def _check(model, operation: str) -> None:
     if not _project_model(model):
-        return
-    if update_fields is not None and (model.__name__, frozenset(update_fields)) in DJANGO_WRITES:
         return
     frame = sys._getframe(2)
     first_project = None
@@ -63,8 +49,6 @@ def _check(model, operation: str, update_fields=None) -> None:
         name = frame.f_globals.get("__name__", "")
         if name.startswith(PROJECT):
             if name.endswith(".services") or name in DOORS or ".migrations." in name:
-                return
-            if (name, frame.f_code.co_name) in DOOR_FUNCTIONS:
                 return
             if first_project is None:
                 first_project = f"{name}:{frame.f_code.co_name} (line {frame.f_lineno})"
@@ -81,7 +65,7 @@ def install() -> None:
     def guard(original, operation, *, of_model):
         def wrapped(self, *args, **kwargs):
             model = type(self) if of_model else self.model
-            _check(model, operation, kwargs.get("update_fields"))
+            _check(model, operation)
             return original(self, *args, **kwargs)
 
         wrapped.write_guarded = True

@@ -6,8 +6,8 @@ from __future__ import annotations
 import builtins
 
 from django.conf import settings
+from django.contrib.auth.hashers import check_password
 from django.contrib.auth.models import AbstractUser, UserManager
-from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -50,14 +50,10 @@ class PersonManager(UserManager.from_queryset(PersonQuerySet)):
     use_in_migrations = False
 
     def create_superuser(self, username, email=None, password=None, **extra_fields):
-        # `createsuperuser --noinput` gives the administrator role and a placeholder credential.
-        extra_fields.setdefault("role", Role.ADMIN)
-        extra_fields.setdefault("credential_number", f"ADMIN-{username}")
-        if password is not None:
-            # `--noinput` skips Django's password validation: the administrator's password is the
-            # one most worth guessing, so it meets the same policy as everyone's.
-            validate_password(password, self.model(username=username, email=email or ""))
-        return super().create_superuser(username, email, password, **extra_fields)
+        """`manage.py createsuperuser` asks here by this name: the write is the service's."""
+        from compliance.accounts.services import administrator_create  # services imports this module
+
+        return administrator_create(manager=self, username=username, email=email, password=password, **extra_fields)
 
 
 class User(AbstractUser):
@@ -107,6 +103,13 @@ class User(AbstractUser):
 
     class Meta:
         ordering = ["username"]
+
+    def check_password(self, raw_password) -> bool:
+        """Django's check; a hash of an older algorithm is stored again with the current one by the
+        service (Django's own setter would save the row itself)."""
+        from compliance.accounts.services import person_password_rehash  # services imports this module
+
+        return check_password(raw_password, self.password, lambda raw: person_password_rehash(self, raw))
 
     def __str__(self) -> str:
         return self.display_name

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from axes.models import AccessAttempt
 from django.apps import apps
 from django.conf import settings
+from django.contrib.auth.models import UserManager as DjangoUserManager
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
@@ -79,6 +80,34 @@ def person_violations(*, person: User, changes: dict) -> list[Violation]:
     return _person_rules(person).person_may_change(
         person=person, changed=set(changed), has_signed=_person_has_signed(person)
     )
+
+
+@transaction.atomic
+def administrator_create(*, manager, username, email=None, password=None, **extra_fields) -> User:
+    """An administrator made by `manage.py createsuperuser` (User.objects.create_superuser), with the
+    administrator role and a placeholder credential unless given. `--noinput` skips Django's password
+    validation: the administrator's password is the one most worth guessing, so it meets the same
+    policy as everyone's."""
+    extra_fields.setdefault("role", Role.ADMIN)
+    extra_fields.setdefault("credential_number", f"ADMIN-{username}")
+    if password is not None:
+        validate_password(password, User(username=username, email=email or ""))
+    return DjangoUserManager.create_superuser(manager, username, email, password, **extra_fields)
+
+
+def person_signed_in(sender, *, user: User, **kwargs) -> None:
+    """django.contrib.auth's `user_logged_in`, in place of its own receiver (AccountsConfig.ready):
+    the time of the person's last sign-in, that field only."""
+    user.last_login = timezone.now()
+    user.save(update_fields=["last_login"])
+
+
+def person_password_rehash(user: User, raw_password: str) -> None:
+    """A password checked against a hash of an older algorithm (User.check_password) is stored again
+    with the current one, that field only, as Django's own check does."""
+    user.set_password(raw_password)
+    user._password = None  # type: ignore[attr-defined]  # as Django's own check: not a password change
+    user.save(update_fields=["password"])
 
 
 @transaction.atomic
