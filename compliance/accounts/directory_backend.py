@@ -12,18 +12,19 @@ Product policy: a person the directory puts in no mapped role group, or whose pr
 no mapped property group, is refused (access is lost at the next sign-in or signature); their earlier
 entries keep the name and credential number they were signed with (the entries store both).
 
-The door of a directory person's row (tests/write_guard.py): django-auth-ldap creates or updates it
-here, in one transaction, as the directory's groups and attributes say."""
+A directory person's row is written by compliance.accounts.services.person_from_directory: it holds
+the transaction and the person's lock while django-auth-ldap creates or updates the row, as the
+directory's groups and attributes say (`person_from_directory_fields` below)."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from django.db import transaction
 from django_auth_ldap.backend import LDAPBackend, _LDAPUser, ldap_error, populate_user
 
 from compliance.accounts.directory import DirectoryUnavailable, directory_configured
 from compliance.accounts.models import Role, User
+from compliance.accounts.services import person_from_directory
 from compliance.casinos.models import Property
 
 
@@ -31,9 +32,15 @@ class DirectoryBackend(LDAPBackend):
     """django-auth-ldap's backend, asked only when a directory is configured, never for a local account."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
-        if not directory_configured():
+        if not directory_configured() or username is None:
             return None
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        # The person's row is written by django-auth-ldap inside the people's service, which locks it.
+        return person_from_directory(
+            username=self.ldap_to_django_username(username.strip()),
+            sign_in=lambda: super(DirectoryBackend, self).authenticate(
+                request, username=username, password=password, **kwargs
+            ),
+        )
 
     def get_or_build_user(self, username, ldap_user):
         user, built = super().get_or_build_user(username, ldap_user)
@@ -41,12 +48,6 @@ class DirectoryBackend(LDAPBackend):
             # A local account of the same name keeps its own password: the directory does not take it over.
             raise _LDAPUser.AuthenticationFailed("a local account of that name exists")
         return user, built
-
-    def authenticate_ldap_user(self, ldap_user, password):
-        with transaction.atomic():
-            user = super().authenticate_ldap_user(ldap_user, password)
-        # A person the product's administrator made inactive stays so, whatever the directory says.
-        return user if user is not None and self.user_can_authenticate(user) else None
 
     def user_can_authenticate(self, user) -> bool:
         return user.is_active
@@ -67,7 +68,7 @@ def _first_value(ldap_user, attribute: str) -> str:
     return str(values[0]).strip() if values else ""
 
 
-def person_from_directory(sender, user: User, ldap_user, **kwargs) -> None:
+def person_from_directory_fields(sender, user: User, ldap_user, **kwargs) -> None:
     """Before the person is saved at each directory sign-in or signature: role, property and credential
     number from the directory's groups and attributes; refused (nothing saved) when no mapped group
     gives them a role, or a property for property staff."""
@@ -106,5 +107,5 @@ def directory_error(sender, context, user, request, exception, **kwargs) -> None
         raise DirectoryUnavailable(str(exception)) from exception
 
 
-populate_user.connect(person_from_directory, sender=DirectoryBackend, dispatch_uid="directory-person")
+populate_user.connect(person_from_directory_fields, sender=DirectoryBackend, dispatch_uid="directory-person")
 ldap_error.connect(directory_error, sender=DirectoryBackend, dispatch_uid="directory-error")

@@ -6,6 +6,7 @@ and the clients' counts against their rates (compliance.accounts.throttles)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -108,6 +109,18 @@ def person_password_rehash(user: User, raw_password: str) -> None:
     user.set_password(raw_password)
     user._password = None  # type: ignore[attr-defined]  # as Django's own check: not a password change
     user.save(update_fields=["password"])
+
+
+@transaction.atomic
+def person_from_directory(*, username: str, sign_in: Callable[[], User | None]) -> User | None:
+    """A person of the casino's directory at a sign-in or a signature (directory_backend): `sign_in` is
+    django-auth-ldap's own, which creates or updates the row as the directory's groups and attributes
+    say; here in one transaction, the person's row locked when it exists (two sign-ins of one person,
+    or an administrator's change, one after the other). A person the product's administrator made
+    inactive stays so, whatever the directory says."""
+    User.objects.select_for_update().filter(username__iexact=username).exists()
+    person = sign_in()
+    return person if person is not None and person.is_active else None
 
 
 @transaction.atomic
