@@ -1,9 +1,9 @@
 """A printable sheet of QR labels, one per table: each code opens that table's page on a tablet
 (its absolute address from settings.SITE_URL), with the table's number printed beside it.
 
-Its writes are compliance.casinos.services': `label_sheet_request` records the request (the page
-calls it) and queues its rendering; `label_sheet_render` (the worker's task) renders it with
-`labels_pdf` below; `label_sheet_download` serves it.
+The sheets are written by compliance.casinos.services: `label_sheet_request` records the request
+(the page calls it) and queues its rendering; `label_sheet_render` (the worker's task) renders it
+with `labels_pdf` below. `label_sheet_download` serves it.
 A web request never renders a PDF nor waits for one (issue 32, item 3): 505 tables rendered in the
 request outlived gunicorn's timeout, and a few people asking again and again slowed every floor page.
 One sheet holds at most LABELS_PER_SHEET labels (a larger property prints by pages), and one person
