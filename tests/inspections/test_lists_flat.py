@@ -115,9 +115,9 @@ def statements(client: Client, url: str) -> list[str]:
 def no_throttle_culling(monkeypatch):
     """The API's throttle deletes its expired counts on about one request in 500, at random: not a
     cost of the list, and it would make one side's count one more now and then."""
-    from compliance.accounts import throttles
+    from compliance.accounts import services
 
-    monkeypatch.setattr(throttles, "CULL_EVERY", 10**15)
+    monkeypatch.setattr(services, "CULL_EVERY", 10**15)
 
 
 @pytest.mark.parametrize("path", LISTS)
