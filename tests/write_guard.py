@@ -3,7 +3,7 @@
 For the whole run, the ORM's write paths (a model's save and delete, a queryset's update, delete,
 bulk_create and bulk_update) look at the call stack. A write that the project's code makes (a
 frame of compliance, inspections or config on the stack) must have a service among those frames:
-a module named `services`, or one of DOORS below, each the one door of its model. A view, serializer,
+a module named `services` (or one of a `services` package), or one of DOORS below, each the one door of its model. A view, serializer,
 form, admin page, command or task that writes a model itself fails the test that made it write.
 Tests' own set-up (factories, fixtures), with no project frame on the stack, is not checked.
 """
@@ -69,7 +69,7 @@ def _check(model, operation: str, update_fields=None) -> None:
     while frame is not None:
         name = frame.f_globals.get("__name__", "")
         if name.startswith(PROJECT):
-            if name.endswith(".services") or name in DOORS or ".migrations." in name:
+            if name.endswith(".services") or ".services." in name or name in DOORS or ".migrations." in name:
                 return
             if (name, frame.f_code.co_name) in DOOR_FUNCTIONS:
                 return
