@@ -1,6 +1,7 @@
 """A table's deadlines: when each kind of flag of the overdue scan falls due (docs/architecture.md: The flag kinds).
 
-They are derived from the table's state and kept with it — by the logbook's services with every
+The law is the rulebook's (compliance.rulebook.deadlines); this module reads what it runs from and
+keeps its results. They are derived from the table's state and kept with it — by the logbook's services with every
 entry, by the approval services when what is in effect changes, and when the property's policy
 changes — so the scan (inspections.flags.overdue) compares columns with the clock and nothing else.
 """
@@ -17,18 +18,15 @@ from compliance.approvals.selectors import layout_approved_for, rules_submission
 from compliance.casinos.clock import local_date, local_midnight
 from compliance.casinos.models import Game, GamingTable, Property, TableState
 from compliance.casinos.services import PROPERTY_DEADLINE_POLICY, TABLE_EQUIPMENT
+from compliance.rulebook import deadlines as law
 from compliance.rulebook import rulebook_for
-from compliance.rulebook.flags import DEADLINE_COLUMNS, DUE_COLUMNS
+from compliance.rulebook.flags import DEADLINE_COLUMNS
 from inspections.logbook.models import Entry, EntryKind
 from inspections.logbook.signals import deadlines_moved
 
 # The columns deadlines_set writes (the registry of flag kinds names the deadlines): what a caller
 # saves after it (and nothing else of the row).
 DEADLINE_FIELDS = [*DEADLINE_COLUMNS, "next_due"]
-
-
-def _after(moment: datetime | None, since: datetime | None) -> bool:
-    return moment is not None and (since is None or moment > since)
 
 
 def _uncovered_since(table: GamingTable, unlocking: datetime | None = None) -> datetime | None:
@@ -47,80 +45,30 @@ def _uncovered_since(table: GamingTable, unlocking: datetime | None = None) -> d
     return max((moment for moment in (table.last_closed_at, unlocked) if moment), default=None)
 
 
-def _cover_due(table: GamingTable, unlocking: datetime | None = None) -> datetime:
-    """§ 617a.2(f): "When a Roulette table is not open for play, the Roulette wheel shall be secured by
-    placing a cover over the entire wheel and securely locking the cover." Reading (docs/readings.md):
-    the rule holds in every state but open, so the property's grace period runs from when the wheel
-    was last uncovered while the table is not open: unlocking starts the clock, opening stops it,
-    closing restarts it, covering and locking ends it. An unlocked wheel is being inspected or
-    adjusted; the grace period is the time the property gives for that before the wheel is covered
-    again or the table opens. A new table, never closed nor unlocked, is uncovered from when the
-    logbook first knew it (its creation): the deadline then set stays as it was."""
-    grace = timedelta(minutes=table.property.cover_grace_minutes)
-    since = _uncovered_since(table, unlocking)
-    if since is not None:
-        return since + grace
-    return table.cover_due_at or timezone.now() + grace
-
-
 def deadlines_set(table: GamingTable, *, unlocking: datetime | None = None) -> None:
-    """Set the table's deadlines from its state (called with the table locked, before saving it).
-    `unlocking`: the time of the unlocking entry being recorded, when the deadlines are set before
-    it is written (the logbook's services write both in one statement).
+    """Set the table's deadlines from its state, by the rulebook's law of deadlines (called with the
+    table locked, before saving it). `unlocking`: the time of the unlocking entry being recorded, when
+    the deadlines are set before it is written (the logbook's services write both in one statement).
 
     `approval_due_at` is set where the configuration is checked: at opening, and when an
     approval changes what is in effect (compliance.casinos.services).
     """
     policy = table.property
-    is_open = table.state == TableState.OPEN
+    rules = policy.rulebook()
     # § 617a.2 is the Roulette wheel's, at a property that keeps the procedure (compliance.rulebook.rulebook_for).
-    roulette = table.game == Game.ROULETTE and policy.rulebook().KEEPS_PROCEDURE
-    roulette_open = is_open and roulette
-    table.cover_due_at = (
-        _cover_due(table, unlocking) if roulette and table.state not in (TableState.OPEN, TableState.LOCKED) else None
+    roulette = table.game == Game.ROULETTE and rules.KEEPS_PROCEDURE
+    due = law.deadlines(
+        table,
+        roulette=roulette,
+        casino_war=table.game == Game.CASINO_WAR,
+        uncovered_since=_uncovered_since(table, unlocking) if roulette else None,
+        grace=timedelta(minutes=policy.cover_grace_minutes),
+        inspection_interval=timedelta(hours=policy.max_inspection_interval_hours),
+        deck_change_hours=rulebook_for(policy.jurisdiction).CASINO_WAR_DECK_CHANGE_HOURS,
+        now=timezone.now(),
     )
-    table.inspection_due_at = (
-        table.last_inspection_at + timedelta(hours=policy.max_inspection_interval_hours)
-        if roulette_open and table.last_inspection_at
-        else None
-    )
-    # § 617a.2(a): open on no inspection since the last closing, or on one that failed.
-    # An inspection amended away (entered in error, a duplicate that no longer counts) is none.
-    valid = (
-        table.inspection_void_reason not in ("failed", "entered_in_error", "duplicate")
-        and table.last_inspection_at is not None
-        and not _after(table.last_closed_at, table.last_inspection_at)
-    )
-    table.uninspected_since = None
-    if roulette_open and not valid:
-        failed = table.inspection_void_reason == "failed"
-        table.uninspected_since = table.last_inspection_at if failed else table.last_opened_at
-    # § 617a.2(c), (d): an adjustment or replacement after the inspection, the table still open.
-    table.adjusted_since = (
-        table.last_adjustment_at
-        if roulette_open and _after(table.last_adjustment_at, table.last_inspection_at)
-        else None
-    )
-    table.replaced_since = (
-        table.last_replacement_at
-        if roulette_open and _after(table.last_replacement_at, table.last_inspection_at)
-        else None
-    )
-    # § 651a.3(d): the decks opened for use are changed at least once every 24 hours. The clock runs
-    # from the deck change that opened them, whatever the table did since (a reopening does not
-    # restart it); an open table with no deck change on record is due at its opening, since nothing
-    # in the logbook says how old its decks are (docs/readings.md).
-    table.decks_due_at = None
-    if is_open and table.game == Game.CASINO_WAR:
-        hours = rulebook_for(policy.jurisdiction).CASINO_WAR_DECK_CHANGE_HOURS
-        if table.last_deck_change_at:
-            table.decks_due_at = table.last_deck_change_at + timedelta(hours=hours)
-        else:
-            table.decks_due_at = table.last_opened_at
-    if not is_open:
-        table.approval_due_at = None
-    dues = [getattr(table, name) for name in DUE_COLUMNS]
-    table.next_due = min((due for due in dues if due), default=None)
+    for name, value in due.columns().items():
+        setattr(table, name, value)
 
 
 def configuration_due(table: GamingTable, *, now: datetime) -> datetime | None:
