@@ -43,8 +43,8 @@ def floor_summary(user, *, now: datetime, page: int, size: int) -> tuple[list[di
         .order_by("name", "pk")
         .annotate(
             table_count=count_of(tables),
-            open_count=count_of(tables.filter(state=TableState.OPEN)),
-            overdue_count=count_of(tables.filter(next_due__lte=now)),
+            open_count=count_of(tables.filter(status__state=TableState.OPEN)),
+            overdue_count=count_of(tables.filter(status__next_due__lte=now)),
             **{name: make(now) for name, make in PROPERTY_COUNTS.items()},
         )
         # What a tile shows, as values: no model instance a property, no policy, no mail list.

@@ -70,11 +70,11 @@ STOP_PLAY = pgettext_lazy("next step", "Stop play and inspect again (§ 617a.2(a
 def next_step(table) -> str:
     """What the table needs next, in words: a Big Six or Casino War table (no § 617a.2 procedure)
     opens from any state but open."""
-    if table.game != Game.ROULETTE and table.state != TableState.OPEN:
+    if table.game != Game.ROULETTE and table.status.state != TableState.OPEN:
         return NEXT_STEP_WORDS[EntryKind.OPEN]
-    if table.state == TableState.OPEN and table.inspection_void_reason:
+    if table.status.state == TableState.OPEN and table.status.inspection_void_reason:
         return STOP_PLAY
-    return NEXT_STEP.get(table.state, "")
+    return NEXT_STEP.get(table.status.state, "")
 
 
 ACTION_LABELS = {
@@ -153,7 +153,10 @@ def floor(request):
     now = timezone.now()
     rows.sort(
         key=lambda row: (
-            not (getattr(row["table"], "open_flags", ()) or (row["table"].next_due and row["table"].next_due <= now))
+            not (
+                getattr(row["table"], "open_flags", ())
+                or (row["table"].status.next_due and row["table"].status.next_due <= now)
+            )
         )
     )
     return render(request, "floor/dashboard.html", {"rows": rows})
@@ -242,7 +245,7 @@ def table_page(request, pk: int):
     configuration = configuration_of(rules_in_effect, table.configuration)
     actions, not_offered = [], []
     # In the order a floor person does them from this state (the next step first), then the rest.
-    order = list(actions_from(table.state, table.game))
+    order = list(actions_from(table.status.state, table.game))
     if request.user.may("logbook.write"):
         answers = floor_actions(request.user, table, layout=layout, rules_submission=rules_in_effect)
         # A ball change goes with the adjustments (it moves the table as a replacement does).
@@ -453,7 +456,7 @@ def _signed_action(
 ) -> object:
     """Record on a valid POST; on a refusal, the rule's words go next to their fields and what was
     typed stays. `record(form)` calls the one service that writes the entry."""
-    state_before = table.state
+    state_before = table.status.state
     if request.method == "POST" and form.is_valid():
         try:
             entry = form_write_once(

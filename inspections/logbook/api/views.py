@@ -15,7 +15,7 @@ from rest_framework.views import APIView
 from compliance.accounts.api.permissions import ReadOrLogbookWriter
 from compliance.casinos import services as casinos
 from compliance.casinos.api.serializers import GamingTableSerializer
-from compliance.casinos.models import GamingTable
+from compliance.casinos.models import GamingTable, TableState
 from compliance.casinos.selectors import tables_visible_to
 from config.api.filters import IdFilter, UtcDateTimeFilter
 from config.api.pagination import KeysetListMixin, KeysetPagination
@@ -190,6 +190,7 @@ class TableEventResponseSerializer(s.serializers.Serializer):
 
 class GamingTableFilter(filters.FilterSet):
     property = IdFilter(field_name="property_id")
+    state = filters.ChoiceFilter(field_name="status__state", choices=TableState.choices)
 
     class Meta:
         model = GamingTable

@@ -19,16 +19,18 @@ from django.conf import settings
 from django.utils import timezone
 
 from compliance.accounts.models import User
-from compliance.casinos.models import TABLE_DEADLINES, GamingTable, Property
+from compliance.casinos.models import GamingTable, Property
 from compliance.rulebook import raise_if_any
 from inspections.logbook import chain
 from inspections.logbook import photos as entry_photos
 from inspections.logbook.deadlines import deadlines_set
 from inspections.logbook.models import (
+    TABLE_DEADLINES,
     ChainHead,
     Entry,
     EntryPhoto,
     Signature,
+    TableStatus,
 )
 from inspections.logbook.signals import entry_recorded
 
@@ -59,23 +61,46 @@ def table_lock(table_id: int) -> tuple[GamingTable, dict[str, object]]:
     """The table, locked, and its row as read under the lock: the entry's write changes only what the
     entry changed of it.
 
-    Two locks, in this order: the table's (two tablets must not interleave entries or race the state
-    machine), then its property's chain head, the chain's lock (entries of all its tables share one
+    Two locks, in this order: the table's with its status (two tablets must not interleave entries or
+    race the state machine), then its property's chain head, the chain's lock (entries of all its tables share one
     sequence; property_update too takes the tables before the property). Both in one statement
     (`FOR UPDATE OF` the table, then the head: PostgreSQL locks them in that order), the head kept
     with the property for entry_append. A property's first entry has no head yet: the table alone
     here, the head made and locked by entry_append."""
-    locking = GamingTable.objects.select_for_update(of=("self", "property__chain")).select_related(
-        "property", "property__chain"
+    # The status is locked with the table (the entries write it, not the table's row): in PostgreSQL,
+    # a statement that waited for a lock reads the newest version only of the rows it locks.
+    locking = GamingTable.objects.select_for_update(of=("self", "status", "property__chain")).select_related(
+        "property", "property__chain", "status"
     )
-    table = locking.filter(pk=table_id, property__chain__isnull=False).first()
+    table = locking.filter(pk=table_id, status__isnull=False, property__chain__isnull=False).first()
     if table is None:
-        table = GamingTable.objects.select_for_update(of=("self",)).select_related("property").get(pk=table_id)
+        first = GamingTable.objects.select_for_update(of=("self", "status")).select_related("property", "status")
+        table = first.filter(status__isnull=False).get(pk=table_id)
     return table, columns(table)
 
 
 def columns(table: GamingTable) -> dict[str, object]:
-    return {field.name: getattr(table, field.attname) for field in GamingTable._meta.concrete_fields}
+    """The table's row and its status (the logbook's state of it, guarded by the table's lock), by
+    column name: what the entry's write compares with."""
+    return {
+        **{field.name: getattr(table, field.attname) for field in GamingTable._meta.concrete_fields},
+        **{field.name: getattr(table.status, field.attname) for field in STATUS_COLUMNS},
+    }
+
+
+# The status's columns an entry moves (its key, the table, aside).
+STATUS_COLUMNS = [field for field in TableStatus._meta.concrete_fields if not field.primary_key]
+STATUS_NAMES = frozenset(field.name for field in STATUS_COLUMNS)
+
+
+def changes_save(table: GamingTable, changed: list[str]) -> None:
+    """Write the columns an entry changed: of the table (its ball), and of its status."""
+    own = [name for name in changed if name not in STATUS_NAMES]
+    if own:
+        table.save(update_fields=own)
+    status = [name for name in changed if name in STATUS_NAMES]
+    if status:
+        table.status.save(update_fields=status)
 
 
 def jurisdiction_of(table_id: int) -> str:
@@ -88,7 +113,7 @@ def entry_time(*, table: GamingTable, at: datetime | None, field: str):
     now = timezone.now()
     if at is None:
         # "Now", but never before the table's last entry, whose tablet clock may run a little ahead.
-        at = max(now, table.last_entry_at or now)
+        at = max(now, table.status.last_entry_at or now)
     skew = timedelta(seconds=settings.LOGBOOK_CLOCK_SKEW_SECONDS)
     rules = table.property.rulebook()
     max_backdate = timedelta(hours=settings.ENTRY_MAX_BACKDATE_HOURS)
@@ -223,7 +248,7 @@ def _append_write(entry: Entry, signatures: list[Signature], *, table: GamingTab
         signature.entry = entry
     Signature.objects.bulk_create(signatures)
     ChainHead.objects.filter(pk=entry.property_id).update(length=entry.seq, head=entry.entry_hash)
-    table.save(update_fields=table_columns)
+    changes_save(table, table_columns)
 
 
 def table_changes(
@@ -234,7 +259,7 @@ def table_changes(
     written: never the configuration another writer may own, nor a column this entry did not move.
     `unlocking`: the entry is an unlocking, not yet written (deadlines_set)."""
     if at is not None:
-        table.last_entry_at = at
+        table.status.last_entry_at = at
     deadlines_set(table, unlocking=at if unlocking else None)
     now = columns(table)
     return [name for name, value in now.items() if as_locked[name] != value]
@@ -257,7 +282,7 @@ def table_save(table: GamingTable, *, as_locked: dict[str, object], at: datetime
     """After an entry written without the table (an amendment): store the state it led to, with its
     deadlines, and cure and raise its flags."""
     changed = table_changes(table, as_locked=as_locked, at=at)
-    table.save(update_fields=changed)
+    changes_save(table, changed)
     table_recorded(table, as_locked=as_locked, changed=changed, entry=entry)
 
 

@@ -77,7 +77,7 @@ def _clock_rejudged(*, table: GamingTable, kind: str, rules: Jurisdiction) -> No
         for entry in Entry.objects.filter(table=table, kind=kind)
         if entry_voided_by(entry, rules.VOIDING_AMENDMENTS) is None
     ]
-    setattr(table, TIMED_BY[kind], max(times, default=None))
+    setattr(table.status, TIMED_BY[kind], max(times, default=None))
 
 
 def _order_rejudged(*, table: GamingTable, rules: Jurisdiction) -> None:
@@ -86,7 +86,11 @@ def _order_rejudged(*, table: GamingTable, rules: Jurisdiction) -> None:
     had always read so; an open table is then flagged by the overdue scan. Only ever taken away: a
     correction never makes an inspection count that did not (a new inspection does; docs/readings.md)."""
     last = Entry.objects.filter(table=table, kind=EntryKind.INSPECTION).order_by("-seq").first()
-    if last is None or table.inspection_void_reason or table.state not in (TableState.INSPECTED, TableState.OPEN):
+    if (
+        last is None
+        or table.status.inspection_void_reason
+        or table.status.state not in (TableState.INSPECTED, TableState.OPEN)
+    ):
         return
     inspected_at = entry_time_as_amended(last)
     latest: dict[str, datetime] = {}
@@ -94,15 +98,15 @@ def _order_rejudged(*, table: GamingTable, rules: Jurisdiction) -> None:
         if entry_voided_by(work, rules.VOIDING_AMENDMENTS) is None:
             at = entry_time_as_amended(work)
             latest[work.kind] = max(at, latest.get(work.kind, at))
-    table.last_inspection_at = inspected_at
+    table.status.last_inspection_at = inspected_at
     if EntryKind.ADJUSTMENT in latest:
-        table.last_adjustment_at = latest[EntryKind.ADJUSTMENT]
+        table.status.last_adjustment_at = latest[EntryKind.ADJUSTMENT]
     if EntryKind.REPLACEMENT in latest:
-        table.last_replacement_at = latest[EntryKind.REPLACEMENT]
+        table.status.last_replacement_at = latest[EntryKind.REPLACEMENT]
     for kind in (EntryKind.ADJUSTMENT, EntryKind.REPLACEMENT):
         if kind in latest and latest[kind] > inspected_at:
-            table.inspection_void_reason = kind
-            table.state = table_states.next_state(table.state, table_states.VOID)
+            table.status.inspection_void_reason = kind
+            table.status.state = table_states.next_state(table.status.state, table_states.VOID)
             return
 
 
@@ -113,7 +117,7 @@ def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: Juri
     the last closing), or one that last one repeats, the table needs a new one; an open table is
     flagged by the overdue scan. Amendments only ever take an inspection away, in whatever order."""
     last = Entry.objects.filter(table=table, kind=EntryKind.INSPECTION).order_by("-seq").first()
-    if last is None or (table.last_closed_at and table.last_closed_at > last.occurred_at):
+    if last is None or (table.status.last_closed_at and table.status.last_closed_at > last.occurred_at):
         return
     chain, voided, passed = inspection_as_amended(last, rules)
     effective = chain[-1]
@@ -126,19 +130,19 @@ def _inspection_amended_away(*, table: GamingTable, original: Entry, rules: Juri
     elif effective.pk == last.pk:
         return
     else:
-        since = table.last_inspection_at = effective.occurred_at
-        if table.last_adjustment_at and table.last_adjustment_at > since:
+        since = table.status.last_inspection_at = effective.occurred_at
+        if table.status.last_adjustment_at and table.status.last_adjustment_at > since:
             reason = EntryKind.ADJUSTMENT
-        elif table.last_replacement_at and table.last_replacement_at > since:
+        elif table.status.last_replacement_at and table.status.last_replacement_at > since:
             replaced = Entry.objects.filter(table=table, kind=EntryKind.REPLACEMENT).order_by("-seq").first()
             ball = replaced is not None and (replaced.details or {}).get("new_ball") is not None
             reason = "ball_change" if ball else EntryKind.REPLACEMENT
-        elif table.last_closed_at and table.last_closed_at > since:
+        elif table.status.last_closed_at and table.status.last_closed_at > since:
             reason = "duplicate"
         else:
             return  # the inspection it repeats still counts
-    table.inspection_void_reason = reason
-    table.state = table_states.next_state(table.state, table_states.VOID)
+    table.status.inspection_void_reason = reason
+    table.status.state = table_states.next_state(table.status.state, table_states.VOID)
 
 
 def amendment_record(
@@ -229,7 +233,7 @@ def amendment_record(
             table=table,
             kind=EntryKind.AMENDMENT,
             # An amendment happens now; it does not move the table's clock.
-            occurred_at=max(now, table.last_entry_at or now),
+            occurred_at=max(now, table.status.last_entry_at or now),
             recorded_by=recorded_by,
             signers=[Signer(signer, SignatureMeaning.AMENDED)],
             description=description,

@@ -61,10 +61,10 @@ def inspection_record(
         raise_if_any([*rules.check_inspection(table=table, inspector=inspector, items=items), out_of_order])
         passed = rules.inspection_passed(items=items)
         failed = [item.label for item in rules.checklist_for(table) if not items[item.code]]
-        table.last_inspection_at = at
+        table.status.last_inspection_at = at
         # An inspection with a failed item never lets the table open.
-        table.inspection_void_reason = "" if passed else "failed"
-        table.state = table_states.next_state(table.state, EntryKind.INSPECTION, passed=passed)
+        table.status.inspection_void_reason = "" if passed else "failed"
+        table.status.state = table_states.next_state(table.status.state, EntryKind.INSPECTION, passed=passed)
         changed = table_changes(table, as_locked=as_locked, at=at)
         entry = entry_append(
             table=table,
@@ -145,14 +145,14 @@ def adjustment_record(
             raise RuntimeError("an adjustment passed its checks without a witness")
         # § 617a.2(c), (d): whatever inspection came before no longer counts (a ball change's, by
         # policy). An open table stays open (the logbook records what happened); the overdue scan flags it.
-        table.inspection_void_reason = "ball_change" if ball_change else kind
+        table.status.inspection_void_reason = "ball_change" if ball_change else kind
         if kind == EntryKind.ADJUSTMENT:
-            table.last_adjustment_at = at
+            table.status.last_adjustment_at = at
         else:
-            table.last_replacement_at = at
+            table.status.last_replacement_at = at
         if new_ball is not None:
             table.ball = new_ball
-        table.state = table_states.next_state(table.state, kind)
+        table.status.state = table_states.next_state(table.status.state, kind)
         changed = table_changes(table, as_locked=as_locked, at=at)
         entry = entry_append(
             table=table,
@@ -330,16 +330,16 @@ class TableEvent(Event):
         return {"cards": self.cards} if self.kind == EntryKind.OPEN and self.cards else None
 
     def move(self, table: GamingTable, at: datetime) -> None:
-        table.state = table_states.next_state(table.state, self.kind)
+        table.status.state = table_states.next_state(table.status.state, self.kind)
         if self.kind == EntryKind.OPEN:
-            table.last_opened_at = at
+            table.status.last_opened_at = at
             # Approved and in effect now (the gate checked); when a later version takes effect
             # that does not allow this table, the scan flags it from then.
-            table.approval_due_at = configuration_due(table, now=at)
+            table.status.approval_due_at = configuration_due(table, now=at)
         elif self.kind == EntryKind.CLOSE:
             # § 617a.2(a): the next opening needs a new inspection.
-            table.last_closed_at = at
-            table.inspection_void_reason = ""
+            table.status.last_closed_at = at
+            table.status.inspection_void_reason = ""
 
 
 def table_event_record(
@@ -423,7 +423,7 @@ class Irregularity(Event):
         }
 
     def move(self, table: GamingTable, at: datetime) -> None:
-        table.state = table_states.next_state(table.state, EntryKind.IRREGULARITY)  # play goes on
+        table.status.state = table_states.next_state(table.status.state, EntryKind.IRREGULARITY)  # play goes on
         if self.new_ball is not None:
             table.ball = self.new_ball
 
@@ -511,7 +511,7 @@ class DeckChange(Event):
         }
 
     def move(self, table: GamingTable, at: datetime) -> None:
-        table.last_deck_change_at = at
+        table.status.last_deck_change_at = at
 
 
 def deck_change_record(
