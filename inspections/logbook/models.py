@@ -172,6 +172,10 @@ class Entry(models.Model):
     prev_hash = models.CharField(max_length=64, validators=[printable_line])
     entry_hash = models.CharField(max_length=64, unique=True, validators=[printable_line])
 
+    # Read with the entry by EntryQuerySet.for_register(): its property's jurisdiction and time zone.
+    jurisdiction: str
+    time_zone: str
+
     objects = EntryQuerySet.as_manager()
 
     class Meta:

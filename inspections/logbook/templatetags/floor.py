@@ -51,8 +51,8 @@ def due_of(table, *, now: datetime) -> Due | None:
         return Due(what=str(VOID_WORDS[column]), at=at, late=True)
     if not table.status.next_due:
         return None
-    column = next((column for column in DUE_COLUMNS if getattr(table.status, column) == table.status.next_due), None)
-    what = DUE_WORDS[column] if column else _("Next deadline")
+    due = next((column for column in DUE_COLUMNS if getattr(table.status, column) == table.status.next_due), None)
+    what = DUE_WORDS[due] if due else _("Next deadline")
     return Due(what=str(what), at=table.status.next_due, late=table.status.next_due <= now)
 
 
