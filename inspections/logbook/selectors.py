@@ -14,7 +14,7 @@ from compliance.rulebook import Jurisdiction
 from compliance.rulebook.amendments import parse_time
 from config.keyring import KeyringError, signing_key
 from inspections.logbook import checkpoints
-from inspections.logbook.models import Checkpoint, Entry, EntryKind
+from inspections.logbook.models import Entry, EntryKind
 
 # What the apps above the logbook show with each table of the floor pages, as the prefetches they
 # add in their AppConfig.ready() (inspections.flags: `table.open_flags`). The logbook names none of
@@ -70,10 +70,6 @@ def logbook_rows(*, viewer, kinds: tuple[str, ...] | None = None) -> QuerySet[En
 def floor_tables(tables: QuerySet[GamingTable]) -> QuerySet[GamingTable]:
     """The tables with what the other apps show on the floor pages, one query each however many tables."""
     return tables.prefetch_related(*(prefetch() for prefetch in TABLE_PREFETCHES))
-
-
-def checkpoints_visible_to(user) -> QuerySet[Checkpoint]:
-    return Checkpoint.objects.restrict(user)
 
 
 def checkpoint_key_list(*, now: datetime) -> list[dict]:
