@@ -79,7 +79,7 @@ def seed(*, properties: int, per_table: int) -> dict:
     from compliance.accounts.models import Role, User
     from compliance.casinos.models import Game, GamingTable, Jurisdiction, Property, TableState, WheelType
     from inspections.flags.models import ComplianceException
-    from inspections.logbook.models import Entry, EntryKind
+    from inspections.logbook.models import Entry, EntryKind, TableStatus
 
     now = timezone.now().replace(microsecond=0)
     regulators = {}
@@ -114,11 +114,12 @@ def seed(*, properties: int, per_table: int) -> dict:
                 game=Game.ROULETTE,
                 wheel_type=WheelType.DOUBLE_ZERO,
                 has_external_movable_parts=True,
-                state=TableState.LOCKED,
             )
             for prop in props
             for n in range(TABLES)
         )
+        # bulk_create sends no post_save: each table's logbook status, covered and locked.
+        TableStatus.objects.bulk_create(TableStatus(table=table, state=TableState.LOCKED) for table in tables)
         seq = dict.fromkeys((prop.pk for prop in props), 0)
         entries = []
         for index in range(per_table):

@@ -401,7 +401,7 @@ def seed(*, entries: int, small: int) -> dict:
             cursor.execute(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), (SELECT max(id) FROM {name}))")
         # Every day ends covered and locked; each table's latest moments, from its entries.
         cursor.execute(
-            "UPDATE casinos_gamingtable t SET state = %s, last_entry_at = a.last_entry, "
+            "UPDATE logbook_tablestatus t SET state = %s, last_entry_at = a.last_entry, "
             "last_inspection_at = a.inspection, last_adjustment_at = a.adjustment, "
             "last_replacement_at = a.replacement, last_opened_at = a.opened, last_closed_at = a.closed "
             "FROM (SELECT table_id, max(occurred_at) AS last_entry, "
@@ -410,7 +410,7 @@ def seed(*, entries: int, small: int) -> dict:
             "  max(occurred_at) FILTER (WHERE kind = 'replacement') AS replacement, "
             "  max(occurred_at) FILTER (WHERE kind = 'open') AS opened, "
             "  max(occurred_at) FILTER (WHERE kind = 'close') AS closed "
-            "  FROM logbook_entry GROUP BY table_id) a WHERE a.table_id = t.id",
+            "  FROM logbook_entry GROUP BY table_id) a WHERE a.table_id = t.table_id",
             [TableState.LOCKED],
         )
         cursor.execute("VACUUM ANALYZE")
@@ -1056,10 +1056,11 @@ def chain_lock(prop, *, count: int) -> list[float]:
     from compliance.accounts.models import User
     from compliance.accounts.signatures import SignatureInput, Unattended
     from compliance.casinos.models import GamingTable, TableState
+    from inspections.logbook.models import TableStatus
     from inspections.logbook.services import inspection_record
 
     table = GamingTable.objects.get(property=prop, number=f"R-{TABLES:02d}")
-    GamingTable.objects.filter(pk=table.pk).update(state=TableState.OPEN, inspection_void_reason="")
+    TableStatus.objects.filter(table_id=table.pk).update(state=TableState.OPEN, inspection_void_reason="")
     table.refresh_from_db()
     inspector = User.objects.get(username=PEOPLE[0][0])
     password = secrets.token_urlsafe(16)

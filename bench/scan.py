@@ -309,9 +309,9 @@ def seed(*, tables: int, entries: int, properties: int = PROPERTIES) -> datetime
         )
         cursor.execute(
             "INSERT INTO casinos_gamingtable (property_id, number, game, wheel_type, has_external_movable_parts, "
-            "electronic, state, inspection_void_reason, configuration) "
+            "electronic, configuration) "
             "SELECT s.property_id, s.number, c.game, CASE WHEN c.game = 'roulette' THEN 'double_zero' END, "
-            "c.game = 'roulette', false, c.state, c.void_reason, %s "
+            "c.game = 'roulette', false, %s "
             "FROM seed_table s JOIN seed_category c USING (category) ORDER BY s.g",
             [GamingTable._meta.get_field("configuration").default],
         )
@@ -319,6 +319,11 @@ def seed(*, tables: int, entries: int, properties: int = PROPERTIES) -> datetime
             "CREATE TEMP TABLE seed_tables AS SELECT s.*, t.id AS table_id, c.game, c.tail_length "
             "FROM seed_table s JOIN seed_category c USING (category) "
             "JOIN casinos_gamingtable t ON t.property_id = s.property_id AND t.number = s.number"
+        )
+        # Each table's logbook status: its state and void reason as the services leave them.
+        cursor.execute(
+            "INSERT INTO logbook_tablestatus (table_id, state, inspection_void_reason) "
+            "SELECT s.table_id, c.state, c.void_reason FROM seed_tables s JOIN seed_category c USING (category)"
         )
         cursor.execute("CREATE INDEX ON seed_tables (property_id)")
         cursor.execute("ANALYZE seed_tables")
@@ -387,7 +392,7 @@ def seed(*, tables: int, entries: int, properties: int = PROPERTIES) -> datetime
 
         # Each table's latest moments, from its entries, and its approval deadline.
         cursor.execute(
-            "UPDATE casinos_gamingtable t SET last_entry_at = a.last_entry, last_inspection_at = a.inspection, "
+            "UPDATE logbook_tablestatus t SET last_entry_at = a.last_entry, last_inspection_at = a.inspection, "
             "last_adjustment_at = a.adjustment, last_replacement_at = a.replacement, last_opened_at = a.opened, "
             "last_closed_at = a.closed, last_deck_change_at = a.deck_change "
             "FROM (SELECT table_id, max(occurred_at) AS last_entry, "
@@ -397,22 +402,23 @@ def seed(*, tables: int, entries: int, properties: int = PROPERTIES) -> datetime
             "  max(occurred_at) FILTER (WHERE kind = 'open') AS opened, "
             "  max(occurred_at) FILTER (WHERE kind = 'close') AS closed, "
             "  max(occurred_at) FILTER (WHERE kind = 'deck_change') AS deck_change "
-            "  FROM logbook_entry GROUP BY table_id) a WHERE a.table_id = t.id"
+            "  FROM logbook_entry GROUP BY table_id) a WHERE a.table_id = t.table_id"
         )
         cursor.execute(
-            "UPDATE casinos_gamingtable t SET approval_due_at = CASE c.approval WHEN 'opened' THEN t.last_opened_at "
+            "UPDATE logbook_tablestatus t SET approval_due_at = CASE c.approval WHEN 'opened' THEN t.last_opened_at "
             "ELSE %s + make_interval(mins => c.approval::int) END "
             "FROM seed_tables s JOIN seed_category c USING (category) "
-            "WHERE s.table_id = t.id AND c.approval IS NOT NULL",
+            "WHERE s.table_id = t.table_id AND c.approval IS NOT NULL",
             [as_of],
         )
 
     # The deadlines, by the project's own rule (inspections.logbook.deadlines.deadlines_set).
     columns = DEADLINE_FIELDS
     buffer = io.StringIO()
-    for table in GamingTable.objects.select_related("property").order_by("pk").iterator(chunk_size=10_000):
+    tables_with_status = GamingTable.objects.select_related("property", "status").order_by("pk")
+    for table in tables_with_status.iterator(chunk_size=10_000):
         deadlines_set(table)
-        values = [getattr(table, name) for name in columns]
+        values = [getattr(table.status, name) for name in columns]
         buffer.write("\t".join([str(table.pk), *("\\N" if v is None else v.isoformat() for v in values)]) + "\n")
     with connection.cursor() as cursor:
         cursor.execute(
@@ -421,9 +427,9 @@ def seed(*, tables: int, entries: int, properties: int = PROPERTIES) -> datetime
         with cursor.cursor.copy("COPY seed_deadlines FROM STDIN") as copy:
             copy.write(buffer.getvalue())
         cursor.execute(
-            "UPDATE casinos_gamingtable t SET "
+            "UPDATE logbook_tablestatus t SET "
             + ", ".join(f"{name} = d.{name}" for name in columns)
-            + " FROM seed_deadlines d WHERE d.id = t.id"
+            + " FROM seed_deadlines d WHERE d.id = t.table_id"
         )
         log(f"  deadlines set by deadlines_set ({time.perf_counter() - started:.0f} s)")
         for name in ("seed_deadlines", "seed_tables", "seed_table", "seed_tail", "seed_kind", "seed_category"):
@@ -486,7 +492,7 @@ def late_by_kind(as_of: datetime) -> dict[str, int]:
         cursor.execute(
             "SELECT "
             + ", ".join(f"count(*) FILTER (WHERE {column} <= %s)" for column in DEADLINE_OF.values())
-            + " FROM casinos_gamingtable",
+            + " FROM logbook_tablestatus",
             [as_of] * len(DEADLINE_OF),
         )
         return dict(zip(DEADLINE_OF, cursor.fetchone(), strict=True))
@@ -562,7 +568,7 @@ def bare(as_of: datetime) -> int:
     from compliance.rulebook.flags import DEADLINE_COLUMNS
 
     selects = " UNION ALL ".join(
-        f"SELECT id, {number}, {column}, %s FROM casinos_gamingtable WHERE {column} <= %s"
+        f"SELECT table_id, {number}, {column}, %s FROM logbook_tablestatus WHERE {column} <= %s"
         for number, column in enumerate(DEADLINE_COLUMNS)
     )
     with connection.cursor() as cursor:
@@ -613,7 +619,8 @@ def naive(as_of: datetime, limit: int) -> set[tuple[int, str, datetime]]:
     from inspections.logbook.models import Entry, EntryKind
 
     raised = []
-    for table in GamingTable.objects.select_related("property").order_by("pk")[:limit]:
+    for table in GamingTable.objects.select_related("property", "status").order_by("pk")[:limit]:
+        status = table.status
         latest = {
             kind: (at, passed)
             for kind, at, passed in Entry.objects.filter(table_id=table.pk)
@@ -630,7 +637,7 @@ def naive(as_of: datetime, limit: int) -> set[tuple[int, str, datetime]]:
         adjusted, replaced = at(EntryKind.ADJUSTMENT), at(EntryKind.REPLACEMENT)
         ended = max((moment for moment in (closed, covered) if moment), default=None)
         if opened and (ended is None or opened > ended):
-            table.state = TableState.OPEN
+            status.state = TableState.OPEN
         else:
             moments = {
                 TableState.LOCKED: covered,
@@ -639,22 +646,22 @@ def naive(as_of: datetime, limit: int) -> set[tuple[int, str, datetime]]:
                 TableState.INSPECTED: inspected,
             }
             present = {state: moment for state, moment in moments.items() if moment}
-            table.state = max(present, key=present.get) if present else TableState.CLOSED
-            if table.state == TableState.INSPECTED and any(m and m > inspected for m in (adjusted, replaced)):
-                table.state = TableState.UNLOCKED
-        table.inspection_void_reason = ""
+            status.state = max(present, key=present.get) if present else TableState.CLOSED
+            if status.state == TableState.INSPECTED and any(m and m > inspected for m in (adjusted, replaced)):
+                status.state = TableState.UNLOCKED
+        status.inspection_void_reason = ""
         if inspected and latest[EntryKind.INSPECTION][1] is False:
-            table.inspection_void_reason = "failed"
+            status.inspection_void_reason = "failed"
         elif adjusted and (inspected is None or adjusted > inspected):
-            table.inspection_void_reason = "adjustment"
+            status.inspection_void_reason = "adjustment"
         elif replaced and (inspected is None or replaced > inspected):
-            table.inspection_void_reason = "replacement"
-        table.last_inspection_at, table.last_adjustment_at, table.last_replacement_at = inspected, adjusted, replaced
-        table.last_opened_at, table.last_closed_at = opened, closed
-        table.last_deck_change_at = at(EntryKind.DECK_CHANGE)
+            status.inspection_void_reason = "replacement"
+        status.last_inspection_at, status.last_adjustment_at, status.last_replacement_at = inspected, adjusted, replaced
+        status.last_opened_at, status.last_closed_at = opened, closed
+        status.last_deck_change_at = at(EntryKind.DECK_CHANGE)
         deadlines_set(table)
         for kind in rulebook_for(table.property.jurisdiction).FLAG_KINDS:
-            due = getattr(table, kind.deadline)
+            due = getattr(status, kind.deadline)
             if due is not None and due <= as_of:
                 raised.append(
                     ComplianceException(

@@ -22,7 +22,7 @@ from compliance.accounts.models import Role, User
 from compliance.casinos.models import Game, GamingTable, Jurisdiction, Property, TableState, WheelType
 from compliance.rulebook.jurisdictions.pennsylvania import CHECKLIST, IRREGULARITY_KINDS
 from inspections.logbook import chain
-from inspections.logbook.models import ChainHead, Entry, EntryKind, Signature, SignatureMeaning
+from inspections.logbook.models import ChainHead, Entry, EntryKind, Signature, SignatureMeaning, TableStatus
 
 PASSWORD = "bench-logbook-password"
 BATCH = 5000
@@ -200,7 +200,7 @@ def _table_states(tables: list[GamingTable], events: list[Event], prop: Property
             row["next_due"] = row["last_inspection_at"] + timedelta(hours=prop.max_inspection_interval_hours)
         else:
             row["next_due"] = None
-        GamingTable.objects.filter(pk=table.pk).update(**row)
+        TableStatus.objects.filter(table_id=table.pk).update(**row)
         table.refresh_from_db()
 
 

@@ -15,6 +15,7 @@ from compliance.approvals import services as approvals
 from compliance.casinos.clock import property_today
 from compliance.casinos.models import GamingTable, TableState
 from inspections.flags import services as flag_services
+from inspections.logbook.models import TableStatus
 from tests.factories import (
     GamingTableFactory,
     RegulatorFactory,
@@ -38,10 +39,12 @@ def every_page_world() -> SimpleNamespace:
     inspect(staff)
     event(staff, "open")
     event(staff, "close")
-    flag_services.scan(now=GamingTable.objects.get(pk=staff.table.pk).cover_due_at)  # not covered in time: a flag
+    flag_services.scan(
+        now=GamingTable.objects.get(pk=staff.table.pk).status.cover_due_at
+    )  # not covered in time: a flag
     staff.locked = GamingTableFactory(property=staff.property, number="R-02")
     configure_for_opening(staff.locked, created_by=staff.compliance)
-    GamingTable.objects.filter(pk=staff.locked.pk).update(state=TableState.LOCKED)
+    TableStatus.objects.filter(table_id=staff.locked.pk).update(state=TableState.LOCKED)
     layout_submitted(staff)
     later = property_today(staff.property) + timedelta(days=30)
     for odds in ([34, 1], [35, 1]):  # a draft that breaks § 617a.4(a), and one filed with the regulator

@@ -3,10 +3,11 @@
 For the whole run, the ORM's write paths (a model's save and delete, a queryset's update, delete,
 bulk_create and bulk_update) look at the call stack. A write that the project's code makes (a
 frame of compliance, inspections or config on the stack) must have a service among those frames:
-a module named `services`. There is no list of exceptions: Django's own writes on a person (the
-sign-in's time, a rehashed password, createsuperuser) and the directory's go through the people's
-services too. A view, serializer, form, admin page, command or task that writes a model itself fails
-the test that made it write. A migration's data step is the schema's, not a write of the domain.
+a module named `services` (or one of a `services` package). There is no list of exceptions: Django's
+own writes on a person (the sign-in's time, a rehashed password, createsuperuser) and the directory's
+go through the people's services too. A view, serializer, form, admin page, command or task that
+writes a model itself fails the test that made it write. A migration's data step is the schema's, not
+a write of the domain.
 Tests' own set-up (factories, fixtures), with no project frame on the stack, is not checked.
 """
 
@@ -46,7 +47,7 @@ def _check(model, operation: str) -> None:
     while frame is not None:
         name = frame.f_globals.get("__name__", "")
         if name.startswith(PROJECT):
-            if name.endswith(".services") or ".migrations." in name:
+            if name.endswith(".services") or ".services." in name or ".migrations." in name:
                 return
             if first_project is None:
                 first_project = f"{name}:{frame.f_code.co_name} (line {frame.f_lineno})"

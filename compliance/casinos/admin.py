@@ -6,7 +6,8 @@ from django.core.validators import validate_email
 from compliance.casinos import services
 from compliance.casinos.admin_base import ServiceAdmin
 from compliance.casinos.admin_zones import PropertyZoneAdmin
-from compliance.casinos.models import TABLE_DEADLINES, Ball, GamingTable, InspectionVoid, Property, Wheel
+from compliance.casinos.models import Ball, GamingTable, InspectionVoid, Property, Wheel
+from compliance.rulebook.flags import DEADLINE_COLUMNS
 from config.validators import mail_domain_encodable, printable_line
 
 NOTIFY_EMAILS_MAX = 50  # as the API's PropertySerializer
@@ -123,6 +124,28 @@ class GamingTableForm(forms.ModelForm):
         return data
 
 
+# The logbook's columns of a table's status the admin shows (inspections.logbook.models.TableStatus).
+STATUS_SHOWN = (
+    "last_entry_at",
+    "last_inspection_at",
+    "last_adjustment_at",
+    "last_replacement_at",
+    "last_opened_at",
+    "last_closed_at",
+    "last_deck_change_at",
+    "next_due",
+    *DEADLINE_COLUMNS,
+)
+
+
+def _status_shown(name: str):
+    @admin.display(description=name.replace("_", " ").capitalize())
+    def shown(self, table):
+        return getattr(table.status, name) if table.pk else None
+
+    return shown
+
+
 @admin.register(GamingTable)
 class GamingTableAdmin(PropertyZoneAdmin, ServiceAdmin):
     form = GamingTableForm
@@ -134,32 +157,26 @@ class GamingTableAdmin(PropertyZoneAdmin, ServiceAdmin):
         "has_external_movable_parts",
         "electronic",
         "configuration",
-        "state",
-        "next_due",
+        "status__state",
+        "status__next_due",
     ]
-    list_filter = ["property", "game", "wheel_type", "state", "has_external_movable_parts", "electronic"]
+    list_select_related = ["property", "status"]
+    list_filter = ["property", "game", "wheel_type", "status__state", "has_external_movable_parts", "electronic"]
     search_fields = ["number", "property__name"]
-    # The state, its times and the overdue scan's deadlines follow the logbook: only its services
-    # move them, so none is a field of the form (a posted value is ignored).
-    exclude = ["inspection_void_reason"]  # shown in words (inspection_void), never its code
-    readonly_fields = [
-        "state",
-        "inspection_void",
-        "last_entry_at",
-        "last_inspection_at",
-        "last_adjustment_at",
-        "last_replacement_at",
-        "last_opened_at",
-        "last_closed_at",
-        "last_deck_change_at",
-        "next_due",
-        *TABLE_DEADLINES,
-    ]
+    # The state, its times and the overdue scan's deadlines are the logbook's (the table's `status`):
+    # only its services move them, so none is a field of the form; shown read-only.
+    readonly_fields = ["state", "inspection_void", *STATUS_SHOWN]
+
+    @admin.display(description="State")
+    def state(self, table) -> str:
+        return table.status.get_state_display() if table.pk else "-"
 
     @admin.display(description="Why the inspection no longer counts")
     def inspection_void(self, table) -> str:
         """The reason in words, never its internal code."""
-        reason = table.inspection_void_reason
+        if not table.pk:
+            return "-"
+        reason = table.status.inspection_void_reason
         return InspectionVoid(reason).label if reason in InspectionVoid.values else reason or "-"
 
     def save_model(self, request, obj, form, change):
@@ -173,6 +190,10 @@ class GamingTableAdmin(PropertyZoneAdmin, ServiceAdmin):
         obj.pk = created.pk
         obj._state.adding = False
         obj.refresh_from_db()
+
+
+for _name in STATUS_SHOWN:
+    setattr(GamingTableAdmin, _name, _status_shown(_name))
 
 
 class EquipmentForm(forms.ModelForm):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import zoneinfo
 
 from django.conf import settings
@@ -15,7 +16,6 @@ from compliance.rulebook import jurisdiction as rules
 from compliance.rulebook import rulebook_for
 from compliance.rulebook import vocabulary as words
 from compliance.rulebook.configurations import KEY, STANDARD
-from compliance.rulebook.flags import DEADLINE_COLUMNS
 from config.i18n import choice
 from config.validators import note_validators, printable_line, validate_time_zone
 from config.visibility import NOTHING, VisibleQuerySet
@@ -132,7 +132,7 @@ class Property(models.Model):
 
 
 class InspectionVoid(models.TextChoices):
-    """Why a table's inspection no longer lets it open (GamingTable.inspection_void_reason), in words."""
+    """Why a table's inspection no longer lets it open (its logbook status's inspection_void_reason), in words."""
 
     NONE = "", _("-")
     ADJUSTMENT = "adjustment", _("Wheel adjusted after the inspection")
@@ -251,17 +251,9 @@ class Ball(models.Model):
         return f"Ball {self.serial}"
 
 
-# The overdue scan's deadline columns of a table (below), one per kind of flag: the rulebook's
-# registry of flag kinds names them (compliance.rulebook.flags.FLAG_KINDS).
-TABLE_DEADLINES = DEADLINE_COLUMNS
-
-
 class GamingTable(models.Model):
-    """A table and the precomputed state its logbook entries lead to.
-
-    The state columns are written only by inspections.logbook.services, in the same transaction as the
-    entry that changes them, so a reader (or the overdue scan) never walks the history.
-    """
+    """A table: its game, configuration and equipment. Where it is in its day, the precomputed state
+    its logbook entries lead to, is its logbook's (`status`: inspections.logbook.models.TableStatus)."""
 
     property = models.ForeignKey(Property, on_delete=models.PROTECT, related_name="tables")
     number = models.CharField(max_length=20, validators=[printable_line])
@@ -283,44 +275,33 @@ class GamingTable(models.Model):
     wheel = models.ForeignKey(Wheel, null=True, blank=True, on_delete=models.PROTECT, related_name="tables")
     ball = models.ForeignKey(Ball, null=True, blank=True, on_delete=models.PROTECT, related_name="tables")
 
-    state = models.CharField(max_length=20, choices=TableState.choices, default=TableState.CLOSED)
-    # Why the table may not open although it is not locked: "" (never inspected since it was
-    # closed), "adjustment", "replacement", "configuration" (changed while closed: the product's
-    # policy, compliance.casinos.services.table_update) or "failed" (the latest inspection failed).
-    inspection_void_reason = models.CharField(max_length=20, blank=True, validators=[printable_line])
-    last_entry_at = models.DateTimeField(null=True, blank=True)
-    last_inspection_at = models.DateTimeField(null=True, blank=True)
-    last_adjustment_at = models.DateTimeField(null=True, blank=True)
-    last_replacement_at = models.DateTimeField(null=True, blank=True)
-    last_opened_at = models.DateTimeField(null=True, blank=True)
-    last_closed_at = models.DateTimeField(null=True, blank=True)
-    last_deck_change_at = models.DateTimeField(null=True, blank=True)
-    # The earliest of the deadlines below, shown on the floor as "due".
-    next_due = models.DateTimeField(null=True, blank=True, db_index=True)
-    # The overdue scan's deadlines (docs/architecture.md: The flag kinds): each is the moment a kind of flag is due, or
-    # null while nothing is pending. A problem that is one at once (an adjustment on an open
-    # table) is "due" when it happened. Kept by inspections.logbook.deadlines with every entry.
-    uninspected_since = models.DateTimeField(null=True, blank=True)
-    adjusted_since = models.DateTimeField(null=True, blank=True)
-    replaced_since = models.DateTimeField(null=True, blank=True)
-    cover_due_at = models.DateTimeField(null=True, blank=True)
-    inspection_due_at = models.DateTimeField(null=True, blank=True)
-    decks_due_at = models.DateTimeField(null=True, blank=True)
-    approval_due_at = models.DateTimeField(null=True, blank=True)
-
     objects = PropertyScopedQuerySet.as_manager()
 
     class Meta:
         ordering = ["property", "number"]
         constraints = [models.UniqueConstraint(fields=["property", "number"], name="table_number_unique_per_property")]
-        # One small index per deadline, of the tables where it is set: the scan reads only those.
-        indexes = [
-            models.Index(fields=[name], condition=models.Q(**{f"{name}__isnull": False}), name=f"table_{name}")
-            for name in TABLE_DEADLINES
-        ]
 
     def __str__(self) -> str:
         return f"Table {self.number}"
+
+    # Where the table is in its day is its logbook's (inspections.logbook.models.TableStatus, one row a
+    # table: `status`), written only by the logbook's services. The rulebook's table subject reads
+    # these of it (compliance.rulebook.subjects).
+
+    @builtins.property  # `property` here is the table's field
+    def state(self) -> str:
+        return self.status.state
+
+    def get_state_display(self) -> str:
+        return self.status.get_state_display()
+
+    @builtins.property  # `property` here is the table's field
+    def inspection_void_reason(self) -> str:
+        return self.status.inspection_void_reason
+
+    @builtins.property  # `property` here is the table's field
+    def last_entry_at(self):
+        return self.status.last_entry_at
 
 
 class LabelSheetStatus(models.TextChoices):

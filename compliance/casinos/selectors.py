@@ -18,7 +18,8 @@ def properties_visible_to(user) -> QuerySet[Property]:
 
 
 def tables_visible_to(user) -> QuerySet[GamingTable]:
-    return GamingTable.objects.restrict(user).select_related("property")
+    # With its logbook status (`status`): every page and list of tables shows where each is in its day.
+    return GamingTable.objects.restrict(user).select_related("property", "status")
 
 
 def properties_managed_by(user) -> QuerySet[Property]:

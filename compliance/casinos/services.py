@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from celery import current_app
 from django.conf import settings
@@ -22,7 +22,7 @@ from django.utils import timezone
 from compliance.casinos.labels import labels_pdf
 from compliance.casinos.models import Ball, Game, GamingTable, LabelSheet, LabelSheetStatus, Property, Wheel
 from compliance.casinos.selectors import properties_managed_by
-from compliance.casinos.signals import property_policy_changed, table_configuring
+from compliance.casinos.signals import property_policy_changed, table_configured
 from compliance.rulebook import Violation, raise_if_any, rulebook_for
 from compliance.rulebook import labels as policy
 from compliance.rulebook.configurations import STANDARD
@@ -113,7 +113,7 @@ def property_update(*, property_id: int, actor: User, changes: dict) -> Property
 # ---- Tables ----
 
 TABLE_EQUIPMENT = ("wheel", "ball")
-# Every column of a table a person may set; the rest (state, times, deadlines) follow its logbook.
+# Every column of a table a person may set; its state, times and deadlines are its logbook's.
 TABLE_EDITABLE = (
     "property",
     "number",
@@ -216,8 +216,9 @@ def table_create(*, actor: User, **fields) -> GamingTable:
     raise_if_any(table_violations(table=None, changes=fields))
     table = GamingTable(**{**TABLE_DEFAULTS, **fields})
     table.full_clean(validate_unique=True)
-    _derived(table, changed=None, actor=actor)  # its deadlines, from the game and the property's policy
     table.save(force_insert=True)
+    # The logbook's status of the table: its deadlines, from the game and the property's policy.
+    table_configured.send(sender=GamingTable, table=table, changed=None, actor=actor)
     return table
 
 
@@ -231,7 +232,10 @@ def table_update(*, table_id: int, actor: User, changes: dict) -> GamingTable:
     new one, with the checklist of its new configuration.
     """
     only_editable(changes, TABLE_EDITABLE)
-    table = GamingTable.objects.select_for_update(of=("self",)).select_related("property").get(pk=table_id)
+    # With its logbook status (`status`: the rules of a change read where the table is in its day),
+    # locked with it so that it is read as the last entry left it.
+    locking = GamingTable.objects.select_for_update(of=("self", "status")).select_related("property", "status")
+    table = locking.filter(status__isnull=False).get(pk=table_id)
     managed = properties_managed_by(actor)
     if not managed.filter(pk=table.property_id).exists() or (
         "property" in changes and not managed.filter(pk=changes["property"].pk).exists()
@@ -245,17 +249,10 @@ def table_update(*, table_id: int, actor: User, changes: dict) -> GamingTable:
     for name, value in changed.items():
         setattr(table, name, value)
     table.full_clean(validate_unique=True)
-    # The logbook's state of the table follows: a changed configuration voids its inspection.
-    fields = [*changed, *_derived(table, changed=set(changed), actor=actor)]
-    table.save(update_fields=sorted(set(fields)))
+    table.save(update_fields=sorted(changed))
+    # The logbook's status of the table follows: a changed configuration voids its inspection.
+    table_configured.send(sender=GamingTable, table=table, changed=set(changed), actor=actor)
     return table
-
-
-def _derived(table: GamingTable, *, changed: set[str] | None, actor: User) -> list[str]:
-    """The columns the logbook derives, set on `table` by its receivers (casinos.signals)."""
-    responses = table_configuring.send(sender=GamingTable, table=table, changed=changed, actor=actor)
-    # Each receiver returns the columns it set (django-stubs types a signal's response as `str | None`).
-    return [name for _, names in responses for name in cast("list[str]", names)]
 
 
 # ---- Equipment: registered once, by the rule; never rewritten or deleted ----

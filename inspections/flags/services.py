@@ -46,7 +46,7 @@ from inspections.flags.models import (
 )
 from inspections.flags.selectors import flags_to_mail, recipients_by_language
 from inspections.flags.text import flag_label, flag_mail_text, one_line
-from inspections.logbook.models import Entry
+from inspections.logbook.models import Entry, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -70,12 +70,12 @@ def flags_cure(*, entry: Entry, missed: dict[str, datetime], table: GamingTable,
     Called when the logbook's services send `entry_recorded`, with the table locked, in the entry's
     transaction; the scan takes the same locks before it raises a flag (`_lock_sql`).
     """
-    state_moved = state_before is not None and state_before != table.state
+    state_moved = state_before is not None and state_before != table.status.state
     ended = [
         kind
         for kind, column in DEADLINE_OF.items()
-        if not _stands(getattr(table, column), entry.recorded_at)
-        and (column in missed or (getattr(table, column) is None and state_moved))
+        if not _stands(getattr(table.status, column), entry.recorded_at)
+        and (column in missed or (getattr(table.status, column) is None and state_moved))
     ]
     if not ended:
         return 0
@@ -104,7 +104,7 @@ def flags_follow_deadlines(
         column = column_of.get(flag.kind)
         if column not in moved:
             continue
-        new = getattr(table, column)
+        new = getattr(table.status, column)
         events.append(
             FlagEvent(
                 flag=flag,
@@ -137,15 +137,15 @@ def flags_raise_due(*, entry: Entry, table: GamingTable) -> int:
             table_id=table.pk,
             kind=kind.code,
             citation=kind.citation_for(table.game),
-            due_at=getattr(table, kind.deadline),
+            due_at=getattr(table.status, kind.deadline),
             detected_at=entry.recorded_at,
         )
         # The problems that exist at once (`ahead` False: the deadline is when it happened); a deadline
         # still ahead (a grace period, an interval) is the scan's when it passes.
         for kind in kinds
         if not kind.ahead
-        and getattr(table, kind.deadline) is not None
-        and getattr(table, kind.deadline) <= entry.recorded_at
+        and getattr(table.status, kind.deadline) is not None
+        and getattr(table.status, kind.deadline) <= entry.recorded_at
     ]
     if not due:
         return 0
@@ -185,6 +185,7 @@ def _groups() -> list[tuple[Jurisdiction, list[str] | None]]:
 def _raise_sql(now: object) -> tuple[str, list]:
     """One INSERT … SELECT … UNION ALL … for every kind; ON CONFLICT DO NOTHING keeps one flag."""
     flag, table, prop = ComplianceException._meta.db_table, GamingTable._meta.db_table, Property._meta.db_table
+    status = TableStatus._meta.db_table
     selects, params = [], []
     for module, jurisdictions in _groups():
         for kind in module.FLAG_KINDS:
@@ -197,7 +198,7 @@ def _raise_sql(now: object) -> tuple[str, list]:
                 games.append((f"t.game NOT IN ({', '.join(['%s'] * len(others))})", others, kind.citation))
             for condition, values, citation in games or [("", [], kind.citation)]:
                 column = kind.deadline
-                where = f"t.{column} <= %s"
+                where = f"s.{column} <= %s"
                 # In the order of the placeholders: kind, citation, detected_at, then the WHERE's.
                 params += [kind.code, citation, now, now]
                 if jurisdictions:
@@ -208,7 +209,8 @@ def _raise_sql(now: object) -> tuple[str, list]:
                     where += f" AND {condition}"
                     params += values
                 selects.append(
-                    f"SELECT t.property_id, t.id, %s, %s, t.{column}, %s, 'open' FROM {table} t WHERE {where}"  # noqa: S608
+                    f"SELECT t.property_id, t.id, %s, %s, s.{column}, %s, 'open' "  # noqa: S608
+                    f"FROM {status} s JOIN {table} t ON t.id = s.table_id WHERE {where}"
                 )
     sql = (
         f"INSERT INTO {flag} (property_id, table_id, kind, citation, due_at, detected_at, status) "
@@ -225,15 +227,19 @@ def _lock_sql(now: object) -> tuple[str, list]:
     just ended, and the entry always sees the flag. Tables already flagged are left alone: the raise
     skips them (ON CONFLICT), and locking them again each minute cost the scan's second pass three
     times the rest of it."""
-    flag, table = ComplianceException._meta.db_table, GamingTable._meta.db_table
+    flag, table, status = ComplianceException._meta.db_table, GamingTable._meta.db_table, TableStatus._meta.db_table
     late, params = [], []
     for kind, column in DEADLINE_OF.items():
         late.append(
-            f"(t.{column} <= %s AND NOT EXISTS (SELECT 1 FROM {flag} f "  # noqa: S608
+            f"(s.{column} <= %s AND NOT EXISTS (SELECT 1 FROM {flag} f "  # noqa: S608
             f"WHERE f.table_id = t.id AND f.kind = %s AND f.status = 'open'))"
         )
         params += [now, kind]
-    return f"SELECT t.id FROM {table} t WHERE {' OR '.join(late)} ORDER BY t.id FOR UPDATE OF t", params  # noqa: S608
+    return (
+        f"SELECT t.id FROM {table} t JOIN {status} s ON s.table_id = t.id "  # noqa: S608
+        f"WHERE {' OR '.join(late)} ORDER BY t.id FOR UPDATE OF t",
+        params,
+    )
 
 
 def scan(now: datetime | None = None) -> dict[str, int]:

@@ -1,34 +1,30 @@
 """A table's deadlines: when each kind of flag of the overdue scan falls due (docs/architecture.md: The flag kinds).
 
-They are derived from the table's state and kept with it — by the logbook's services with every
-entry, by the approval services when what is in effect changes, and when the property's policy
-changes — so the scan (inspections.flags.overdue) compares columns with the clock and nothing else.
+The law is the rulebook's (compliance.rulebook.deadlines); this module reads what it runs from. The
+deadlines are derived from the table's state and kept with it (inspections.logbook.models.TableStatus)
+— by the logbook's services with every entry, and when a table's configuration, its property's
+policy or what is approved changes (services/status.py) — so the scan (inspections.flags.overdue)
+compares columns with the clock and nothing else.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.utils import timezone
 
 from compliance.approvals.models import RulesSubmission, SubmissionStatus
 from compliance.approvals.selectors import layout_approved_for, rules_submission_in_effect
 from compliance.casinos.clock import local_date, local_midnight
-from compliance.casinos.models import Game, GamingTable, Property, TableState
-from compliance.casinos.services import PROPERTY_DEADLINE_POLICY, TABLE_EQUIPMENT
+from compliance.casinos.models import Game, GamingTable, TableState
+from compliance.rulebook import deadlines as law
 from compliance.rulebook import rulebook_for
-from compliance.rulebook.flags import DEADLINE_COLUMNS, DUE_COLUMNS
+from compliance.rulebook.flags import DEADLINE_COLUMNS
 from inspections.logbook.models import Entry, EntryKind
-from inspections.logbook.signals import deadlines_moved
 
 # The columns deadlines_set writes (the registry of flag kinds names the deadlines): what a caller
 # saves after it (and nothing else of the row).
 DEADLINE_FIELDS = [*DEADLINE_COLUMNS, "next_due"]
-
-
-def _after(moment: datetime | None, since: datetime | None) -> bool:
-    return moment is not None and (since is None or moment > since)
 
 
 def _uncovered_since(table: GamingTable, unlocking: datetime | None = None) -> datetime | None:
@@ -37,90 +33,40 @@ def _uncovered_since(table: GamingTable, unlocking: datetime | None = None) -> d
     `unlocking`: the time of an unlocking being recorded with these deadlines, not yet in the logbook;
     it is the table's last (an entry is never before the table's last, § 617a.2(e))."""
     unlocked = unlocking
-    if unlocked is None and table.state in (TableState.UNLOCKED, TableState.INSPECTED) and table.pk:
+    if unlocked is None and table.status.state in (TableState.UNLOCKED, TableState.INSPECTED) and table.pk:
         unlocked = (
             Entry.objects.filter(table_id=table.pk, kind=EntryKind.UNLOCK)
             .order_by("-occurred_at", "-seq")
             .values_list("occurred_at", flat=True)
             .first()
         )
-    return max((moment for moment in (table.last_closed_at, unlocked) if moment), default=None)
-
-
-def _cover_due(table: GamingTable, unlocking: datetime | None = None) -> datetime:
-    """§ 617a.2(f): "When a Roulette table is not open for play, the Roulette wheel shall be secured by
-    placing a cover over the entire wheel and securely locking the cover." Reading (docs/readings.md):
-    the rule holds in every state but open, so the property's grace period runs from when the wheel
-    was last uncovered while the table is not open: unlocking starts the clock, opening stops it,
-    closing restarts it, covering and locking ends it. An unlocked wheel is being inspected or
-    adjusted; the grace period is the time the property gives for that before the wheel is covered
-    again or the table opens. A new table, never closed nor unlocked, is uncovered from when the
-    logbook first knew it (its creation): the deadline then set stays as it was."""
-    grace = timedelta(minutes=table.property.cover_grace_minutes)
-    since = _uncovered_since(table, unlocking)
-    if since is not None:
-        return since + grace
-    return table.cover_due_at or timezone.now() + grace
+    return max((moment for moment in (table.status.last_closed_at, unlocked) if moment), default=None)
 
 
 def deadlines_set(table: GamingTable, *, unlocking: datetime | None = None) -> None:
-    """Set the table's deadlines from its state (called with the table locked, before saving it).
-    `unlocking`: the time of the unlocking entry being recorded, when the deadlines are set before
-    it is written (the logbook's services write both in one statement).
+    """Set the deadlines of the table's status from its state, by the rulebook's law of deadlines
+    (called with the table locked, before saving its status). `unlocking`: the time of the unlocking entry being recorded, when
+    the deadlines are set before it is written (the logbook's services write both in one statement).
 
     `approval_due_at` is set where the configuration is checked: at opening, and when an
     approval changes what is in effect (compliance.casinos.services).
     """
     policy = table.property
-    is_open = table.state == TableState.OPEN
+    rules = policy.rulebook()
     # § 617a.2 is the Roulette wheel's, at a property that keeps the procedure (compliance.rulebook.rulebook_for).
-    roulette = table.game == Game.ROULETTE and policy.rulebook().KEEPS_PROCEDURE
-    roulette_open = is_open and roulette
-    table.cover_due_at = (
-        _cover_due(table, unlocking) if roulette and table.state not in (TableState.OPEN, TableState.LOCKED) else None
+    roulette = table.game == Game.ROULETTE and rules.KEEPS_PROCEDURE
+    due = law.deadlines(
+        table.status,
+        roulette=roulette,
+        casino_war=table.game == Game.CASINO_WAR,
+        uncovered_since=_uncovered_since(table, unlocking) if roulette else None,
+        grace=timedelta(minutes=policy.cover_grace_minutes),
+        inspection_interval=timedelta(hours=policy.max_inspection_interval_hours),
+        deck_change_hours=rulebook_for(policy.jurisdiction).CASINO_WAR_DECK_CHANGE_HOURS,
+        now=timezone.now(),
     )
-    table.inspection_due_at = (
-        table.last_inspection_at + timedelta(hours=policy.max_inspection_interval_hours)
-        if roulette_open and table.last_inspection_at
-        else None
-    )
-    # § 617a.2(a): open on no inspection since the last closing, or on one that failed.
-    # An inspection amended away (entered in error, a duplicate that no longer counts) is none.
-    valid = (
-        table.inspection_void_reason not in ("failed", "entered_in_error", "duplicate")
-        and table.last_inspection_at is not None
-        and not _after(table.last_closed_at, table.last_inspection_at)
-    )
-    table.uninspected_since = None
-    if roulette_open and not valid:
-        failed = table.inspection_void_reason == "failed"
-        table.uninspected_since = table.last_inspection_at if failed else table.last_opened_at
-    # § 617a.2(c), (d): an adjustment or replacement after the inspection, the table still open.
-    table.adjusted_since = (
-        table.last_adjustment_at
-        if roulette_open and _after(table.last_adjustment_at, table.last_inspection_at)
-        else None
-    )
-    table.replaced_since = (
-        table.last_replacement_at
-        if roulette_open and _after(table.last_replacement_at, table.last_inspection_at)
-        else None
-    )
-    # § 651a.3(d): the decks opened for use are changed at least once every 24 hours. The clock runs
-    # from the deck change that opened them, whatever the table did since (a reopening does not
-    # restart it); an open table with no deck change on record is due at its opening, since nothing
-    # in the logbook says how old its decks are (docs/readings.md).
-    table.decks_due_at = None
-    if is_open and table.game == Game.CASINO_WAR:
-        hours = rulebook_for(policy.jurisdiction).CASINO_WAR_DECK_CHANGE_HOURS
-        if table.last_deck_change_at:
-            table.decks_due_at = table.last_deck_change_at + timedelta(hours=hours)
-        else:
-            table.decks_due_at = table.last_opened_at
-    if not is_open:
-        table.approval_due_at = None
-    dues = [getattr(table, name) for name in DUE_COLUMNS]
-    table.next_due = min((due for due in dues if due), default=None)
+    for name, value in due.columns().items():
+        setattr(table.status, name, value)
 
 
 def configuration_due(table: GamingTable, *, now: datetime) -> datetime | None:
@@ -145,74 +91,3 @@ def configuration_due(table: GamingTable, *, now: datetime) -> datetime | None:
         if rules.configuration_ready(table=table, layout=layout, rules_submission=version):
             return local_midnight(version.effective_from, zone)
     return None
-
-
-def _deadlines(table: GamingTable) -> dict[str, datetime | None]:
-    return {name: getattr(table, name) for name in DEADLINE_COLUMNS}
-
-
-def _moved_without_entry(table: GamingTable, *, before: dict[str, datetime | None], cause: str, actor) -> None:
-    """Tell the flags which deadlines a change that is no entry moved: an open flag's deadline moves
-    with its column, and the flag stays open (inspections.flags.overdue.flags_follow_deadlines)."""
-    moved = {name: value for name, value in before.items() if getattr(table, name) != value}
-    if moved:
-        deadlines_moved.send(sender=GamingTable, table=table, moved=moved, cause=cause, actor=actor)
-
-
-def open_tables_recheck(*, property_id: int, game: str | None = None, cause: str = "approval", actor=None) -> None:
-    """After an approval (or a new time zone): the open tables' approval deadline, from what is now approved."""
-    now = timezone.now()
-    with transaction.atomic():
-        tables = GamingTable.objects.select_for_update(of=("self",)).select_related("property")
-        tables = tables.filter(property_id=property_id, state=TableState.OPEN)
-        for table in tables.filter(game=game) if game else tables:
-            before = _deadlines(table)
-            table.approval_due_at = configuration_due(table, now=now)
-            deadlines_set(table)
-            table.save(update_fields=["approval_due_at", "next_due"])
-            _moved_without_entry(table, before=before, cause=cause, actor=actor)
-
-
-# ---- Receivers of the configuration's signals (connected in LogbookConfig.ready()) ----
-
-
-def on_table_configuring(sender, *, table: GamingTable, changed: set[str] | None, **kwargs) -> list[str]:
-    """A new or changed table: its deadlines from its game and property, and a changed configuration
-    voids its inspection (product policy from § 617a.2(a), (d): what was inspected is no longer there)."""
-    if changed is None:
-        deadlines_set(table)
-        return DEADLINE_FIELDS
-    derived: list[str] = []
-    configuration = set(rulebook_for(table.property.jurisdiction).TABLE_CONFIGURATION)
-    if changed & {*configuration, *TABLE_EQUIPMENT}:
-        table.inspection_void_reason = "configuration"
-        derived.append("inspection_void_reason")
-    if "property" in changed or changed & configuration:
-        before = _deadlines(table)
-        deadlines_set(table)  # the new property's policy; the game's own deadlines
-        derived.extend(DEADLINE_FIELDS)
-        _moved_without_entry(table, before=before, cause="configuration", actor=kwargs.get("actor"))
-    return derived
-
-
-def on_property_policy_changed(sender, *, prop: Property, changed: set[str], tables: list, **kwargs) -> None:
-    """The grace period, the inspection interval or the time zone changed: the tables' deadlines move,
-    and a new local midnight may change what is in effect."""
-    actor = kwargs.get("actor")
-    if PROPERTY_DEADLINE_POLICY & changed:
-        for table in tables:
-            table.property = prop
-            before = _deadlines(table)
-            deadlines_set(table)
-            table.save(update_fields=DEADLINE_FIELDS)
-            _moved_without_entry(table, before=before, cause="policy", actor=actor)
-    if "time_zone" in changed:
-        open_tables_recheck(property_id=prop.pk, cause="policy", actor=actor)
-
-
-def on_approval_decided(sender, *, submission, **kwargs) -> None:
-    """An approval: the open tables' approval deadline, from what is now approved."""
-    if submission.status == SubmissionStatus.APPROVED:
-        open_tables_recheck(
-            property_id=submission.property_id, game=submission.game, cause="approval", actor=kwargs.get("actor")
-        )

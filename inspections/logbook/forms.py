@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.utils import formats, timezone
 from django.utils.text import capfirst
@@ -153,7 +155,7 @@ class AdjustmentForm(SignedForm):
     ]
 
     def clean(self):
-        data = super().clean()
+        data = super().clean() or self.cleaned_data
         # The ball is changed on its own form, which names the ball put on (the rulebook's reading of a part).
         if replaces_the_ball(kind=data.get("kind", ""), part=data.get("part", "")):
             self.add_error("part", _("The ball is not a part of the wheel: log a ball change with “Change the ball”."))
@@ -185,7 +187,7 @@ class BallChangeForm(SignedForm):
         super().__init__(*args, **kwargs)
         self.fields["new_ball"].required = True
         if balls is not None:
-            self.fields["new_ball"].queryset = balls
+            cast(forms.ModelChoiceField, self.fields["new_ball"]).queryset = balls
 
     def witness(self) -> SignatureInput:
         return self.signature_from("witness_username", "witness_password")
@@ -208,12 +210,12 @@ class IrregularityForm(SignedForm):
 
     def __init__(self, *args, kinds=(), balls=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["kind"].choices = [(code, capfirst(_(label))) for code, label in kinds]
+        cast(forms.ChoiceField, self.fields["kind"]).choices = [(code, capfirst(_(label))) for code, label in kinds]
         if balls is not None:
-            self.fields["new_ball"].queryset = balls
+            cast(forms.ModelChoiceField, self.fields["new_ball"]).queryset = balls
 
     def clean(self):
-        data = super().clean()
+        data = super().clean() or self.cleaned_data
         # As the API reads it: a new ball is named only with a replacement.
         if data.get("new_ball") and not data.get("ball_replaced"):
             self.add_error("new_ball", _("A new ball is named only when the ball was replaced."))
@@ -341,7 +343,7 @@ class AmendmentForm(SignedForm):
             if name not in correctable:
                 del self.fields[f"corrected_{name}"]
         if "kind" in correctable and kinds:
-            self.fields["corrected_kind"].choices = [
+            cast(forms.ChoiceField, self.fields["corrected_kind"]).choices = [
                 self.UNCHANGED,
                 *((code, capfirst(_(label))) for code, label in kinds),
             ]

@@ -15,7 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
-from compliance.casinos.models import GamingTable, Property, PropertyScopedQuerySet
+from compliance.casinos.models import GamingTable, Property, PropertyScopedQuerySet, TableState
+from compliance.rulebook.flags import DEADLINE_COLUMNS
 from config.validators import note_validators, printable_line
 
 
@@ -99,6 +100,59 @@ class ChainHead(models.Model):
         return f"{self.property_id}: {self.length} entries, head {self.head[:12]}…"
 
 
+# The overdue scan's deadline columns of a table's status (below), one per kind of flag: the
+# rulebook's registry of flag kinds names them (compliance.rulebook.flags.FLAG_KINDS).
+TABLE_DEADLINES = DEADLINE_COLUMNS
+
+
+class TableStatus(models.Model):
+    """Where a table is in its day, by its logbook: its state, the clocks its entries set and the
+    overdue scan's deadlines (compliance.rulebook.deadlines), one row a table.
+
+    Written only by the logbook's services, with the table's row locked and in the same transaction as
+    the entry (or the configuration, policy or approval change) that moves it, so a reader, and the
+    overdue scan, never walks the history."""
+
+    table = models.OneToOneField(
+        GamingTable, on_delete=models.CASCADE, primary_key=True, related_name="status", editable=False
+    )
+    state = models.CharField(editable=False, max_length=20, choices=TableState.choices, default=TableState.CLOSED)
+    # Why the table may not open although it is not locked: "" (never inspected since it was
+    # closed), "adjustment", "replacement", "configuration" (changed while closed: the product's
+    # policy, compliance.casinos.services.table_update) or "failed" (the latest inspection failed).
+    inspection_void_reason = models.CharField(editable=False, max_length=20, blank=True, validators=[printable_line])
+    last_entry_at = models.DateTimeField(editable=False, null=True, blank=True)
+    last_inspection_at = models.DateTimeField(editable=False, null=True, blank=True)
+    last_adjustment_at = models.DateTimeField(editable=False, null=True, blank=True)
+    last_replacement_at = models.DateTimeField(editable=False, null=True, blank=True)
+    last_opened_at = models.DateTimeField(editable=False, null=True, blank=True)
+    last_closed_at = models.DateTimeField(editable=False, null=True, blank=True)
+    last_deck_change_at = models.DateTimeField(editable=False, null=True, blank=True)
+    # The earliest of the deadlines below, shown on the floor as "due".
+    next_due = models.DateTimeField(editable=False, null=True, blank=True, db_index=True)
+    # The overdue scan's deadlines (docs/architecture.md: The flag kinds): each is the moment a kind of
+    # flag is due, or null while nothing is pending. A problem that is one at once (an adjustment on
+    # an open table) is "due" when it happened.
+    uninspected_since = models.DateTimeField(editable=False, null=True, blank=True)
+    adjusted_since = models.DateTimeField(editable=False, null=True, blank=True)
+    replaced_since = models.DateTimeField(editable=False, null=True, blank=True)
+    cover_due_at = models.DateTimeField(editable=False, null=True, blank=True)
+    inspection_due_at = models.DateTimeField(editable=False, null=True, blank=True)
+    decks_due_at = models.DateTimeField(editable=False, null=True, blank=True)
+    approval_due_at = models.DateTimeField(editable=False, null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "table statuses"
+        # One small index per deadline, of the tables where it is set: the scan reads only those.
+        indexes = [
+            models.Index(fields=[name], condition=models.Q(**{f"{name}__isnull": False}), name=f"status_{name}")
+            for name in TABLE_DEADLINES
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table_id}: {self.state}"
+
+
 class Entry(models.Model):
     """One line of the logbook. Kind-specific fields live in `details` (see services)."""
 
@@ -117,6 +171,10 @@ class Entry(models.Model):
     amends = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="amendments")
     prev_hash = models.CharField(max_length=64, validators=[printable_line])
     entry_hash = models.CharField(max_length=64, unique=True, validators=[printable_line])
+
+    # Read with the entry by EntryQuerySet.for_register(): its property's jurisdiction and time zone.
+    jurisdiction: str
+    time_zone: str
 
     objects = EntryQuerySet.as_manager()
 

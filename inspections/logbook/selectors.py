@@ -10,9 +10,11 @@ from django.db.models.functions import Coalesce
 
 from compliance.casinos.models import GamingTable, TableState
 from compliance.casinos.selectors import properties_visible_to
+from compliance.rulebook import Jurisdiction
+from compliance.rulebook.amendments import parse_time
 from config.keyring import KeyringError, signing_key
 from inspections.logbook import checkpoints
-from inspections.logbook.models import Checkpoint, Entry
+from inspections.logbook.models import Entry, EntryKind
 
 # What the apps above the logbook show with each table of the floor pages, as the prefetches they
 # add in their AppConfig.ready() (inspections.flags: `table.open_flags`). The logbook names none of
@@ -41,8 +43,8 @@ def floor_summary(user, *, now: datetime, page: int, size: int) -> tuple[list[di
         .order_by("name", "pk")
         .annotate(
             table_count=count_of(tables),
-            open_count=count_of(tables.filter(state=TableState.OPEN)),
-            overdue_count=count_of(tables.filter(next_due__lte=now)),
+            open_count=count_of(tables.filter(status__state=TableState.OPEN)),
+            overdue_count=count_of(tables.filter(status__next_due__lte=now)),
             **{name: make(now) for name, make in PROPERTY_COUNTS.items()},
         )
         # What a tile shows, as values: no model instance a property, no policy, no mail list.
@@ -70,10 +72,6 @@ def floor_tables(tables: QuerySet[GamingTable]) -> QuerySet[GamingTable]:
     return tables.prefetch_related(*(prefetch() for prefetch in TABLE_PREFETCHES))
 
 
-def checkpoints_visible_to(user) -> QuerySet[Checkpoint]:
-    return Checkpoint.objects.restrict(user)
-
-
 def checkpoint_key_list(*, now: datetime) -> list[dict]:
     """Every checkpoint key's public half with its validity, oldest first (none without a key ring):
     public to every signed-in person, as a verifier needs them all, the retired ones included."""
@@ -96,3 +94,54 @@ def checkpoint_key_list(*, now: datetime) -> list[dict]:
         }
         for key in keys
     ]
+
+
+# The log as its amendments leave it: what the amendment service judges the table on again.
+
+
+def entry_voided_by(entry: Entry, voiding: frozenset[str]) -> int | None:
+    """The number of the amendment that marked this entry entered in error or a duplicate, if any."""
+    for details, seq in entry.amendments.values_list("details", "seq").order_by("seq"):
+        if details.get("amendment_kind") in voiding:
+            return seq
+    return None
+
+
+def inspection_as_amended(entry: Entry, rules: Jurisdiction) -> tuple[list[Entry], bool, bool]:
+    """What an inspection counts as after its amendments: a duplicate counts only as the inspection it
+    repeats (through any chain of duplicates), an inspection entered in error is none, and its items
+    are as the corrections left them. Returns (the chain from the entry to the inspection it counts
+    as, voided, passed)."""
+    chain = [entry]
+    while True:
+        marks = list(entry.amendments.values_list("details", flat=True).order_by("seq"))
+        kinds = {details.get("amendment_kind"): details for details in marks}
+        if "entered_in_error" in kinds:
+            return chain, True, False
+        if "duplicate" not in kinds:
+            break
+        # check_amendment made it an earlier entry of the same table: the chain ends.
+        entry = Entry.objects.get(property_id=entry.property_id, seq=kinds["duplicate"]["duplicate_of"])
+        chain.append(entry)
+    items = dict(entry.details.get("items", {}))
+    for details in marks:
+        items |= (details.get("correction") or {}).get("items", {})
+    return chain, False, rules.inspection_passed(items=items)
+
+
+def entry_details_as_amended(entry: Entry) -> dict[str, object]:
+    """The entry's details as its corrections so far leave them (a correction names the API's fields:
+    an irregularity's `kind` is its details' `irregularity`)."""
+    details = dict(entry.details or {})
+    for amendment in entry.amendments.values_list("details", flat=True).order_by("seq"):
+        for name, value in (amendment.get("correction") or {}).items():
+            details["irregularity" if entry.kind == EntryKind.IRREGULARITY and name == "kind" else name] = value
+    return details
+
+
+def entry_time_as_amended(entry: Entry) -> datetime:
+    """When the entry says it happened, as its corrections so far leave it (an inspection's,
+    adjustment's or replacement's `performed_at`, a table event's or deck change's `at`)."""
+    amended = entry_details_as_amended(entry)
+    corrected = amended.get("performed_at", amended.get("at"))
+    return (parse_time(corrected) if isinstance(corrected, str) else None) or entry.occurred_at

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -43,6 +44,9 @@ from inspections.logbook.models import Entry, EntryKind, EntryPhoto, amendment_l
 from inspections.logbook.photos import photo_response
 from inspections.logbook.selectors import entries_visible_to, floor_summary, floor_tables
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrPromise
+
 PAGE = 25  # timeline entries on a table's page
 SUMMARY_PAGE = 25  # properties on a page of a regulator's floor summary
 
@@ -54,7 +58,7 @@ ACTIONS = {
     for state in TableState
 }
 # What a table needs next, in words, by state: its first action (docs/architecture.md: The table's state machine).
-NEXT_STEP_WORDS = {
+NEXT_STEP_WORDS: dict[str, StrPromise] = {
     EntryKind.UNLOCK: pgettext_lazy("next step", "Unlock the wheel"),
     EntryKind.INSPECTION: pgettext_lazy("next step", "Inspect (§ 617a.2(a))"),
     EntryKind.COVER: pgettext_lazy("next step", "Cover and lock the wheel (§ 617a.2(f))"),
@@ -67,14 +71,14 @@ NEXT_STEP = {state: NEXT_STEP_WORDS[ACTIONS[state][0]] for state in TableState}
 STOP_PLAY = pgettext_lazy("next step", "Stop play and inspect again (§ 617a.2(a))")
 
 
-def next_step(table) -> str:
+def next_step(table) -> str | StrPromise:
     """What the table needs next, in words: a Big Six or Casino War table (no § 617a.2 procedure)
     opens from any state but open."""
-    if table.game != Game.ROULETTE and table.state != TableState.OPEN:
+    if table.game != Game.ROULETTE and table.status.state != TableState.OPEN:
         return NEXT_STEP_WORDS[EntryKind.OPEN]
-    if table.state == TableState.OPEN and table.inspection_void_reason:
+    if table.status.state == TableState.OPEN and table.status.inspection_void_reason:
         return STOP_PLAY
-    return NEXT_STEP.get(table.state, "")
+    return NEXT_STEP.get(table.status.state, "")
 
 
 ACTION_LABELS = {
@@ -147,13 +151,18 @@ def floor(request):
         # a summary, a tile per property linking to that property's floor, a page at a time.
         return floor_properties(request)
     tables = floor_tables(tables)
-    rows = [{"table": table, "next": next_step(table), "zone": table.property.zone} for table in tables]
+    rows: list[dict[str, Any]] = [
+        {"table": table, "next": next_step(table), "zone": table.property.zone} for table in tables
+    ]
     # Overdue tables first (flagged, or past their next deadline), the rest in their order: at 3 a.m.
     # the floor's top row is what is late.
     now = timezone.now()
     rows.sort(
         key=lambda row: (
-            not (getattr(row["table"], "open_flags", ()) or (row["table"].next_due and row["table"].next_due <= now))
+            not (
+                getattr(row["table"], "open_flags", ())
+                or (row["table"].status.next_due and row["table"].status.next_due <= now)
+            )
         )
     )
     return render(request, "floor/dashboard.html", {"rows": rows})
@@ -211,7 +220,11 @@ def table_page(request, pk: int):
     if before.isdigit():
         entries = entries.filter(seq__lt=int(before))
     rows = list(entries[: PAGE + 1])
-    page = {"entries": rows[:PAGE], "older": rows[PAGE - 1].seq if len(rows) > PAGE else None, "first": not before}
+    page: dict[str, Any] = {
+        "entries": rows[:PAGE],
+        "older": rows[PAGE - 1].seq if len(rows) > PAGE else None,
+        "first": not before,
+    }
     # What the timeline shows after each entry's kind, in the reader's language where the record's
     # description is words the logbook wrote itself (an inspection's result, a "no spin"'s reason).
     rulebook = table.property.rulebook()
@@ -242,7 +255,7 @@ def table_page(request, pk: int):
     configuration = configuration_of(rules_in_effect, table.configuration)
     actions, not_offered = [], []
     # In the order a floor person does them from this state (the next step first), then the rest.
-    order = list(actions_from(table.state, table.game))
+    order = list(actions_from(table.status.state, table.game))
     if request.user.may("logbook.write"):
         answers = floor_actions(request.user, table, layout=layout, rules_submission=rules_in_effect)
         # A ball change goes with the adjustments (it moves the table as a replacement does).
@@ -280,7 +293,7 @@ def table_page(request, pk: int):
     )
 
 
-def action_label(table, kind: str) -> str:
+def action_label(table, kind: str) -> str | StrPromise:
     """The action's name on the table's page: a Casino War table's irregularity is no "no spin"."""
     if kind == EntryKind.IRREGULARITY and table.game == Game.CASINO_WAR:
         return _("Irregularity")
@@ -350,7 +363,7 @@ def ball_change_said(entry: Entry, serials: dict[int, str]) -> str:
     details = entry.details or {}
     said = _("Ball %(off)s taken off, ball %(on)s put on") % {
         "off": details.get("ball_off") or (_("(none registered)") if "ball_off" in details else _("(not recorded)")),
-        "on": details.get("ball_on") or serials.get(details.get("new_ball"), "?"),
+        "on": details.get("ball_on") or serials.get(details.get("new_ball") or 0, "?"),
     }
     return f"{said}. {entry.description}" if entry.description else said
 
@@ -379,7 +392,7 @@ def entry_described(request, entry: Entry, rules) -> str:
         serials = dict(balls_visible_to(request.user).filter(pk=ball).values_list("pk", "serial")) if ball else {}
         return irregularity_said(entry, reasons, serials)
     if entry.kind == EntryKind.AMENDMENT:
-        amended = dict(Entry.objects.filter(pk=entry.amends_id).values_list("pk", "seq"))
+        amended = dict(Entry.objects.filter(pk=entry.amends_id or 0).values_list("pk", "seq"))
         return amendment_said(entry, amended)
     if entry.description and entry.description == services.EVENT_DESCRIPTIONS.get(entry.kind):
         return _(entry.description)
@@ -390,7 +403,7 @@ def amendment_said(entry: Entry, amended_seq: dict[int, int]) -> str:
     """An amendment in the reader's language (the record's description keeps English): what it marks
     the entry it amends, and the reason as the person typed it."""
     details = entry.details or {}
-    seq = amended_seq.get(entry.amends_id)
+    seq = amended_seq.get(entry.amends_id or 0)
     if seq is None or "reason" not in details:
         return entry.description
     reason = details["reason"]
@@ -449,11 +462,11 @@ def _not_offered(request, table, kind: str) -> object | None:
 
 
 def _signed_action(
-    request, table, form, *, title: str, kind: str, record, template: str = "floor/action.html", extra=None
+    request, table, form, *, title: str | StrPromise, kind: str, record, template: str = "floor/action.html", extra=None
 ) -> object:
     """Record on a valid POST; on a refusal, the rule's words go next to their fields and what was
     typed stays. `record(form)` calls the one service that writes the entry."""
-    state_before = table.state
+    state_before = table.status.state
     if request.method == "POST" and form.is_valid():
         try:
             entry = form_write_once(
@@ -657,11 +670,12 @@ def amendment(request, entry_pk: int):
     _require_writer(request.user)
     zone = table.property.zone
     rules = table.property.rulebook()
-    kinds = {
+    kinds_by_entry: dict[str, Any] = {
         EntryKind.IRREGULARITY: rules.IRREGULARITY_KINDS,
         EntryKind.ADJUSTMENT: ADJUSTMENT_KIND_CHOICES,
         EntryKind.REPLACEMENT: ADJUSTMENT_KIND_CHOICES,
-    }.get(entry.kind, ())
+    }
+    kinds = kinds_by_entry.get(entry.kind, ())
     form = AmendmentForm(
         request.POST or None,
         request.FILES or None,

@@ -17,7 +17,8 @@ import pytest
 from django.db import connections
 from playwright.sync_api import sync_playwright
 
-from compliance.casinos.models import GamingTable, TableState
+from compliance.casinos.models import TableState
+from inspections.logbook.models import TableStatus
 from tests.conftest import SCREENSHOTS
 from tests.factories import configure_for_opening
 from tests.support.people import bare_casino_staff
@@ -148,7 +149,7 @@ def locked(site):
     """A table closed for the night, its wheel covered and locked, ready for the morning."""
     staff = bare_casino_staff("Keystone Casino")
     configure_for_opening(staff.table, created_by=staff.compliance)
-    GamingTable.objects.filter(pk=staff.table.pk).update(state=TableState.LOCKED)
+    TableStatus.objects.filter(table_id=staff.table.pk).update(state=TableState.LOCKED)
     return staff
 
 

@@ -5,8 +5,8 @@ the old one no longer signs."""
 
 from __future__ import annotations
 
-from compliance.casinos.models import GamingTable, TableState
-from inspections.logbook.models import Entry
+from compliance.casinos.models import TableState
+from inspections.logbook.models import Entry, TableStatus
 from tests.browser.conftest import login, screenshot
 from tests.browser.test_floor import sign_and_record
 from tests.photos import image_bytes
@@ -16,7 +16,7 @@ ITEMS = ("ball_non_magnetic", "no_magnet_or_contrivance", "wheel_level_and_rotat
 
 
 def test_a_directory_person_signs_in_and_inspects_with_a_photo_on_a_tablet(site, tablet_page, connected):  # noqa: F811
-    GamingTable.objects.filter(pk=connected.table.pk).update(state=TableState.LOCKED)
+    TableStatus.objects.filter(table_id=connected.table.pk).update(state=TableState.LOCKED)
     page = tablet_page
     page.goto(site + "/login/")
     page.fill("#id_username", "alice")

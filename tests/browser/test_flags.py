@@ -15,7 +15,7 @@ def test_a_wheel_left_uncovered_is_flagged_on_the_floor_acknowledged_and_open_un
     inspect(staff)
     event(staff, "open")
     event(staff, "close")
-    flag_services.scan(now=GamingTable.objects.get(pk=staff.table.pk).cover_due_at)
+    flag_services.scan(now=GamingTable.objects.get(pk=staff.table.pk).status.cover_due_at)
     page = tablet_page
     login(page, site, staff.security.username, PASSWORD)
     tile = page.locator(".tile.flagged")

@@ -3,8 +3,8 @@
 import pytest
 
 from compliance.accounts.models import Role
-from compliance.casinos.models import GamingTable, TableState
-from inspections.logbook.models import Entry
+from compliance.casinos.models import TableState
+from inspections.logbook.models import Entry, TableStatus
 from tests.browser.conftest import login, screenshot
 from tests.factories import PASSWORD, RegulatorFactory, UserFactory
 
@@ -62,7 +62,7 @@ def test_a_security_officer_opens_a_table_on_a_tablet(site, tablet_page, locked)
 
 
 def test_opening_without_an_inspection_shows_the_citation(site, page, locked):
-    GamingTable.objects.filter(pk=locked.table.pk).update(state=TableState.UNLOCKED)
+    TableStatus.objects.filter(table_id=locked.table.pk).update(state=TableState.UNLOCKED)
     login(page, site, locked.floorperson.username, PASSWORD)
     page.goto(f"{site}/tables/{locked.table.pk}/open/")
     # Said before any password is typed: the form is not shown.
@@ -74,7 +74,7 @@ def test_opening_without_an_inspection_shows_the_citation(site, page, locked):
 
 
 def test_a_wrong_witness_password_is_refused_and_the_form_kept(site, page, locked):
-    GamingTable.objects.filter(pk=locked.table.pk).update(state=TableState.UNLOCKED)
+    TableStatus.objects.filter(table_id=locked.table.pk).update(state=TableState.UNLOCKED)
     login(page, site, locked.maintenance.username, PASSWORD)
     page.goto(f"{site}/tables/{locked.table.pk}/adjust/")
     page.fill("#id_password", PASSWORD)
@@ -114,7 +114,7 @@ def test_the_floor_refreshes_its_tiles_itself_marked_as_automatic(site, tablet_p
     login(page, site, locked.security.username, PASSWORD)
     state = page.locator(f"a[href='/tables/{locked.table.pk}/'] .state")
     assert state.inner_text() == "Closed, wheel covered and locked"
-    GamingTable.objects.filter(pk=locked.table.pk).update(state=TableState.UNLOCKED)  # another tablet
+    TableStatus.objects.filter(table_id=locked.table.pk).update(state=TableState.UNLOCKED)  # another tablet
     with page.expect_request(lambda request: request.url.endswith("/floor/")) as refresh:
         page.clock.run_for("00:31")
     assert refresh.value.headers.get("x-auto-refresh") == "1"
@@ -136,7 +136,7 @@ def test_a_failed_inspection_and_an_adjustment_in_play_are_answered_at_once(site
     """Issue 20, item 3: no green "Recorded" for a failed inspection; an adjustment at an open table says
     to stop play, with its citation, and its flag is on the next page, not a minute later."""
     page = tablet_page
-    GamingTable.objects.filter(pk=locked.table.pk).update(state=TableState.UNLOCKED)
+    TableStatus.objects.filter(table_id=locked.table.pk).update(state=TableState.UNLOCKED)
     login(page, site, locked.floorperson.username, PASSWORD)
     page.goto(f"{site}/tables/{locked.table.pk}/")
     page.click(".actions >> text=Inspect")
@@ -178,7 +178,7 @@ def test_a_failed_inspection_and_an_adjustment_in_play_are_answered_at_once(site
 
 def test_a_maintenance_member_sees_why_close_and_inspect_are_not_offered(site, tablet_page, locked):
     page = tablet_page
-    GamingTable.objects.filter(pk=locked.table.pk).update(state=TableState.OPEN)
+    TableStatus.objects.filter(table_id=locked.table.pk).update(state=TableState.OPEN)
     login(page, site, locked.maintenance.username, PASSWORD)
     page.goto(f"{site}/tables/{locked.table.pk}/")
     assert page.inner_text(".actions").split() == ["Adjust", "or", "replace", "Change", "the", "ball"]

@@ -2,7 +2,8 @@
 say how many attempts remain, lock their signing only, and their supervisor lifts the lock on the floor."""
 
 from compliance.accounts.models import LockLift, User
-from compliance.casinos.models import GamingTable, TableState
+from compliance.casinos.models import TableState
+from inspections.logbook.models import TableStatus
 from tests.browser.conftest import login, screenshot
 from tests.factories import PASSWORD, configure_for_opening
 from tests.support.people import bare_casino_staff
@@ -11,7 +12,7 @@ from tests.support.people import bare_casino_staff
 def test_a_witness_locked_at_signing_still_signs_in_and_a_supervisor_lifts_the_lock(site, browser, tablet_page):
     staff = bare_casino_staff("Keystone Casino")
     configure_for_opening(staff.table, created_by=staff.compliance)
-    GamingTable.objects.filter(pk=staff.table.pk).update(state=TableState.UNLOCKED)
+    TableStatus.objects.filter(table_id=staff.table.pk).update(state=TableState.UNLOCKED)
     User.objects.filter(pk=staff.security2.pk).update(security_supervisor=True)
     page = tablet_page
     login(page, site, staff.maintenance.username, PASSWORD)

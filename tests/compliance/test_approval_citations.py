@@ -16,6 +16,7 @@ from compliance.casinos.models import GamingTable, TableState
 from compliance.rulebook import LOGBOOK_PROCEDURE, WITHOUT_PROCEDURE
 from inspections.flags import services as flag_services
 from inspections.flags.models import ComplianceException
+from inspections.logbook.models import TableStatus
 from inspections.reports.kinds import KINDS_BY_CODE
 from inspections.reports.models import Report
 from tests.conftest import staff_of
@@ -53,7 +54,7 @@ def _open_tables(code: str) -> tuple[object, dict[str, GamingTable]]:
         if (code, game) not in APPROVED_UNDER:
             continue
         table = GamingTableFactory(property=people.property, number=f"T-0{number}", game=game, wheel_type=wheel)
-        GamingTable.objects.filter(pk=table.pk).update(state=TableState.OPEN, approval_due_at=lapsed)
+        TableStatus.objects.filter(table_id=table.pk).update(state=TableState.OPEN, approval_due_at=lapsed)
         tables[game] = table
     return people, tables
 

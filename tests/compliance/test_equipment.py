@@ -8,6 +8,7 @@ import pytest
 from compliance.casinos.models import Ball, Wheel
 from compliance.rulebook import pa
 from compliance.rulebook.text import REQUEST_FORM
+from inspections.logbook.models import TableStatus
 from tests.factories import configure_for_opening
 from tests.support.api import assert_refused, client_for
 
@@ -203,7 +204,6 @@ def test_a_ball_replaced_after_an_irregularity_becomes_the_tables_ball(casino, o
 
 
 def test_equipment_changes_only_on_a_closed_table_and_one_table_at_a_time(casino):
-    from compliance.casinos.models import GamingTable
     from tests.factories import GamingTableFactory
 
     client = client_for(casino.compliance)
@@ -229,7 +229,7 @@ def test_equipment_changes_only_on_a_closed_table_and_one_table_at_a_time(casino
         "58 Pa. Code § 617a.1(c), (d)",
         "wheel",
     )
-    GamingTable.objects.filter(pk=casino.table.pk).update(state="open")
+    TableStatus.objects.filter(table_id=casino.table.pk).update(state="open")
     assert_refused(
         client.patch(f"/api/tables/{casino.table.pk}/", {"wheel": second.pk}, format="json"),
         "equipment_change_while_inspected",

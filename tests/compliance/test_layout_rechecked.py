@@ -188,7 +188,7 @@ def test_an_open_table_whose_next_version_offers_a_wager_without_its_area_is_fla
     )
     table = GamingTable.objects.get(pk=staff.table.pk)
     midnight = datetime.combine(tomorrow, datetime.min.time(), tzinfo=staff.property.zone)
-    assert table.approval_due_at == midnight
+    assert table.status.approval_due_at == midnight
     flag_services.scan(now=midnight - SECOND)
     assert flags_open() == []
     flag_services.scan(now=midnight)

@@ -55,11 +55,11 @@ def test_a_property_whose_text_sets_none_may_keep_a_log_without_it(db, code):
     assert event(house, "open").kind == "open"
     event(house, "close")
     table = GamingTable.objects.get(pk=house.table.pk)
-    assert (table.cover_due_at, table.uninspected_since) == (None, None)
+    assert (table.status.cover_due_at, table.status.uninspected_since) == (None, None)
     # Choosing the procedure again starts the cover deadline of the closed table at once.
     assert choose(house, "kept").status_code == 200
     table.refresh_from_db()
-    assert table.cover_due_at is not None
+    assert table.status.cover_due_at is not None
     inspect(house)
     assert event(house, "open").kind == "open"
 

@@ -62,7 +62,7 @@ def test_a_table_patch_racing_an_opening_keeps_the_table_open(casino, monkeypatc
     assert_refused(response, "table_number_in_logbook", STAYS, "number")
     table = table_of(casino)
     assert table.number == number
-    assert table.state == TableState.OPEN and table.last_opened_at is not None
+    assert table.state == TableState.OPEN and table.status.last_opened_at is not None
 
 
 def test_a_rename_racing_the_tables_first_entry_is_refused(casino, monkeypatch):
@@ -168,7 +168,7 @@ def test_a_double_zero_table_used_as_single_zero_opens_only_after_an_inspection_
         f"/api/tables/{casino.table.pk}/", {"wheel_type": "double_zero_as_single_zero"}, format="json"
     )
     assert response.status_code == 200, response.content
-    assert table_of(casino).inspection_void_reason == "configuration"
+    assert table_of(casino).status.inspection_void_reason == "configuration"
     event(casino, "cover")
     event(casino, "unlock")
     response = client_for(casino.security).post(
@@ -189,11 +189,11 @@ def test_a_configuration_change_while_closed_voids_the_inspection_for_the_openin
     inspection (product policy); a passing inspection clears it."""
     services.table_update(table_id=casino.table.pk, actor=casino.compliance, changes={"electronic": True})
     table = table_of(casino)
-    assert table.state == TableState.CLOSED and table.inspection_void_reason == "configuration"
+    assert table.state == TableState.CLOSED and table.status.inspection_void_reason == "configuration"
     violation = pa.may_open(table=table)
     assert (violation.code, violation.citation) == ("configuration_changed", POLICY)
     inspect(casino)
-    assert table_of(casino).inspection_void_reason == "" and table_of(casino).state == TableState.INSPECTED
+    assert table_of(casino).status.inspection_void_reason == "" and table_of(casino).state == TableState.INSPECTED
 
 
 def test_a_wheel_swapped_on_a_closed_table_needs_a_new_inspection(casino):
@@ -208,7 +208,7 @@ def test_a_wheel_swapped_on_a_closed_table_needs_a_new_inspection(casino):
     event(casino, "unlock")
     services.table_update(table_id=casino.table.pk, actor=casino.compliance, changes={"wheel": spare})
     table = table_of(casino)
-    assert table.wheel == spare and table.inspection_void_reason == "configuration"
+    assert table.wheel == spare and table.status.inspection_void_reason == "configuration"
 
 
 # ---- Derived columns and moves (issue 17, item 5) ----

@@ -132,11 +132,11 @@ def table_form(table, **overrides) -> dict:
 
 
 def derived_columns(table) -> dict:
-    from compliance.casinos.models import TABLE_DEADLINES
+    from inspections.logbook.models import TABLE_DEADLINES
 
     table.refresh_from_db()
     names = ["state", "inspection_void_reason", "last_closed_at", "last_opened_at", "next_due", *TABLE_DEADLINES]
-    return {name: getattr(table, name) for name in names}
+    return {name: getattr(table.status, name) for name in names}
 
 
 def test_derived_columns_posted_to_the_admin_change_nothing(admin_client_logged_in, casino):
@@ -280,7 +280,7 @@ def test_the_admin_policy_change_moves_the_deadlines(admin_client_logged_in, cas
     )
     assert response.status_code == 302, response.content.decode()
     table.refresh_from_db()
-    assert table.cover_due_at == table.last_closed_at + timedelta(minutes=2) == table.next_due
+    assert table.status.cover_due_at == table.status.last_closed_at + timedelta(minutes=2) == table.status.next_due
     after = Property.objects.get(pk=prop.pk)
     assert after.cover_grace_minutes == 2 and after.chain.length == 3  # the chain head untouched
 
@@ -320,7 +320,7 @@ def test_the_admin_shows_an_entry_and_its_flag_at_the_propertys_time(admin_clien
     entry = inspect(casino)
     event(casino, "open")
     event(casino, "close")
-    flag_services.scan(now=GamingTable.objects.get(pk=casino.table.pk).cover_due_at)
+    flag_services.scan(now=GamingTable.objects.get(pk=casino.table.pk).status.cover_due_at)
     flag = ComplianceException.objects.get()
     zone = ZoneInfo("America/New_York")
 

@@ -146,7 +146,7 @@ def adjustments_before_inspection(code):
 def test_an_adjustment_corrected_to_after_the_inspection_voids_it(ready):
     amend(ready, ready.adjustment, {"performed_at": later(ready, 40)})
     ready.table.refresh_from_db()
-    assert (ready.table.state, ready.table.inspection_void_reason) == (TableState.UNLOCKED, "adjustment")
+    assert (ready.table.state, ready.table.status.inspection_void_reason) == (TableState.UNLOCKED, "adjustment")
     refused(lambda: event(ready, "open"), "adjustment_after_inspection", adjustments_before_inspection(ready.code))
     inspect(ready)
     assert event(ready, "open").kind == "open"
@@ -169,7 +169,7 @@ def test_an_open_table_whose_adjustment_is_corrected_to_after_its_inspection_is_
     amend(ready, ready.adjustment, {"performed_at": later(ready, 40)})
     ready.table.refresh_from_db()
     assert ready.table.state == TableState.OPEN  # the logbook records what happened; the scan flags it
-    assert ready.table.adjusted_since == ready.now - timedelta(minutes=40)
+    assert ready.table.status.adjusted_since == ready.now - timedelta(minutes=40)
     flag_services.scan(now=timezone.now())
     flag = ComplianceException.objects.get(table=ready.table, kind="adjusted_after_inspection")
     assert flag.citation == adjustments_before_inspection(ready.code)

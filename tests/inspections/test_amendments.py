@@ -74,7 +74,7 @@ def test_an_open_table_whose_inspection_was_entered_in_error_is_flagged(casino):
     amend(casino, mistaken, kind="entered_in_error")
     casino.table.refresh_from_db()
     assert casino.table.state == TableState.OPEN  # the log says what happened: it is open
-    assert casino.table.uninspected_since == casino.table.last_opened_at
+    assert casino.table.status.uninspected_since == casino.table.status.last_opened_at
     flag_services.scan(now=timezone.now() + timedelta(minutes=1))
     flag = ComplianceException.objects.get(table=casino.table, status="open")
     assert flag.citation == INSPECTION
@@ -406,7 +406,7 @@ def test_an_open_table_on_a_duplicate_of_an_inspection_entered_in_error_is_flagg
         amend(casino, first, kind="entered_in_error")
     casino.table.refresh_from_db()
     assert casino.table.state == TableState.OPEN
-    assert casino.table.uninspected_since == casino.table.last_opened_at
+    assert casino.table.status.uninspected_since == casino.table.status.last_opened_at
     flag_services.scan(now=timezone.now() + timedelta(minutes=1))
     flag = ComplianceException.objects.get(table=casino.table, status="open")
     assert flag.citation == INSPECTION

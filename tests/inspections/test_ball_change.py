@@ -105,7 +105,7 @@ def test_a_ball_change_blocks_opening_until_a_passing_inspection(casino, movable
     inspect(casino)
     change_ball(casino)
     casino.table.refresh_from_db()
-    assert (casino.table.state, casino.table.inspection_void_reason) == (TableState.UNLOCKED, "ball_change")
+    assert (casino.table.state, casino.table.status.inspection_void_reason) == (TableState.UNLOCKED, "ball_change")
     refused(lambda: event(casino, "open"), "ball_changed_without_inspection", BALL_CHANGE)
     inspect(casino)
     event(casino, "open")
@@ -121,7 +121,7 @@ def test_a_ball_change_during_play_stops_play_until_inspected(fixed_wheel):
     outcome = rules.entry_outcome(table=table, kind="ball_change", state_before=TableState.OPEN)
     assert (outcome.code, outcome.citation) == ("inspection_void_in_play", BALL_CHANGE)
     # The overdue scan's deadline of a replacement not inspected, from the ball change.
-    assert table.replaced_since is not None
+    assert table.status.replaced_since is not None
     assert table.flags.filter(status="open").exists()
 
 
@@ -137,7 +137,7 @@ def test_an_inspection_amended_into_a_duplicate_of_one_before_the_ball_change_do
         signature=sign(fixed_wheel.floorperson),
         recorded_by=fixed_wheel.floorperson,
     )
-    assert GamingTable.objects.get(pk=fixed_wheel.table.pk).inspection_void_reason == "ball_change"
+    assert GamingTable.objects.get(pk=fixed_wheel.table.pk).status.inspection_void_reason == "ball_change"
     refused(lambda: event(fixed_wheel, "open"), "ball_changed_without_inspection", BALL_CHANGE)
 
 

@@ -133,25 +133,25 @@ def test_the_24_hours_run_from_the_deck_change_not_from_a_reopening(casino):
     changed = change_decks(casino, table, 6)
     opened = war_event(casino, table, "open")
     table.refresh_from_db()
-    assert table.decks_due_at == changed.occurred_at + timedelta(hours=24)
+    assert table.status.decks_due_at == changed.occurred_at + timedelta(hours=24)
     war_event(casino, table, "close")
     table.refresh_from_db()
-    assert table.decks_due_at is None  # a closed table deals no cards
+    assert table.status.decks_due_at is None  # a closed table deals no cards
     reopened = war_event(casino, table, "open")
     assert reopened.occurred_at > opened.occurred_at
     table.refresh_from_db()
-    assert table.decks_due_at == changed.occurred_at + timedelta(hours=24)
+    assert table.status.decks_due_at == changed.occurred_at + timedelta(hours=24)
 
 
 def test_decks_changed_while_closed_and_older_than_a_day_are_due_at_the_opening(casino):
     table = war_table(casino, shuffler=False)
     now = datetime(2026, 11, 23, 12, tzinfo=UTC)
-    table.last_deck_change_at = now - timedelta(hours=30)
-    table.state, table.last_opened_at = TableState.OPEN, now
+    table.status.last_deck_change_at = now - timedelta(hours=30)
+    table.status.state, table.status.last_opened_at = TableState.OPEN, now
     from inspections.logbook.deadlines import deadlines_set
 
     deadlines_set(table)
-    assert table.decks_due_at == now - timedelta(hours=6)
+    assert table.status.decks_due_at == now - timedelta(hours=6)
 
 
 def test_an_open_table_with_no_deck_change_on_record_is_due_at_its_opening_and_cured_by_one(casino):
@@ -159,7 +159,7 @@ def test_an_open_table_with_no_deck_change_on_record_is_due_at_its_opening_and_c
     table = war_table(casino, shuffler=False)
     opened = war_event(casino, table, "open")
     table.refresh_from_db()
-    assert table.decks_due_at == opened.occurred_at
+    assert table.status.decks_due_at == opened.occurred_at
     flag_services.scan(now=opened.occurred_at - timedelta(seconds=1))
     assert not ComplianceException.objects.filter(kind="decks_stale").exists()
     flag_services.scan(now=opened.occurred_at)
@@ -173,7 +173,7 @@ def test_an_open_table_with_no_deck_change_on_record_is_due_at_its_opening_and_c
     flag.refresh_from_db()
     assert (flag.status, flag.cured_by_entry) == ("resolved", changed)
     table.refresh_from_db()
-    assert table.decks_due_at == changed.occurred_at + timedelta(hours=24)
+    assert table.status.decks_due_at == changed.occurred_at + timedelta(hours=24)
 
 
 # ---- § 651a.11: the automated card shuffling device's irregularities ----

@@ -39,15 +39,15 @@ def test_a_closing_corrected_earlier_moves_the_cover_deadline_and_the_scan_flags
     closing = event(casino, "close", at=now - timedelta(minutes=10))
     grace = timedelta(minutes=casino.property.cover_grace_minutes)
     table = GamingTable.objects.get(pk=casino.table.pk)
-    assert table.cover_due_at == closing.occurred_at + grace
+    assert table.status.cover_due_at == closing.occurred_at + grace
     flag_services.scan(now=now)
     assert not ComplianceException.objects.filter(kind="not_covered").exists()
 
     corrected = now - timedelta(minutes=40)
     amend_time(casino, closing, corrected)
     table = GamingTable.objects.get(pk=casino.table.pk)
-    assert table.last_closed_at == corrected
-    assert table.cover_due_at == corrected + grace
+    assert table.status.last_closed_at == corrected
+    assert table.status.cover_due_at == corrected + grace
     flag_services.scan(now=now)
     (flag,) = ComplianceException.objects.filter(kind="not_covered", status="open")
     assert (flag.due_at, flag.citation) == (corrected + grace, COVER_AND_LOCK)
@@ -60,7 +60,9 @@ def test_a_closing_corrected_later_gives_the_grace_period_from_the_corrected_tim
     closing = event(casino, "close", at=now - timedelta(minutes=60))
     amend_time(casino, closing, now - timedelta(minutes=5))
     table = GamingTable.objects.get(pk=casino.table.pk)
-    assert table.cover_due_at == now - timedelta(minutes=5) + timedelta(minutes=casino.property.cover_grace_minutes)
+    assert table.status.cover_due_at == now - timedelta(minutes=5) + timedelta(
+        minutes=casino.property.cover_grace_minutes
+    )
 
 
 def test_a_deck_change_corrected_earlier_moves_its_24_hours(db):
@@ -69,8 +71,8 @@ def test_a_deck_change_corrected_earlier_moves_its_24_hours(db):
     now = timezone.now().replace(microsecond=0)
     changed = change_decks(people, table, 6, at=now - timedelta(hours=2))
     war_event(people, table, "open", at=now - timedelta(hours=1))
-    assert GamingTable.objects.get(pk=table.pk).decks_due_at == changed.occurred_at + timedelta(hours=24)
+    assert GamingTable.objects.get(pk=table.pk).status.decks_due_at == changed.occurred_at + timedelta(hours=24)
     corrected = now - timedelta(hours=3)
     amend_time(people, changed, corrected)
     table.refresh_from_db()
-    assert (table.last_deck_change_at, table.decks_due_at) == (corrected, corrected + timedelta(hours=24))
+    assert (table.status.last_deck_change_at, table.status.decks_due_at) == (corrected, corrected + timedelta(hours=24))

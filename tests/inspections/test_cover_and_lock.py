@@ -53,7 +53,7 @@ def test_a_new_roulette_table_is_due_to_be_covered_from_its_creation(casino):
             wheel_type="single_zero",
             has_external_movable_parts=True,
         )
-    assert (table.state, table.cover_due_at) == (TableState.CLOSED, created + GRACE)
+    assert (table.state, table.status.cover_due_at) == (TableState.CLOSED, created + GRACE)
     flag = flagged_at(created + GRACE, table)
     covered = services.table_event_record(
         table_id=table.pk, kind="cover", signature=sign(casino.security), recorded_by=casino.security
@@ -64,21 +64,21 @@ def test_a_new_roulette_table_is_due_to_be_covered_from_its_creation(casino):
 
 def test_an_unlocked_wheel_is_due_from_its_unlocking_until_the_table_opens(casino):
     event(casino, "cover")
-    assert table_of(casino).cover_due_at is None  # covered and locked
+    assert table_of(casino).status.cover_due_at is None  # covered and locked
     unlocked = event(casino, "unlock")
     table = table_of(casino)
-    assert (table.state, table.cover_due_at) == (TableState.UNLOCKED, unlocked.occurred_at + GRACE)
+    assert (table.state, table.status.cover_due_at) == (TableState.UNLOCKED, unlocked.occurred_at + GRACE)
     adjust(casino)  # the wheel is being adjusted: the clock goes on from the unlocking
     inspect(casino)  # inspected, not yet open: still not open for play
     table = table_of(casino)
-    assert (table.state, table.cover_due_at) == (TableState.INSPECTED, unlocked.occurred_at + GRACE)
+    assert (table.state, table.status.cover_due_at) == (TableState.INSPECTED, unlocked.occurred_at + GRACE)
     flag = flagged_at(unlocked.occurred_at + GRACE, table)
     opened = event(casino, "open")  # opening stops the clock (and cures the flag)
     flag.refresh_from_db()
     assert (flag.status, flag.cured_by_entry) == ("resolved", opened)
-    assert table_of(casino).cover_due_at is None
+    assert table_of(casino).status.cover_due_at is None
     closed = event(casino, "close")  # closing restarts it
-    assert table_of(casino).cover_due_at == closed.occurred_at + GRACE
+    assert table_of(casino).status.cover_due_at == closed.occurred_at + GRACE
 
 
 def test_a_table_inspected_after_closing_and_not_opened_is_due_from_its_closing(casino):
@@ -87,7 +87,7 @@ def test_a_table_inspected_after_closing_and_not_opened_is_due_from_its_closing(
     closed = event(casino, "close")
     inspect(casino)
     table = table_of(casino)
-    assert (table.state, table.cover_due_at) == (TableState.INSPECTED, closed.occurred_at + GRACE)
+    assert (table.state, table.status.cover_due_at) == (TableState.INSPECTED, closed.occurred_at + GRACE)
     flagged_at(closed.occurred_at + GRACE, table)
 
 
@@ -96,14 +96,14 @@ def test_an_unlocked_wheel_may_be_covered_again_without_opening(casino):
     event(casino, "unlock")
     event(casino, "cover")
     table = table_of(casino)
-    assert (table.state, table.cover_due_at) == (TableState.LOCKED, None)
+    assert (table.state, table.status.cover_due_at) == (TableState.LOCKED, None)
 
 
 def test_the_grace_period_moves_with_the_policy_from_the_unlocking(casino):
     event(casino, "cover")
     unlocked = event(casino, "unlock")
     casinos.property_update(property_id=casino.property.pk, actor=casino.compliance, changes={"cover_grace_minutes": 5})
-    assert table_of(casino).cover_due_at == unlocked.occurred_at + timedelta(minutes=5)
+    assert table_of(casino).status.cover_due_at == unlocked.occurred_at + timedelta(minutes=5)
 
 
 @pytest.mark.parametrize("game", ["big_six", "casino_war"])
@@ -114,7 +114,7 @@ def test_big_six_and_casino_war_tables_have_no_cover_rule(casino, game):
         table = casinos.table_create(
             actor=casino.compliance, property=casino.property, number="G-01", game=game, wheel_type=None
         )
-    assert table.cover_due_at is None
+    assert table.status.cover_due_at is None
     flag_services.scan(now=timezone.now() + timedelta(days=2))
     assert not ComplianceException.objects.filter(kind="not_covered").exists()
     (found,) = refused(
@@ -131,12 +131,12 @@ def test_big_six_and_casino_war_tables_have_no_cover_rule(casino, game):
 
 def test_a_big_six_table_closed_after_play_is_not_flagged(casino):
     table = GamingTableFactory(property=casino.property, number="B6-1", game="big_six", wheel_type=None)
-    table.state = TableState.OPEN
-    table.save()
+    table.status.state = TableState.OPEN
+    table.status.save()
     closed = services.table_event_record(
         table_id=table.pk, kind="close", signature=sign(casino.security), recorded_by=casino.security
     )
     table.refresh_from_db()
-    assert (table.state, table.cover_due_at) == (TableState.CLOSED, None)
+    assert (table.state, table.status.cover_due_at) == (TableState.CLOSED, None)
     flag_services.scan(now=closed.occurred_at + timedelta(hours=1))
     assert not ComplianceException.objects.filter(kind="not_covered").exists()

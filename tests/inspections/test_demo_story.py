@@ -81,7 +81,9 @@ def test_at_start_only_r06_is_flagged_and_each_tile_says_one_next_step(seeded_at
     tables = {t.number: t for t in GamingTable.objects.filter(property=seeded_at)}
     assert tables["R-03"].state == TableState.INSPECTED
     assert tables["R-08"].state == TableState.UNLOCKED
-    assert tables["R-08"].last_adjustment_at > (tables["R-08"].last_inspection_at or tables["R-08"].last_adjustment_at)
+    assert tables["R-08"].status.last_adjustment_at > (
+        tables["R-08"].status.last_inspection_at or tables["R-08"].status.last_adjustment_at
+    )
     assert tables["R-04"].state == tables["R-07"].state == TableState.LOCKED
     assert tables["R-06"].state == TableState.CLOSED
     assert {number for number, t in tables.items() if t.state == TableState.OPEN} == {"R-01", "R-02", "R-05"}
@@ -90,7 +92,7 @@ def test_at_start_only_r06_is_flagged_and_each_tile_says_one_next_step(seeded_at
     assert sorted(flagged.values_list("table__number", "kind")) == [("R-06", "not_covered")]
     # R-03's and R-08's grace period to cover the wheel runs for minutes after the first scan.
     for number in ("R-03", "R-08"):
-        assert (tables[number].cover_due_at - datetime.now(UTC)).total_seconds() > 8 * 60, number
+        assert (tables[number].status.cover_due_at - datetime.now(UTC)).total_seconds() > 8 * 60, number
 
     client.force_login(User.objects.get(username="security"))
     page = client.get("/floor/").content.decode()

@@ -47,7 +47,7 @@ def standing_without_flag(now) -> list[tuple[str, str]]:
     missing = []
     for table in GamingTable.objects.select_related("property"):
         for kind in rulebook_for(table.property.jurisdiction).FLAG_KINDS:
-            due = getattr(table, kind.deadline)
+            due = getattr(table.status, kind.deadline)
             if due is not None and due <= now and (table.pk, kind.code) not in open_flags:
                 missing.append((table.number, kind.code))
     return missing
@@ -115,7 +115,7 @@ def test_on_the_demo_no_change_and_no_note_closes_a_flag_while_its_violation_sta
     assert open_ids() >= flagged
     # Each open flag's deadline followed its table's, and its history says so: who, why, from what.
     for flag in ComplianceException.objects.filter(pk__in=flagged).select_related("table"):
-        deadline = getattr(flag.table, rulebook_for(prop.jurisdiction).FLAG_KINDS_BY_CODE[flag.kind].deadline)
+        deadline = getattr(flag.table.status, rulebook_for(prop.jurisdiction).FLAG_KINDS_BY_CODE[flag.kind].deadline)
         moves = [event for event in flag.history.all() if event.kind == "moved"]
         if flag.kind == "not_covered":
             assert flag.due_at == deadline and moves, flag

@@ -41,7 +41,7 @@ def test_overdue_tables_come_first_each_tile_saying_what_is_due_and_by_when(clie
     assert "Due: Inspect again, by " in page
     table = GamingTable.objects.get(pk=late.table.pk)
     due = due_of(table, now=now)
-    assert (due.what, due.at, due.late) == ("Cover and lock the wheel", table.cover_due_at, True)
+    assert (due.what, due.at, due.late) == ("Cover and lock the wheel", table.status.cover_due_at, True)
 
 
 def test_a_table_with_no_deadline_says_nothing_is_due(casino):

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from compliance.casinos.models import Jurisdiction, TableState
 from inspections.flags.models import ComplianceException
-from inspections.logbook.models import Entry
+from inspections.logbook.models import Entry, TableStatus
 from inspections.logbook.web import SUMMARY_PAGE
 from inspections.reports.forms import PROPERTY_CHOICES
 from tests.factories import GamingTableFactory, PropertyFactory, RegulatorFactory, UserFactory, flag_raised
@@ -62,9 +62,8 @@ def jurisdiction_of(code: str, properties: int, *, prefix: str):
     ]
     for prop in props:
         staff = UserFactory(property=prop)
-        late = GamingTableFactory(
-            property=prop, number="R-01", state=TableState.OPEN, next_due=now - timedelta(hours=1)
-        )
+        late = GamingTableFactory(property=prop, number="R-01")
+        TableStatus.objects.filter(table=late).update(state=TableState.OPEN, next_due=now - timedelta(hours=1))
         GamingTableFactory(property=prop, number="R-02")
         for seq, table in enumerate(prop.tables.order_by("number"), start=1):
             Entry.objects.create(

@@ -46,7 +46,7 @@ def table_of(casino) -> GamingTable:
 
 def boundary(column: str, table: GamingTable, kind: str, citation: str) -> ComplianceException:
     """One second before the deadline: no flag; at it: one flag, with its citation and deadline."""
-    due = getattr(table, column)
+    due = getattr(table.status, column)
     assert due is not None
     flag_services.scan(now=due - SECOND)
     assert flags() == []
@@ -62,7 +62,7 @@ def boundary(column: str, table: GamingTable, kind: str, citation: str) -> Compl
 def raised_by(entry, column: str, table: GamingTable, kind: str, citation: str) -> ComplianceException:
     """A problem made at once by an entry: its flag is raised in the entry's own transaction, before any
     scan, detected when the entry was recorded; a scan adds nothing."""
-    due = getattr(table, column)
+    due = getattr(table.status, column)
     assert due is not None
     (flag,) = flags()
     assert (flag.kind, flag.citation, flag.due_at, flag.table_id) == (kind, citation, due, table.pk)
@@ -92,14 +92,14 @@ def opened(casino):
 def test_a_wheel_left_uncovered_past_the_grace_period(opened):
     event(opened, "close")
     table = table_of(opened)
-    assert table.cover_due_at == table.last_closed_at + timedelta(minutes=15)
+    assert table.status.cover_due_at == table.status.last_closed_at + timedelta(minutes=15)
     flag = boundary("cover_due_at", table, "not_covered", "58 Pa. Code § 617a.2(f)")
     cured(flag, by=event(opened, "cover"))
 
 
 def test_an_open_table_on_an_inspection_older_than_the_policy(opened):
     table = table_of(opened)
-    assert table.inspection_due_at == table.last_inspection_at + timedelta(hours=24)
+    assert table.status.inspection_due_at == table.status.last_inspection_at + timedelta(hours=24)
     flag = boundary(
         "inspection_due_at",
         table,
@@ -121,7 +121,7 @@ def test_an_open_table_on_an_inspection_older_than_the_policy(opened):
 def test_an_adjustment_or_replacement_on_an_open_table(opened, kind, column, flag_kind, citation):
     entry = adjust(opened, kind=kind)
     table = table_of(opened)
-    assert getattr(table, column) == entry.occurred_at and table.state == TableState.OPEN
+    assert getattr(table.status, column) == entry.occurred_at and table.state == TableState.OPEN
     flag = raised_by(entry, column, table, flag_kind, citation)
     cured(flag, by=inspect(opened))
 
@@ -129,7 +129,7 @@ def test_an_adjustment_or_replacement_on_an_open_table(opened, kind, column, fla
 def test_an_open_table_whose_inspection_failed(opened):
     failing = inspect(opened, items={**ALL_PASS, "parts_secure": False})
     table = table_of(opened)
-    assert table.uninspected_since == failing.occurred_at
+    assert table.status.uninspected_since == failing.occurred_at
     flag = raised_by(failing, "uninspected_since", table, "opened_uninspected", "58 Pa. Code § 617a.2(a)")
     cured(flag, by=inspect(opened))
 
@@ -138,9 +138,9 @@ def test_a_table_open_without_any_inspection_is_flagged_at_its_opening(casino):
     """The opening gate refuses this; a table found so (an import, a restored backup) is still flagged."""
     now = datetime(2026, 11, 23, 12, tzinfo=ZoneInfo("UTC"))
     table = table_of(casino)
-    table.state, table.last_opened_at = TableState.OPEN, now
+    table.status.state, table.status.last_opened_at = TableState.OPEN, now
     deadlines_set(table)
-    table.save()
+    table.status.save()
     boundary("uninspected_since", table, "opened_uninspected", "58 Pa. Code § 617a.2(a)")
 
 
@@ -149,11 +149,11 @@ def test_casino_war_decks_older_than_24_hours(casino):
     table = GamingTableFactory(property=casino.property, number="CW-1", game="casino_war", wheel_type=None)
     changed_at = datetime(2026, 11, 22, 18, tzinfo=ZoneInfo("UTC"))
     opened_at = datetime(2026, 11, 22, 20, tzinfo=ZoneInfo("UTC"))
-    table.last_deck_change_at = changed_at
-    table.state, table.last_opened_at, table.last_entry_at = TableState.OPEN, opened_at, opened_at
+    table.status.last_deck_change_at = changed_at
+    table.status.state, table.status.last_opened_at, table.status.last_entry_at = TableState.OPEN, opened_at, opened_at
     deadlines_set(table)
-    table.save()
-    assert table.decks_due_at == changed_at + timedelta(hours=24)
+    table.status.save()
+    assert table.status.decks_due_at == changed_at + timedelta(hours=24)
     flag = boundary("decks_due_at", table, "decks_stale", "58 Pa. Code § 651a.3(d) (proposed, 41 Pa.B. 3000)")
     changed = services.deck_change_record(
         table_id=table.pk,
@@ -176,10 +176,10 @@ def test_an_open_table_whose_rules_submission_is_superseded_without_its_wheel_ty
     version = approved_version(opened, wheel_types=["single_zero"], effective_from=tomorrow)
     table = table_of(opened)
     midnight = datetime.combine(tomorrow, datetime.min.time(), tzinfo=prop.zone)
-    assert table.approval_due_at == midnight
+    assert table.status.approval_due_at == midnight
     flag = boundary("approval_due_at", table, "not_approved", "58 Pa. Code § 617a.1(f); 58 Pa. Code § 601a.2")
     approved_version(opened, wheel_types=["single_zero", "double_zero"], effective_from=tomorrow)
-    assert table_of(opened).approval_due_at is None
+    assert table_of(opened).status.approval_due_at is None
     # The approval lifts the deadline, and the flag stays open, saying so, until the closing ends
     # the play it is about (a flag closes only with its entry).
     flag_services.scan(now=midnight + timedelta(hours=1))
@@ -197,7 +197,7 @@ def test_a_table_closed_past_its_approval_deadline_is_cured_by_its_closing(opene
     approved_version(opened, wheel_types=["single_zero"], effective_from=tomorrow)
     table = table_of(opened)
     flag = boundary("approval_due_at", table, "not_approved", "58 Pa. Code § 617a.1(f); 58 Pa. Code § 601a.2")
-    cured(flag, by=event(opened, "close"), at=table.approval_due_at + SECOND)
+    cured(flag, by=event(opened, "close"), at=table.status.approval_due_at + SECOND)
 
 
 def test_an_entry_that_moves_no_missed_deadline_cures_nothing(opened):
@@ -251,10 +251,10 @@ def test_an_open_table_whose_configuration_a_later_version_drops_is_flagged_from
     casinos.table_update(table_id=opened.table.pk, actor=opened.compliance, changes={"configuration": "lucky"})
     inspect(opened)
     event(opened, "open")
-    assert table_of(opened).approval_due_at is None
+    assert table_of(opened).status.approval_due_at is None
     approved_version(opened, wheel_types=["double_zero"], effective_from=tomorrow)
     table = table_of(opened)
-    assert table.approval_due_at == datetime.combine(tomorrow, datetime.min.time(), tzinfo=prop.zone)
+    assert table.status.approval_due_at == datetime.combine(tomorrow, datetime.min.time(), tzinfo=prop.zone)
     boundary("approval_due_at", table, "not_approved", "58 Pa. Code § 617a.1(f); 58 Pa. Code § 601a.2")
 
 
@@ -285,7 +285,7 @@ def test_a_flag_closed_by_hand_before_acknowledgements_is_raised_again_while_its
     """Issue 30, item 4: a flag closed by a manager's note under the old rule left the wheel with
     no open flag; the next scan raises one again, for the same missed deadline."""
     event(opened, "close")
-    due = table_of(opened).cover_due_at
+    due = table_of(opened).status.cover_due_at
     flag_services.scan(now=due)
     ComplianceException.objects.update(status="resolved", resolved_by=opened.compliance, resolution="manager")
     flag_services.scan(now=due + timedelta(minutes=5))
@@ -295,7 +295,7 @@ def test_a_flag_closed_by_hand_before_acknowledgements_is_raised_again_while_its
 
 def test_the_policy_moves_the_deadlines(client, opened):
     event(opened, "close")
-    closed_at = table_of(opened).last_closed_at
+    closed_at = table_of(opened).status.last_closed_at
     client.force_login(opened.compliance)
     response = client.patch(
         f"/api/properties/{opened.property.pk}/",
@@ -304,14 +304,14 @@ def test_the_policy_moves_the_deadlines(client, opened):
     )
     assert response.status_code == 200, response.content
     table = table_of(opened)
-    assert table.cover_due_at == closed_at + timedelta(minutes=2) == table.next_due
+    assert table.status.cover_due_at == closed_at + timedelta(minutes=2) == table.status.next_due
     assert Property.objects.get(pk=opened.property.pk).notify_emails == ["supervisor@example.com"]
 
 
 def test_a_new_flag_is_mailed_once_to_the_supervisors(opened):
     Property.objects.filter(pk=opened.property.pk).update(notify_emails=["supervisor@example.com"])
     event(opened, "close")
-    flag_services.scan(now=table_of(opened).cover_due_at)
+    flag_services.scan(now=table_of(opened).status.cover_due_at)
     assert flag_services.notify_new_flags() == 1
     assert flag_services.notify_new_flags() == 0
     (message,) = mail.outbox
@@ -322,7 +322,7 @@ def test_a_new_flag_is_mailed_once_to_the_supervisors(opened):
 def test_the_morning_digest_is_sent_once_a_day_in_the_propertys_time(opened):
     Property.objects.filter(pk=opened.property.pk).update(notify_emails=["supervisor@example.com"])
     event(opened, "close")
-    flag_services.scan(now=table_of(opened).cover_due_at)
+    flag_services.scan(now=table_of(opened).status.cover_due_at)
     new_york = ZoneInfo("America/New_York")
     assert flag_services.send_digests(now=datetime(2026, 11, 24, 6, 59, tzinfo=new_york)) == 0
     assert flag_services.send_digests(now=datetime(2026, 11, 24, 7, 0, tzinfo=new_york)) == 1
@@ -380,7 +380,7 @@ def test_the_beat_schedule_exists_once_beat_started(beat_started):
 
 def test_the_command_runs_the_scan(opened, capsys):
     event(opened, "close")
-    call_command("scan_overdue", "--at", (table_of(opened).cover_due_at).isoformat())
+    call_command("scan_overdue", "--at", (table_of(opened).status.cover_due_at).isoformat())
     assert "1 raised" in capsys.readouterr().out
     assert [f.kind for f in flags()] == ["not_covered"]
 
@@ -389,7 +389,7 @@ def test_two_scans_at_once_raise_one_flag(committed_db, casino):
     inspect(casino)
     event(casino, "open")
     event(casino, "close")
-    due = table_of(casino).cover_due_at
+    due = table_of(casino).status.cover_due_at
     results = run_at_once([lambda: flag_services.scan(now=due)] * 3)
     assert sorted(result["raised"] for result in results) == [0, 0, 1], results
     assert ComplianceException.objects.filter(kind="not_covered").count() == 1
@@ -403,7 +403,7 @@ def test_a_scan_never_raises_a_flag_from_a_deadline_an_entry_is_moving(committed
     inspect(casino)
     event(casino, "open")
     event(casino, "close")
-    due = table_of(casino).cover_due_at
+    due = table_of(casino).status.cover_due_at
     covering = threading.Event()
 
     def cover_slowly():
@@ -419,7 +419,7 @@ def test_a_scan_never_raises_a_flag_from_a_deadline_an_entry_is_moving(committed
 
     cover, scanned = run_at_once([cover_slowly, scan_meanwhile])
     assert scanned == {"raised": 0}, scanned
-    assert table_of(casino).cover_due_at is None and cover.kind == "cover"
+    assert table_of(casino).status.cover_due_at is None and cover.kind == "cover"
     assert not ComplianceException.objects.exists()
 
 
@@ -433,7 +433,7 @@ def test_the_scan_is_one_round_trip_and_all_or_nothing(committed_db, casino):
     inspect(casino)
     event(casino, "open")
     event(casino, "close")
-    due = table_of(casino).cover_due_at
+    due = table_of(casino).status.cover_due_at
     with CaptureQueriesContext(connection) as captured:
         assert flag_services.scan(now=due) == {"raised": 1}
     assert len(captured.captured_queries) == 1, [query["sql"][:60] for query in captured.captured_queries]
@@ -479,7 +479,7 @@ def test_nothing_in_a_request_needs_the_broker(client, casino, broker_down):
 @pytest.fixture
 def flagged(opened):
     event(opened, "close")
-    flag_services.scan(now=table_of(opened).cover_due_at)
+    flag_services.scan(now=table_of(opened).status.cover_due_at)
     return opened
 
 
@@ -565,7 +565,7 @@ def test_the_flags_page_and_the_api_name_the_curing_entry_and_the_managers_ackno
     """As the flags report does: "Cured by entry #N (kind, time)" against "Open, acknowledged by
     <name> (credential X), <time>: <note>", and in the API which entry cured the flag."""
     event(opened, "close")
-    flag_services.scan(now=table_of(opened).cover_due_at)
+    flag_services.scan(now=table_of(opened).status.cover_due_at)
     cover = event(opened, "cover")
     event(opened, "unlock")
     inspect(opened)
@@ -616,7 +616,7 @@ def test_a_new_time_zone_moves_the_midnight_a_later_version_takes_effect(client,
     prop = opened.property
     tomorrow = approvals_today(prop) + timedelta(days=1)
     approved_version(opened, wheel_types=["single_zero"], effective_from=tomorrow)
-    assert table_of(opened).approval_due_at == datetime.combine(tomorrow, datetime.min.time(), tzinfo=prop.zone)
+    assert table_of(opened).status.approval_due_at == datetime.combine(tomorrow, datetime.min.time(), tzinfo=prop.zone)
     client.force_login(opened.compliance)
     response = client.patch(
         f"/api/properties/{prop.pk}/", {"time_zone": "America/Los_Angeles"}, content_type="application/json"
@@ -624,7 +624,7 @@ def test_a_new_time_zone_moves_the_midnight_a_later_version_takes_effect(client,
     assert response.status_code == 200, response.content
     # Los Angeles's date is never ahead of New York's: the version still takes effect at a later midnight.
     west = datetime.combine(tomorrow, datetime.min.time(), tzinfo=ZoneInfo("America/Los_Angeles"))
-    assert table_of(opened).approval_due_at == west
+    assert table_of(opened).status.approval_due_at == west
 
 
 # A server started at 07:47 local (the trial's): in winter and summer, on the days the clocks change,
@@ -662,7 +662,7 @@ def test_a_flags_mail_and_the_digest_link_to_the_flag_and_the_table(opened, sett
     settings.SITE_URL = "https://logbook.keystone.example"
     Property.objects.filter(pk=opened.property.pk).update(notify_emails=["supervisor@example.com"])
     event(opened, "close")
-    flag_services.scan(now=table_of(opened).cover_due_at)
+    flag_services.scan(now=table_of(opened).status.cover_due_at)
     flag_services.notify_new_flags()
     flag_services.send_digests(now=datetime(2026, 11, 24, 7, 0, tzinfo=ZoneInfo("America/New_York")))
     flag = ComplianceException.objects.get()

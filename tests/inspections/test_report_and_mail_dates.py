@@ -41,7 +41,7 @@ def pdf_text(report: Report, *, last_page: int | None = None) -> str:
 def flagged_and_cured(casino) -> ComplianceException:
     """A day at the table, closed, the wheel left uncovered past its deadline (a flag), then covered."""
     a_day(casino)
-    flag_services.scan(now=GamingTable.objects.get(pk=casino.table.pk).cover_due_at)
+    flag_services.scan(now=GamingTable.objects.get(pk=casino.table.pk).status.cover_due_at)
     event(casino, "cover")
     return ComplianceException.objects.get()
 
@@ -72,7 +72,7 @@ def test_the_flags_mail_says_each_time_in_the_propertys_zone(request, casino):
     zone = zone_of(request)
     Property.objects.filter(pk=casino.property.pk).update(notify_emails=["supervisor@example.com"])
     a_day(casino)
-    flag_services.scan(now=GamingTable.objects.get(pk=casino.table.pk).cover_due_at)
+    flag_services.scan(now=GamingTable.objects.get(pk=casino.table.pk).status.cover_due_at)
     flag_services.notify_new_flags()
     flag = ComplianceException.objects.get()
     (alert,) = mail.outbox

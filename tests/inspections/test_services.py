@@ -181,7 +181,7 @@ def test_an_adjustment_while_open_is_recorded_and_voids_the_inspection(casino):
     adjust(casino)
     casino.table.refresh_from_db()
     assert casino.table.state == TableState.OPEN
-    assert casino.table.inspection_void_reason == "adjustment"
+    assert casino.table.status.inspection_void_reason == "adjustment"
 
 
 def test_closing_requires_a_new_inspection_before_reopening(casino):
@@ -374,13 +374,13 @@ def test_deadlines_follow_the_state(casino):
     inspect(casino)
     entry = event(casino, "open")
     casino.table.refresh_from_db()
-    assert casino.table.next_due == casino.table.last_inspection_at + timedelta(hours=24)
+    assert casino.table.status.next_due == casino.table.status.last_inspection_at + timedelta(hours=24)
     entry = event(casino, "close")
     casino.table.refresh_from_db()
-    assert casino.table.next_due == entry.occurred_at + timedelta(minutes=15)
+    assert casino.table.status.next_due == entry.occurred_at + timedelta(minutes=15)
     event(casino, "cover")
     casino.table.refresh_from_db()
-    assert casino.table.next_due is None
+    assert casino.table.status.next_due is None
 
 
 def test_an_entry_without_a_time_follows_one_a_little_in_the_future(casino):
@@ -610,7 +610,7 @@ def test_an_entry_reads_back_as_its_append_wrote_it_in_one_statement_or_several(
 
     event(casino, "cover")
     unlocked = event(casino, "unlock")
-    assert GamingTable.objects.get(pk=casino.table.pk).cover_due_at == unlocked.occurred_at + timedelta(
+    assert GamingTable.objects.get(pk=casino.table.pk).status.cover_due_at == unlocked.occurred_at + timedelta(
         minutes=casino.property.cover_grace_minutes
     )
     entry = adjust(casino)
@@ -622,5 +622,5 @@ def test_an_entry_reads_back_as_its_append_wrote_it_in_one_statement_or_several(
     head = ChainHead.objects.get(property_id=casino.property.pk)
     assert (head.length, head.head) == (entry.seq, entry.entry_hash) == (unlocked.seq + 1, entry.entry_hash)
     table = GamingTable.objects.get(pk=casino.table.pk)
-    assert table.last_entry_at == entry.occurred_at == table.last_adjustment_at
+    assert table.status.last_entry_at == entry.occurred_at == table.status.last_adjustment_at
     assert chain_verify(property_id=casino.property.pk).ok

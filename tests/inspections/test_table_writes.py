@@ -24,12 +24,13 @@ from tests.support.people import sign
 CONFIGURATION = {"property_id", "number", "game", "wheel_type", "has_external_movable_parts", "electronic", "wheel_id"}
 
 
-def table_updates(queries) -> list[set[str]]:
+def table_updates(queries, rows: str = "casinos_gamingtable|logbook_tablestatus") -> list[set[str]]:
     """The columns each UPDATE of a table's row set, alone or within the entry's one statement (on
     PostgreSQL the entry, its signatures, the chain head and the table are written together)."""
     found = []
     for query in queries:
-        for match in re.finditer(r'UPDATE "casinos_gamingtable" SET (.*?) WHERE', query["sql"], re.S):
+        # The table's row, and its logbook status's (logbook.TableStatus), unless `rows` names one.
+        for match in re.finditer(rf'UPDATE "(?:{rows})" SET (.*?) WHERE', query["sql"], re.S):
             found.append(set(re.findall(r'"(\w+)" = ', match.group(1))))
     return found
 
@@ -94,7 +95,7 @@ def test_a_no_spin_with_a_new_ball_writes_the_ball_and_not_the_wheel(casino):
     ball = spare_ball(casino.property)
     with CaptureQueriesContext(connection) as queries:
         no_spin(casino, casino.table, ball)
-    (columns,) = table_updates(queries.captured_queries)
+    (columns,) = table_updates(queries.captured_queries, rows="casinos_gamingtable")
     assert "ball_id" in columns and not columns & CONFIGURATION, columns
     assert GamingTable.objects.get(pk=casino.table.pk).ball == ball
 

@@ -9,7 +9,7 @@ import pytest
 
 from compliance.casinos.models import GamingTable, TableState
 from inspections.flags.models import ComplianceException
-from inspections.logbook.models import Entry
+from inspections.logbook.models import Entry, TableStatus
 from tests.factories import PASSWORD, GamingTableFactory
 from tests.support.logbook import ALL_PASS, event, inspect
 
@@ -218,7 +218,7 @@ def test_a_security_officer_is_offered_what_the_state_allows(client, casino):
 
 def test_opening_without_an_approved_configuration_is_explained_not_offered(client, casino):
     bare = GamingTableFactory(property=casino.property, number="R-09")
-    GamingTable.objects.filter(pk=bare.pk).update(state=TableState.INSPECTED)
+    TableStatus.objects.filter(table_id=bare.pk).update(state=TableState.INSPECTED)
     client.force_login(casino.security)
     assert ">Open<" not in buttons(client, bare)
     page = client.get(f"/tables/{bare.pk}/").content.decode()

@@ -6,8 +6,8 @@ from decimal import Decimal
 import pytest
 import time_machine
 
-from compliance.casinos.models import Ball, Game, GamingTable, TableState
-from inspections.logbook.models import Entry, EntryKind
+from compliance.casinos.models import Ball, Game, TableState
+from inspections.logbook.models import Entry, EntryKind, TableStatus
 from tests.factories import PASSWORD, GamingTableFactory
 from tests.inspections.test_web import signed
 from tests.support.logbook import event, inspect
@@ -70,7 +70,7 @@ def test_a_no_spin_is_offered_only_at_an_open_roulette_table(client, casino):
     page = client.get(f"/tables/{casino.table.pk}/").content.decode()
     assert f'href="/tables/{casino.table.pk}/irregularity/"' in page
     big_six = GamingTableFactory(property=casino.property, number="B6-01", game=Game.BIG_SIX, wheel_type="")
-    GamingTable.objects.filter(pk=big_six.pk).update(state=TableState.OPEN)
+    TableStatus.objects.filter(table_id=big_six.pk).update(state=TableState.OPEN)
     assert "/irregularity/" not in client.get(f"/tables/{big_six.pk}/").content.decode()
 
 

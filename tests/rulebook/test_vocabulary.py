@@ -26,8 +26,10 @@ def test_the_models_choices_are_the_rulebooks_words(model_choices, words):
 
 
 def test_the_tables_deadline_columns_are_the_flag_kinds():
-    assert tuple(kind.deadline for kind in flags.FLAG_KINDS) == casinos.TABLE_DEADLINES
-    assert {field.name for field in casinos.GamingTable._meta.get_fields()} >= set(casinos.TABLE_DEADLINES)
+    from inspections.logbook import models as logbook
+
+    assert tuple(kind.deadline for kind in flags.FLAG_KINDS) == logbook.TABLE_DEADLINES
+    assert {field.name for field in logbook.TableStatus._meta.get_fields()} >= set(logbook.TABLE_DEADLINES)
 
 
 def test_the_floor_pages_offer_the_transitions_of_each_state():

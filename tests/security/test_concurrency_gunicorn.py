@@ -13,7 +13,7 @@ from django.conf import settings
 
 from compliance.casinos.models import GamingTable, TableState
 from inspections.logbook.chain import chain_verify
-from inspections.logbook.models import Entry
+from inspections.logbook.models import Entry, TableStatus
 from tests.conftest import database_url_for_tests
 from tests.factories import PASSWORD, GamingTableFactory, configure_for_opening
 from tests.servers import gunicorn_start
@@ -77,7 +77,7 @@ def test_fifty_clients_at_once_keep_every_entry_once_and_the_chain_whole(gunicor
         )
         for n in (2, 3)
     ]
-    GamingTable.objects.update(state=TableState.LOCKED)
+    TableStatus.objects.update(state=TableState.LOCKED)
     token = AuthToken.objects.create(user=casino.security)[1]
     signature = {"username": casino.security.username, "password": PASSWORD}
     accepted, refused, failures = [], [], []

@@ -47,12 +47,14 @@ def test_a_signed_inspection_by_token_takes_at_most_twelve_statements(casino):
     ]
     assert 'INNER JOIN "logbook_chainhead"' in lock
     if connection.vendor == "postgresql":
-        assert lock.endswith('FOR UPDATE OF "casinos_gamingtable", "logbook_chainhead"'), lock
+        # The table with its logbook status (logbook.TableStatus), then the chain head.
+        assert lock.endswith('FOR UPDATE OF "casinos_gamingtable", "logbook_tablestatus", "logbook_chainhead"'), lock
     # The entry, its signature, the chain head and the table's changed columns, a statement each, and
     # the flags the entry cured: at most twelve in all.
     for write in ('INSERT INTO "logbook_entry"', 'INSERT INTO "logbook_signature"', 'UPDATE "logbook_chainhead"'):
         assert sum(sql.startswith(write) for sql in statements) == 1, shown
-    (table_update,) = [sql for sql in statements if sql.startswith('UPDATE "casinos_gamingtable"')]
+    # The table's changed columns are its logbook status's (logbook.TableStatus).
+    (table_update,) = [sql for sql in statements if sql.startswith('UPDATE "logbook_tablestatus"')]
     assert len(statements) <= 12, shown
     # The table row is written back with only what the entry changed.
     assert '"number"' not in table_update and '"game"' not in table_update

@@ -1,7 +1,7 @@
 from rest_framework import serializers
 
 from compliance.casinos import services
-from compliance.casinos.models import Ball, GamingTable, Property, Wheel, WheelColour
+from compliance.casinos.models import Ball, GamingTable, Property, TableState, Wheel, WheelColour
 from compliance.casinos.selectors import balls_visible_to, properties_managed_by, wheels_visible_to
 from config.api.fields import ScopedPrimaryKeyRelatedField
 from config.validators import mail_domain_encodable, printable_line
@@ -40,7 +40,7 @@ class PropertySerializer(serializers.ModelSerializer):
         fields = ["id", *services.PROPERTY_EDITABLE, "chain_length", "chain_head"]
 
 
-# Moved only by the logbook (inspections.logbook.services), never by a request.
+# The table's logbook status: moved only by the logbook (inspections.logbook.services), never by a request.
 TABLE_STATE_FIELDS = [
     "state",
     "next_due",
@@ -102,6 +102,17 @@ class GamingTableSerializer(serializers.ModelSerializer):
     property = ScopedPrimaryKeyRelatedField(scope=properties_managed_by)
     wheel = ScopedPrimaryKeyRelatedField(scope=wheels_visible_to, required=False, allow_null=True)
     ball = ScopedPrimaryKeyRelatedField(scope=balls_visible_to, required=False, allow_null=True)
+    # The table's logbook status (`status`, inspections.logbook.models.TableStatus).
+    state = serializers.ChoiceField(source="status.state", choices=TableState.choices, read_only=True)
+    next_due = serializers.DateTimeField(source="status.next_due", read_only=True, allow_null=True)
+    inspection_void_reason = serializers.CharField(source="status.inspection_void_reason", read_only=True)
+    last_inspection_at = serializers.DateTimeField(source="status.last_inspection_at", read_only=True, allow_null=True)
+    last_adjustment_at = serializers.DateTimeField(source="status.last_adjustment_at", read_only=True, allow_null=True)
+    last_replacement_at = serializers.DateTimeField(
+        source="status.last_replacement_at", read_only=True, allow_null=True
+    )
+    last_opened_at = serializers.DateTimeField(source="status.last_opened_at", read_only=True, allow_null=True)
+    last_closed_at = serializers.DateTimeField(source="status.last_closed_at", read_only=True, allow_null=True)
 
     class Meta:
         model = GamingTable
@@ -110,6 +121,5 @@ class GamingTableSerializer(serializers.ModelSerializer):
             *services.TABLE_EDITABLE,
             *TABLE_STATE_FIELDS,
         ]
-        read_only_fields = TABLE_STATE_FIELDS
 
     # The rules (configuration, equipment, moves) are compliance.casinos.services.table_create and table_update's.

@@ -384,13 +384,16 @@ class AmendedBySerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     seq = serializers.IntegerField()
-    label = serializers.CharField(help_text="`correction`, `entered in error` or `duplicate of #N`.")
+    # The API's field `label` shadows the name of a field's own label in DRF's stubs.
+    label = serializers.CharField(  # type: ignore[assignment]
+        help_text="`correction`, `entered in error` or `duplicate of #N`."
+    )
     reason = serializers.CharField()
 
 
 class FailedItemSerializer(serializers.Serializer):
     code = serializers.CharField(help_text="The checklist item's code.")
-    label = serializers.CharField(help_text="The item in words.")
+    label = serializers.CharField(help_text="The item in words.")  # type: ignore[assignment]  # as above
     citation = serializers.CharField(allow_null=True, help_text="The paragraph that asks for it.")
 
 

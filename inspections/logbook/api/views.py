@@ -1,5 +1,7 @@
 """Thin views: parse, call the one service, shape the answer."""
 
+from typing import cast
+
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django_filters import rest_framework as filters
@@ -8,14 +10,16 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
+from rest_framework.renderers import BaseRenderer
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from compliance.accounts.api.permissions import ReadOrLogbookWriter
+from compliance.accounts.models import User
 from compliance.casinos import services as casinos
 from compliance.casinos.api.serializers import GamingTableSerializer
-from compliance.casinos.models import GamingTable
+from compliance.casinos.models import GamingTable, TableState
 from compliance.casinos.selectors import tables_visible_to
 from config.api.filters import IdFilter, UtcDateTimeFilter
 from config.api.pagination import KeysetListMixin, KeysetPagination
@@ -55,7 +59,8 @@ class LogbookViewSet(KeysetListMixin, mixins.ListModelMixin, viewsets.GenericVie
     filterset_class = EntryFilter
     permission_classes = [IsAuthenticated]
     pagination_class = RegisterPagination
-    renderer_classes = [ORJSONRenderer, *api_settings.DEFAULT_RENDERER_CLASSES[1:]]
+    # DRF's settings hold the renderer classes (imported from their dotted names when read).
+    renderer_classes = [ORJSONRenderer, *cast("list[type[BaseRenderer]]", api_settings.DEFAULT_RENDERER_CLASSES[1:])]
 
     def get_queryset(self):
         return logbook_rows(viewer=self.request.user)
@@ -190,6 +195,7 @@ class TableEventResponseSerializer(s.serializers.Serializer):
 
 class GamingTableFilter(filters.FilterSet):
     property = IdFilter(field_name="property_id")
+    state = filters.ChoiceFilter(field_name="status__state", choices=TableState.choices)
 
     class Meta:
         model = GamingTable
@@ -228,13 +234,17 @@ class GamingTableViewSet(
     def get_queryset(self):
         return tables_visible_to(self.request.user).order_by("property_id", "number")
 
+    def _actor(self) -> User:
+        """Who writes: ReadOrConfigure lets only a signed-in person write."""
+        return cast(User, self.request.user)
+
     def perform_create(self, serializer):
-        serializer.instance = casinos.table_create(actor=self.request.user, **serializer.validated_data)
+        serializer.instance = casinos.table_create(actor=self._actor(), **serializer.validated_data)
 
     def perform_update(self, serializer):
         # The service reads the row again under its lock and writes only what changes.
         serializer.instance = casinos.table_update(
-            table_id=serializer.instance.pk, actor=self.request.user, changes=serializer.validated_data
+            table_id=serializer.instance.pk, actor=self._actor(), changes=serializer.validated_data
         )
 
     def _event(self, request, kind: str) -> Response:

@@ -45,15 +45,15 @@ def due_of(table, *, now: datetime) -> Due | None:
     """The table's next deadline (its precomputed `next_due`) and what it asks for, or None. An open
     table whose inspection no longer counts is due an inspection since then, whatever else comes next
     (not "Inspect again, by tomorrow", the interval of an inspection that is void)."""
-    void = [(getattr(table, column), column) for column in VOID_COLUMNS if getattr(table, column, None)]
+    void = [(getattr(table.status, column), column) for column in VOID_COLUMNS if getattr(table.status, column, None)]
     if void:
         at, column = min(void)
         return Due(what=str(VOID_WORDS[column]), at=at, late=True)
-    if not table.next_due:
+    if not table.status.next_due:
         return None
-    column = next((column for column in DUE_COLUMNS if getattr(table, column) == table.next_due), None)
-    what = DUE_WORDS[column] if column else _("Next deadline")
-    return Due(what=str(what), at=table.next_due, late=table.next_due <= now)
+    due = next((column for column in DUE_COLUMNS if getattr(table.status, column) == table.status.next_due), None)
+    what = DUE_WORDS[due] if due else _("Next deadline")
+    return Due(what=str(what), at=table.status.next_due, late=table.status.next_due <= now)
 
 
 @register.simple_tag
@@ -62,7 +62,7 @@ def next_step_shown(table, next_words, due: Due | None):
     beside what is due, or "" where it would contradict what is overdue ("Next: Open for play" on a
     table flagged for its uncovered wheel): one next step, the overdue one, which the officer must do.
     "Stop play and inspect again" (an open table whose inspection is void) is that overdue step."""
-    stop_play = table.state == TableState.OPEN and bool(table.inspection_void_reason)
+    stop_play = table.status.state == TableState.OPEN and bool(table.status.inspection_void_reason)
     overdue = (due is not None and due.late) or bool(getattr(table, "open_flags", None))
     return next_words if stop_play or not overdue else ""
 

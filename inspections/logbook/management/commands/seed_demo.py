@@ -364,9 +364,9 @@ class Command(BaseCommand):
                 f"{Entry.objects.filter(property=prop).count()} logbook entries in {time.monotonic() - started:.1f} s."
             )
         )
-        for person in demo.DEMO_USERS:
-            supervisor = " (security supervisor: lifts locks on the floor)" if person.supervisor else ""
-            self.stdout.write(f"  {person.username:<12} {person.role_label}{supervisor}")
+        for login in demo.DEMO_USERS:
+            supervisor = " (security supervisor: lifts locks on the floor)" if login.supervisor else ""
+            self.stdout.write(f"  {login.username:<12} {login.role_label}{supervisor}")
         self.stdout.write("Every demo login's password is the DEMO_PASSWORD (default demo-logbook-2026).")
 
     def create_property(self) -> tuple[Property, dict[str, User], list[GamingTable]]:
