@@ -8,6 +8,11 @@ enterprise CA does as well: its certificate is configured instead (LOGBOOK_REPOR
 report certificate ever issued is kept, public half only, in the published bundle
 (LOGBOOK_REPORT_CERTIFICATES), so that older reports still name a certificate the application shows.
 
+`make run` has a development compliance CA (var/ca/), which also issues the certificate of its
+development timestamp authority (var/keys/tsa/, served by scripts/tsa_server.py): the published CA
+alone is then the trust root of the reports' signatures and their timestamps. Every certificate here
+comes from one builder, `certificate_build`.
+
 A checkpoint key ring is a JSON file naming each key's PEM file (relative paths from the ring's own
 directory) and when the key was in use:
 
