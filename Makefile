@@ -65,8 +65,8 @@ run: venv
 	$(BIN)/python scripts/run.py
 
 # Production's web server: gunicorn. It installs nothing (production's venv has requirements.txt
-# only) and runs no deployment step: migrate and collectstatic run once per version (README,
-# "Production"); configure it with the environment.
+# only) and runs no deployment step: migrate and collectstatic run once per version
+# (docs/operations.md); configure it with the environment (docs/configuration.md).
 serve:
 	@if [ ! -x $(BIN)/gunicorn ]; then echo "No $(BIN)/gunicorn: install first (docs/operations.md)." >&2; exit 1; fi
 	$(BIN)/gunicorn config.wsgi --config config/gunicorn.conf.py --bind $(BIND) --workers $(WEB_CONCURRENCY)

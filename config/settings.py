@@ -210,8 +210,8 @@ AXES_CLIENT_IP_CALLABLE = "config.network.client_ip"
 # An administrator lifts a lock in the admin (Access attempts) or with `manage.py axes_reset_username`.
 
 # ---- The casino's directory (LDAP, django-auth-ldap) ----
-# Off unless LDAP_SERVER_URI is set: `make run` and the demo use local accounts only. README, "The
-# casino's directory", says how a casino connects its own. A group DN setting is `key=DN` pairs
+# Off unless LDAP_SERVER_URI is set: `make run` and the demo use local accounts only.
+# docs/configuration.md, "The casino's directory", says how a casino connects its own. A group DN setting is `key=DN` pairs
 # separated by `;` (a DN has commas): LDAP_ROLE_GROUPS by role (the first matching wins),
 # LDAP_PROPERTY_GROUPS by the property's licence number.
 

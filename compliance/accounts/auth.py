@@ -12,25 +12,25 @@ from compliance.accounts.services import tokens_revoke
 
 
 class LockoutBackend(AxesStandaloneBackend):
-    """Refuses a locked username before any password is checked, even the right one.
-
-    A password checked without the request that brought it could not be counted, so it is refused
-    outright (Django's `authenticate` then answers None whatever the backends after this one would
-    say): every door passes its request. A command signing on the server itself does not come here
-    (compliance.accounts.signatures.Unattended)."""
+    """Refuses a locked username before any password is checked, even the right one."""
 
     def authenticate(self, request, username=None, password=None, **kwargs):
+        # A password checked without the request that brought it could not be counted, so it is
+        # refused outright (Django's `authenticate` then answers None whatever the backends after this
+        # one say): every door passes its request. A command signing on the server itself does not
+        # come here (compliance.accounts.signatures.Unattended).
         if request is None:
             raise PermissionDenied("A password is only checked with the request that brought it.")
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 
 def api_tokens_revoke_on_password_change(sender, instance, created: bool, **kwargs) -> None:
-    """A new password (set_password, a reset, the admin's form) or an unusable one revokes every API
-    token of the person: whoever had the old password may have made one. Sessions end by Django's
-    own check of the password hash. A hash upgraded at sign-in changes nothing (`_password` unset)."""
+    """A new or unusable password revokes the person's API tokens: the old one's holder may have made one."""
+    # Sessions end by Django's own check of the password hash.
     if created:
         return
+    # A new password (set_password, a reset, the admin's form) sets `_password`; a hash upgraded at
+    # sign-in leaves it unset and changes nothing.
     if getattr(instance, "_password", None) is not None or not instance.has_usable_password():
         tokens_revoke(person_id=instance.pk)
 

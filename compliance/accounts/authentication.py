@@ -11,12 +11,12 @@ from compliance.accounts import services
 
 
 class TokenAuthentication(auth.TokenAuthentication):
-    """knox's TokenAuthentication reads all of the person's tokens on every request to delete those
-    that expired: one query a request for what is housekeeping. Here an expired token is refused
-    (and deleted) when it is presented, and the person's others when they next sign in
-    (services.token_create)."""
+    """knox's TokenAuthentication without its query a request for deleting expired tokens."""
 
     def _cleanup_token(self, auth_token) -> bool:
+        # knox reads all of the person's tokens on every request to delete those that expired. Here an
+        # expired token is refused (and deleted) when it is presented, and the person's others when
+        # they next sign in (services.token_create).
         if auth_token.expiry is not None and auth_token.expiry < timezone.now():
             services.token_expired_delete(token=auth_token)
             return True

@@ -26,11 +26,11 @@ def directory_encrypted(app_configs, **kwargs) -> list[Warning]:
 
 @register(Tags.security, deploy=True)
 def trusted_proxies_are_addresses(app_configs, **kwargs) -> list[Warning]:
-    """X-Forwarded-For is believed on a connection from any address of TRUSTED_PROXIES
-    (config.network.client_ip). A network there that also holds clients (the casino's LAN, a
-    10.0.0.0/8) lets each of them write the address its failed passwords, lockout and throttles are
-    counted against: every entry must be a proxy's own address. A proxy pool whose network holds
-    nothing else may silence this warning by its id."""
+    """Warns of a network in TRUSTED_PROXIES: every entry must be a proxy's own address."""
+    # X-Forwarded-For is believed on a connection from any address there (config.network.client_ip): a
+    # network that also holds clients (the casino's LAN, a 10.0.0.0/8) lets each of them write the
+    # address its failed passwords, lockout and throttles are counted against. A proxy pool whose
+    # network holds nothing else may silence this warning by its id.
     wide = [network for network in settings.TRUSTED_PROXIES if network.num_addresses > 1]
     if not wide:
         return []

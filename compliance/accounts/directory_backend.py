@@ -1,6 +1,7 @@
 """The casino's directory (LDAP: OpenLDAP, Active Directory), when LDAP_SERVER_URI is set: people sign
 in and sign with their directory name and password (django-auth-ldap), and their role, property and
-credential number come from it at each sign-in and each signature (README: "The casino's directory").
+credential number come from it at each sign-in and each signature (docs/configuration.md, "The casino's
+directory").
 Imported only when LDAP_SERVER_URI is set (compliance.accounts.directory): django-auth-ldap and
 python-ldap come from requirements-directory.txt.
 

@@ -37,15 +37,13 @@ def key_valid(key: str) -> bool:
 
 
 def fingerprint(*, method: str, path: str, body: bytes | Iterable[bytes], boundary: bytes = b"") -> str:
-    """SHA-256 of what was asked: a key reused for something else is told apart from a repeat.
-
-    `body` may come in chunks (a large upload is never held whole). A multipart body's `boundary` is
-    left out of it: a client sending its request again draws a new one (curl, requests, a browser), and
-    the request is still the same one."""
+    """SHA-256 of what was asked: a key reused for something else is told apart from a repeat."""
     digest = hashlib.sha256()
     for part in (method.encode(), b"\n", path.encode(), b"\n"):
         digest.update(part)
-    chunks = [body] if isinstance(body, bytes) else body
+    chunks = [body] if isinstance(body, bytes) else body  # in chunks: a large upload is never held whole
+    # A multipart body's boundary is left out: a client sending its request again draws a new one
+    # (curl, requests, a browser), and the request is still the same one.
     if not boundary:
         for chunk in chunks:
             digest.update(chunk)
@@ -87,27 +85,26 @@ def _form_key(token: str) -> str:
 def form_write_once(
     *, request, token: str, write: Callable[[], T], recorded: Callable[[T], tuple[str, str]]
 ) -> T | AlreadyRecorded:
-    """Call `write` once per form token, in one transaction with the token's row.
-
-    `recorded(result)` says what was recorded ("#12: Inspection at table R-01", in the language in
-    use: a repeat is shown it as it was said) and where it is shown; a second submission of the same form gets that instead of a second entry, even when
-    both arrive at once (the second waits on the first's row). A refusal (RuleViolation) frees the
-    token so the corrected form can be sent again, and keeps what the refusal itself recorded (a
-    wrong password counted for the lockout).
-    """
+    """Call `write` once per form token, in one transaction with the token's row."""
     if not token or not key_valid(token):
         return write()  # a form from before tokens: recorded as always
     refusal = None
     with transaction.atomic():
         claim = key_claim(user=request.user, key=_form_key(token), method="POST", path=request.path, fingerprint="form")
         if not claim.fresh:
+            # A second submission of the same form, even one arriving at once (it waited on the
+            # first's row), is shown what the first recorded instead of making a second entry.
             return AlreadyRecorded(claim.row.recorded, claim.row.response_headers.get("Location", "/"))
         try:
             result = write()
         except RuleViolation as caught:
+            # The token is freed so the corrected form can be sent again; what the refusal itself
+            # recorded (a wrong password counted for the lockout) is kept.
             refusal = caught
             key_forget(claim)
         else:
+            # What was recorded ("#12: Inspection at table R-01") and where it is shown, in the language
+            # in use: a repeat is shown it as it was said.
             text, location = recorded(result)
             key_recorded_keep(claim, recorded=text, location=location)
     if refusal is not None:
@@ -116,8 +113,8 @@ def form_write_once(
 
 
 def form_already_recorded(request) -> AlreadyRecorded | None:
-    """Before a page checks the state a first submission changed (a filed submission is no longer
-    a draft): whether this POST repeats a form already recorded."""
+    """Whether this POST repeats a form already recorded: asked before the page checks its state."""
+    # Before, because the first submission changed that state (a filed submission is no longer a draft).
     token = request.POST.get("form_token", "") if request.method == "POST" else ""
     if not token or not key_valid(token) or not request.user.is_authenticated:
         return None

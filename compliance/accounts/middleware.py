@@ -90,11 +90,8 @@ def _multipart_limit() -> int:
 
 
 def _multipart_fingerprint(request, boundary: bytes, spooled) -> str:
-    """The fingerprint of an upload (photos of several MB, beyond what Django keeps in memory), read once
-    in chunks into `spooled` (a file that spills to disk), which the view then reads as the body.
-
-    Django offers no public way to hand a view a body read before it: this sets the stream as
-    HttpRequest.body itself does once it has read it."""
+    """The fingerprint of an upload, read once in chunks into `spooled`, which the view then reads."""
+    # Photos of several MB are beyond what Django keeps in memory: `spooled` spills to disk.
 
     def chunks():
         while chunk := request.read(UPLOAD_CHUNK):
@@ -103,6 +100,8 @@ def _multipart_fingerprint(request, boundary: bytes, spooled) -> str:
 
     found = fingerprint(method=request.method, path=request.path, body=chunks(), boundary=boundary)
     spooled.seek(0)
+    # Django offers no public way to hand a view a body read before it: this sets the stream as
+    # HttpRequest.body itself does once it has read it.
     request._stream, request._read_started = spooled, False
     return found
 

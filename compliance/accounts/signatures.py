@@ -59,10 +59,9 @@ def content_digest(value) -> str:
 def signer_authenticate(
     *, signature: SignatureInput, field: str, jurisdiction: str | Callable[[], str], in_logbook: bool
 ) -> User:
-    """The named person re-authenticates now; a wrong password, or a name locked after too many,
-    refuses the request, naming the field and the rule that asks for the signature: the inspection
-    log's for an entry of the logbook (`in_logbook`), the product's policy for anything else signed.
-    `jurisdiction` may be given as a function, asked only for a refusal (a query a signature saves)."""
+    """The named person re-authenticates now; a wrong password, or a name locked after too many, refuses."""
+    # A refusal names the field and the rule that asks for the signature: the inspection log's for an
+    # entry of the logbook (`in_logbook`), the product's policy for anything else signed.
     # Whatever brought it: a password beyond the limit is never hashed (nor counted as a failure).
     raise_if_any([password_within_limit(password=signature.password, field=field, max_length=PASSWORD_MAX_LENGTH)])
 
@@ -125,9 +124,8 @@ def signer_authenticate(
 
 
 def _signer_and_count(*, username: str, address: str) -> tuple[User | None, SignatureFailures | None]:
-    """The person named, and the wrong passwords typed to sign as that name from `address`, in one
-    query (the count a subquery of the person's row); a name nobody has costs a second query, only
-    on its way to a refusal."""
+    """The person named, and the wrong passwords typed to sign as that name from `address`."""
+    # One query: the count is a subquery of the person's row.
     count = SignatureFailures.objects.filter(username=OuterRef("username"), address=address).order_by()
     person = (
         User._default_manager.filter(username=username)
@@ -137,7 +135,7 @@ def _signer_and_count(*, username: str, address: str) -> tuple[User | None, Sign
         )
         .first()
     )
-    if person is None:
+    if person is None:  # a second query, only on the way to a refusal
         return None, SignatureFailures.objects.filter(username=username, address=address).first()
     if person.signature_failures is None:
         return person, None
@@ -150,22 +148,20 @@ def _signer_and_count(*, username: str, address: str) -> tuple[User | None, Sign
 
 
 def _password_checked(person: User | None, signature: SignatureInput) -> User | None:
-    """ModelBackend.authenticate's check of a person already read: the password, and an active
-    account; with nobody of that name, the hasher still runs once (Django's #20760: a name that
-    does not exist takes as long to refuse). A person without a local password (or nobody of that
-    name) is asked of the casino's directory when one is configured, now: a password it changed, a
-    person it disabled or took out of every mapped group, cannot sign (compliance.accounts.directory_backend)."""
+    """ModelBackend.authenticate's check of a person already read: the password, and an active account."""
     password = signature.password
     if person is not None and person.has_usable_password():
         if person.check_password(password) and ModelBackend().user_can_authenticate(person):
             return person
         return None
+    # A person without a local password (or nobody of that name) is asked of the casino's directory,
+    # now: a password it changed, a person it disabled or took out of every mapped group, cannot sign.
     if directory_configured():
         # Imported here: django-auth-ldap is installed only where a directory is (requirements-directory.txt).
         from compliance.accounts.directory_backend import DirectoryBackend
 
         return DirectoryBackend().authenticate(signature.request, username=signature.username, password=password)
-    User().set_password(password)
+    User().set_password(password)  # Django's #20760: a name that does not exist takes as long to refuse
     return None
 
 

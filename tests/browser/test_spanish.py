@@ -1,7 +1,7 @@
 """The floor on a phone in the security officer's own language, Spanish or English: the person's
 preference, not the browser's (which asks for the other language here), on the floor, the table, a
-refusal (its citation as the rule writes it) and the inspection; and the README's phone
-screenshots of both, side by side."""
+refusal (its citation as the rule writes it) and the inspection; and the phone
+screenshots of both (docs/screenshots.md), side by side."""
 
 from __future__ import annotations
 
