@@ -22,7 +22,7 @@ from typing import Any
 
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.roulette import NOT_CHOSEN
-from compliance.rulebook.subjects import Submission, Table
+from compliance.rulebook.subjects import RulesSubmission, Table
 from compliance.rulebook.violations import Listed, Odds, Typed, Violation, said, translated
 from compliance.rulebook.vocabulary import Game, WheelType
 from compliance.rulebook.words import option_label, option_value
@@ -58,7 +58,7 @@ def as_configuration(raw: dict[str, Any]) -> Configuration:
     )
 
 
-def configurations_of(submission: Submission) -> list[Configuration]:
+def configurations_of(submission: RulesSubmission) -> list[Configuration]:
     """The standard configuration (the submission's own fields), then the others it names."""
     standard = Configuration(
         key=STANDARD,
@@ -71,7 +71,7 @@ def configurations_of(submission: Submission) -> list[Configuration]:
     return [standard, *others]
 
 
-def configuration_of(submission: Submission | None, key: str) -> Configuration | None:
+def configuration_of(submission: RulesSubmission | None, key: str) -> Configuration | None:
     """The configuration a table names, in this submission; None if it has none by that key."""
     if submission is None:
         return None
@@ -182,7 +182,7 @@ def _left(table: Table, template: str, **values: object) -> LeftWithout:
     )
 
 
-def tables_left_without(*, submission: Submission, tables: Iterable[Table]) -> list[LeftWithout]:
+def tables_left_without(*, submission: RulesSubmission, tables: Iterable[Table]) -> list[LeftWithout]:
     """The tables of the submission's game that it gives no configuration they can open under: the
     key they name is not in it, or (for Roulette) their wheel type is not among the configuration's."""
     left = []
@@ -194,7 +194,7 @@ def tables_left_without(*, submission: Submission, tables: Iterable[Table]) -> l
             left.append(_left(table, NOT_IN_VERSION, configuration=Typed(table.configuration)))
         elif table.game == Game.ROULETTE and table.wheel_type not in configuration.wheel_types:
             known = table.wheel_type in WheelType.values()
-            wheel = Listed([WheelType.label_of(table.wheel_type)]) if known else "no"
+            wheel = Listed([WheelType.label_of(table.wheel_type or "")]) if known else "no"
             left.append(_left(table, WHEEL_NOT_ALLOWED, wheel=wheel, name=Typed(configuration.name)))
     return left
 
@@ -296,7 +296,7 @@ def _differences(old: Configuration, new: Configuration, labels: Mapping[str, st
 
 
 def compare(
-    *, in_effect: Submission | None, submission: Submission, labels: Mapping[str, str] | None = None
+    *, in_effect: RulesSubmission | None, submission: RulesSubmission, labels: Mapping[str, str] | None = None
 ) -> list[Change]:
     """What this version changes against the version in effect, configuration by configuration
     (`labels`: wager code → the words a person reads, the jurisdiction's)."""

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Protocol, runtime_checkable
 
 from compliance.rulebook.facts import ChecklistItem, FlagKind
-from compliance.rulebook.subjects import Entry, Equipment, Flag, Person, Property, Submission, Table
+from compliance.rulebook.subjects import Entry, Equipment, Flag, Layout, Person, Property, RulesSubmission, Table, Wheel
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.wagers import Choice, Option, Wager
 
@@ -89,12 +89,14 @@ class Jurisdiction(GameRules, Protocol):
     def check_ball(self, *, material: str, diameter_inches: Decimal) -> list[Violation]: ...
 
     def equipment_change(
-        self, *, table: Table, wheel_changed: bool, ball_changed: bool, wheel: Equipment, ball: Equipment
+        self, *, table: Table, wheel_changed: bool, ball_changed: bool, wheel: Wheel | None, ball: Equipment | None
     ) -> list[Violation]: ...
 
-    def table_equipment(self, *, table: Table, wheel: Equipment, ball: Equipment) -> list[Violation]: ...
+    def table_equipment(self, *, table: Table, wheel: Wheel | None, ball: Equipment | None) -> list[Violation]: ...
 
-    def ball_free(self, *, ball: Equipment, in_use_on: list[str], table: Table | None = None) -> Violation | None: ...
+    def ball_free(
+        self, *, ball: Equipment | None, in_use_on: list[str], table: Table | None = None
+    ) -> Violation | None: ...
 
     def table_configuration(
         self, *, game: str, wheel_type: str | None, has_external_movable_parts: bool
@@ -222,11 +224,11 @@ class Jurisdiction(GameRules, Protocol):
         configurations: object = ...,
     ) -> list[Violation]: ...
 
-    def may_edit_submission(self, *, submission: Submission) -> Violation | None: ...
+    def may_edit_submission(self, *, submission: RulesSubmission) -> Violation | None: ...
 
-    def may_file(self, *, submission: Submission, signer: Person) -> list[Violation | None]: ...
+    def may_file(self, *, submission: RulesSubmission, signer: Person) -> list[Violation | None]: ...
 
-    def may_decide(self, submission: Submission, *, signer: Person) -> list[Violation | None]: ...
+    def may_decide(self, submission: RulesSubmission, *, signer: Person) -> list[Violation | None]: ...
 
     def check_layout(
         self,
@@ -238,10 +240,10 @@ class Jurisdiction(GameRules, Protocol):
         offered: Iterable[str] = ...,
     ) -> list[Violation]: ...
 
-    def may_decide_layout(self, layout: Submission, *, signer: Person) -> list[Violation | None]: ...
+    def may_decide_layout(self, layout: Layout, *, signer: Person) -> list[Violation | None]: ...
 
     def configuration_ready(
-        self, *, table: Table, layout: Submission, rules_submission: Submission
+        self, *, table: Table, layout: Layout | None, rules_submission: RulesSubmission | None
     ) -> list[Violation]: ...
 
     # Chapter 651a: Casino War.
@@ -254,7 +256,7 @@ class Jurisdiction(GameRules, Protocol):
     def cards_at_opening(self, *, table: Table, cards: str | None) -> Violation | None: ...
 
     def deck_change_allowed(
-        self, *, table: Table, decks: int, rules_submission: Submission | None
+        self, *, table: Table, decks: int, rules_submission: RulesSubmission | None
     ) -> Violation | None: ...
 
     def deck_composition(
@@ -280,7 +282,7 @@ class Jurisdiction(GameRules, Protocol):
         entry_kind: str,
         details: dict[str, object],
         correction: dict[str, object],
-        rules_submission: Submission | None,
+        rules_submission: RulesSubmission | None,
     ) -> list[Violation | None]: ...
 
     # § 617a.6 (N.J.A.C. 19:47-5.4, Section 4(d)): the kinds of "no spin" listed.

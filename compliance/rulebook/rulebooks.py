@@ -22,7 +22,7 @@ from compliance.rulebook.facts import ChecklistItem, FlagKind
 from compliance.rulebook.games import casino_war
 from compliance.rulebook.jurisdictions import new_jersey, section_4
 from compliance.rulebook.jurisdictions import pennsylvania as facts
-from compliance.rulebook.subjects import Submission, Table
+from compliance.rulebook.subjects import Layout, RulesSubmission, Table
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game, WheelType
 from compliance.rulebook.words import feature_label
@@ -144,7 +144,9 @@ class Pennsylvania:
 
     may_decide_layout = staticmethod(approvals.may_decide_layout)
 
-    def configuration_ready(self, *, table: Table, layout: Submission, rules_submission: Submission) -> list[Violation]:
+    def configuration_ready(
+        self, *, table: Table, layout: Layout | None, rules_submission: RulesSubmission | None
+    ) -> list[Violation]:
         """The opening gate: what the Board approved, in effect today, allows the table as it is now."""
         return approvals.configuration_ready(table=table, layout=layout, rules_submission=rules_submission)
 
@@ -180,7 +182,7 @@ class Pennsylvania:
         entry_kind: str,
         details: dict[str, object],
         correction: dict[str, object],
-        rules_submission: Submission | None,
+        rules_submission: RulesSubmission | None,
     ) -> list[Violation | None]:
         """A correction passes every rule its entry passed when it was made, at this table, for its
         jurisdiction, game and configuration (docs/readings.md): a "no spin" of a kind this text lists
@@ -507,7 +509,9 @@ class Borrowing(Pennsylvania):
             if feature not in features
         ]
 
-    def configuration_ready(self, *, table: Table, layout: Submission, rules_submission: Submission) -> list[Violation]:
+    def configuration_ready(
+        self, *, table: Table, layout: Layout | None, rules_submission: RulesSubmission | None
+    ) -> list[Violation]:
         """Pennsylvania's opening gate (borrowed), the table's approved layout held to this text's own
         areas too: a table whose wheel type or configuration changed since its layout was approved
         opens only if the layout still has them (N.J.A.C. 19:47-5.1(e), (f), 5.2(b); Section 4(a)(6)(ii),

@@ -9,7 +9,7 @@ from compliance.rulebook.catalogue import violation
 from compliance.rulebook.configurations import configuration_of
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.jurisdictions import pennsylvania as pa
-from compliance.rulebook.subjects import Submission, Table
+from compliance.rulebook.subjects import RulesSubmission, Table
 from compliance.rulebook.violations import Odds, Violation
 from compliance.rulebook.vocabulary import Game
 from compliance.rulebook.words import in_words
@@ -45,7 +45,7 @@ def casino_war_decks_allowed(*, decks: int, automated_shuffler: bool) -> Violati
     return violation("casino_war_decks", field="decks")
 
 
-def deck_change_allowed(*, table: Table, decks: int, rules_submission: Submission | None) -> Violation | None:
+def deck_change_allowed(*, table: Table, decks: int, rules_submission: RulesSubmission | None) -> Violation | None:
     """§ 651a.3(a), (c): the decks a deck change puts on the table are what the table may use: six or
     eight from the manual dealing shoe; 12 to 16, in two equal batches, only where the Rules Submission
     in effect approves an automated card shuffling device in the table's configuration."""
