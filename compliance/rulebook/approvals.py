@@ -22,7 +22,7 @@ from compliance.rulebook.jurisdiction import GameRules
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.roles import APPROVER_ROLES, FILER_ROLES
 from compliance.rulebook.subjects import Layout, Person, RulesSubmission, Table
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Violation, gettext_noop
 from compliance.rulebook.vocabulary import Game, WheelType
 from compliance.rulebook.words import feature_label
 
@@ -258,7 +258,7 @@ def configuration_ready(
             )
         violations.extend(
             dataclasses.replace(
-                v.reworded("Table {table}'s approved layout: {inner}", table=table.number), field="table"
+                v.reworded(gettext_noop("Table {table}'s approved layout: {inner}"), table=table.number), field="table"
             )
             for v in lacking
             if v.code not in ("layout_feature_unknown", "touchdown_not_electronic")

@@ -8,7 +8,7 @@ applied by policy (rulebooks.Section4): this text sets none, and every such answ
 from __future__ import annotations
 
 from compliance.rulebook.games.roulette import double_zero_loss_chosen
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Violation, gettext_noop
 from compliance.rulebook.wagers import Choice, Option, Wager, big_six_wagers, standard_wagers
 
 NAME = "the Section 4 rules"
@@ -18,7 +18,7 @@ PAYOUT_ODDS = "Section 4(b)(1)"
 WAGERS = {
     **standard_wagers(payout_citation=PAYOUT_ODDS, first_five_citation="Section 4(a)(5)(v)"),
     # Section 4(a)(6): 10, 11, 12, 13, 14, 15 and 33.
-    "seven_numbers": Wager("seven_numbers", "Seven Numbers", 7, (4, 1), PAYOUT_ODDS, optional=True),
+    "seven_numbers": Wager("seven_numbers", gettext_noop("Seven Numbers"), 7, (4, 1), PAYOUT_ODDS, optional=True),
 }
 
 OPTIONS: dict[str, Option] = {
@@ -44,9 +44,9 @@ def required_options(*, wheel_types: list[str], options: dict[str, object]) -> l
 
 IRREGULARITIES = "Section 4(d)"
 IRREGULARITY_KINDS = (
-    ("same_direction", "ball spun in the same direction as the wheel (Section 4(d)(1))"),
-    ("under_four_revolutions", "ball did not complete four revolutions (Section 4(d)(2))"),
-    ("foreign_object", "a foreign object entered the wheel (Section 4(d)(3))"),
+    ("same_direction", gettext_noop("ball spun in the same direction as the wheel (Section 4(d)(1))")),
+    ("under_four_revolutions", gettext_noop("ball did not complete four revolutions (Section 4(d)(2))")),
+    ("foreign_object", gettext_noop("a foreign object entered the wheel (Section 4(d)(3))")),
 )
 
 # ---- Where this text has its own paragraph for what Pennsylvania's rules check ----
@@ -83,7 +83,7 @@ BIG_SIX_ODDS_WORDING: Choice | None = (("to", "win"), "Section 4(e)(2)")
 CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None = None
 # The text is "Roulette and Big Six Wheels Rules": it says nothing of Casino War, neither allowing nor
 # forbidding it. Refusing the game is the product's policy: it holds no rules to keep one by.
-NO_CASINO_WAR: str | None = (
+NO_CASINO_WAR: str | None = gettext_noop(
     "Product policy: the text held for this jurisdiction, Section 4 (Roulette and Big Six Wheels Rules), "
     "has no Casino War"
 )
