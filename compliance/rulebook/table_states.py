@@ -19,7 +19,7 @@ from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game, TableState
 
 if TYPE_CHECKING:
-    from compliance.rulebook.jurisdiction import Jurisdiction
+    from compliance.rulebook.rulebooks import Pennsylvania as Jurisdiction
 
 # The events of the logbook that move a table (the logbook's entry kinds of the same names), and
 # VOID: an amendment that takes away the inspection the table's opening rests on.

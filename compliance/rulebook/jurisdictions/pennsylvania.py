@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from compliance.rulebook.facts import ChecklistItem
+from compliance.rulebook.facts import ChecklistItem, Facts
 from compliance.rulebook.violations import Violation, gettext_noop
 from compliance.rulebook.vocabulary import Game, Role
 from compliance.rulebook.wagers import DOUBLE, SINGLE, Choice, Option, Paytable, big_six_wagers, standard_wagers
@@ -406,3 +406,26 @@ CASINO_WAR_BOXES = proposed("651a.7(e)")
 CASINO_WAR_MAX_BOXES = 7
 # § 651a.3(d): the decks opened for use are changed at least once every 24 hours (the overdue scan's deadline).
 CASINO_WAR_DECK_CHANGE_HOURS = 24
+
+
+# ---- This text's facts, as its rulebook applies them (rulebooks.py) ----
+
+FACTS = Facts(
+    name=NAME,
+    text="58 Pa. Code",
+    wagers_citation=WAGERS_CITATION,
+    payout_odds=PAYOUT_ODDS,
+    wagers=WAGERS,
+    options=OPTIONS,
+    exclusivity=exclusivity,
+    required_options=required_options,
+    options_refused=OPTIONS_REFUSED,
+    big_six_citation=BIG_SIX_CITATION,
+    big_six_wagers=BIG_SIX_WAGERS,
+    big_six_clapper=BIG_SIX_CLAPPER,
+    big_six_odds_wording=BIG_SIX_ODDS_WORDING,
+    casino_war_payouts=CASINO_WAR_PAYOUTS,
+    no_casino_war=NO_CASINO_WAR,
+    irregularities=IRREGULARITIES,
+    irregularity_kinds=IRREGULARITY_KINDS,
+)

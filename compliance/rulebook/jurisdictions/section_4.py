@@ -7,6 +7,7 @@ applied by policy (rulebooks.Section4): this text sets none, and every such answ
 
 from __future__ import annotations
 
+from compliance.rulebook.facts import Facts
 from compliance.rulebook.games.roulette import double_zero_loss_chosen
 from compliance.rulebook.violations import Violation, gettext_noop
 from compliance.rulebook.wagers import Choice, Option, Wager, big_six_wagers, standard_wagers
@@ -86,4 +87,31 @@ CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None = None
 NO_CASINO_WAR: str | None = gettext_noop(
     "Product policy: the text held for this jurisdiction, Section 4 (Roulette and Big Six Wheels Rules), "
     "has no Casino War"
+)
+
+
+# ---- This text's facts, as its rulebook applies them (rulebooks.py) ----
+
+FACTS = Facts(
+    name=NAME,
+    text="Section 4",
+    wagers_citation=WAGERS_CITATION,
+    payout_odds=PAYOUT_ODDS,
+    wagers=WAGERS,
+    options=OPTIONS,
+    exclusivity=exclusivity,
+    required_options=required_options,
+    options_refused=OPTIONS_REFUSED,
+    big_six_citation=BIG_SIX_CITATION,
+    big_six_wagers=BIG_SIX_WAGERS,
+    big_six_clapper=BIG_SIX_CLAPPER,
+    big_six_odds_wording=BIG_SIX_ODDS_WORDING,
+    casino_war_payouts=CASINO_WAR_PAYOUTS,
+    no_casino_war=NO_CASINO_WAR,
+    irregularities=IRREGULARITIES,
+    irregularity_kinds=IRREGULARITY_KINDS,
+    own=OWN,
+    layout_for_wager=LAYOUT_FOR_WAGER,
+    layout_for_double_zero=LAYOUT_FOR_DOUBLE_ZERO,
+    layout_for_big_six=LAYOUT_FOR_BIG_SIX,
 )
