@@ -20,11 +20,12 @@ from rest_framework.test import APIClient
 from compliance.accounts.models import User
 from compliance.accounts.services import person_language_set
 from compliance.casinos.models import Property
-from compliance.rulebook import RuleViolation, flags, game_rules_for, rulebook_for
+from compliance.rulebook import RuleViolation, flags, game_rules_for, roles, rulebook_for
 from compliance.rulebook import words as labels
 from compliance.rulebook.catalogue import CATALOGUE, violation
 from compliance.rulebook.games import casino_war
-from compliance.rulebook.procedure import role_phrase
+from compliance.rulebook.jurisdictions import pennsylvania
+from compliance.rulebook.procedure import role_names, role_phrase
 from compliance.rulebook.vocabulary import Jurisdiction, Role, Vocabulary
 from inspections.flags import overdue
 from inspections.reports.models import Report
@@ -78,6 +79,12 @@ def rulebook_words() -> list[str]:
     found = [entry.template for entry in CATALOGUE.values()]
     found += [member.label for vocabulary in Vocabulary.__subclasses__() for member in vocabulary]
     found += [role_phrase(type("Signer", (), {"role": role})) for role in Role]
+    # The roles a rule allows, as its sentence names them (role_names of each set of roles).
+    for module in (roles, pennsylvania):
+        for value in vars(module).values():
+            for item in value.values() if isinstance(value, dict) else (value,):
+                if isinstance(item, frozenset) and item and all(isinstance(role, Role) for role in item):
+                    found.append(role_names(item))
     found += list(labels.LAYOUT_FEATURE_LABELS.values()) + list(labels.OPTION_LABELS.values())
     found += [value for value in labels.VALUE_WORDS.values() if isinstance(value, str)]
     found += [kind.label for kind in flags.FLAG_KINDS] + [label for _, label in casino_war.CARD_CHECKS]
