@@ -3,6 +3,7 @@ citations unchanged), the API's refusals and the flags' mail; chosen by the pers
 browser, else English; and the catalogue complete, its placeholders and citations kept, its .mo
 compiled from it."""
 
+import ast
 import re
 from datetime import datetime
 from pathlib import Path
@@ -18,10 +19,14 @@ from rest_framework.test import APIClient
 
 from compliance.accounts.models import User
 from compliance.accounts.services import person_language_set
-from compliance.casinos.i18n import rulebook_messages
 from compliance.casinos.models import Property
-from compliance.rulebook import RuleViolation
+from compliance.rulebook import RuleViolation, flags, game_rules_for, roles, rulebook_for
+from compliance.rulebook import words as labels
 from compliance.rulebook.catalogue import CATALOGUE, violation
+from compliance.rulebook.games import casino_war
+from compliance.rulebook.jurisdictions import pennsylvania
+from compliance.rulebook.procedure import role_names, role_phrase
+from compliance.rulebook.vocabulary import Jurisdiction, Role, Vocabulary
 from inspections.flags import services as flag_services
 from inspections.reports.models import Report
 from tests.factories import PASSWORD, flag_raised
@@ -58,13 +63,50 @@ def test_every_message_of_the_catalogue_has_its_spanish_and_none_is_fuzzy(catalo
     assert len(catalogue) > 500
 
 
+def rulebook_marked() -> set[str]:
+    """Every text the rulebook marks with gettext_noop, read from its source as makemessages reads it."""
+    found = set()
+    for path in (Path(settings.BASE_DIR) / "compliance" / "rulebook").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "gettext_noop":
+                found.add(node.args[0].value)
+    return found
+
+
+def rulebook_words() -> list[str]:
+    """What the rulebook says, as its rules answer it: the refusals' templates, the vocabulary, the
+    role phrases, the checklist, flags, wagers, irregularities, options and layout features."""
+    found = [entry.template for entry in CATALOGUE.values()]
+    found += [member.label for vocabulary in Vocabulary.__subclasses__() for member in vocabulary]
+    found += [role_phrase(type("Signer", (), {"role": role})) for role in Role]
+    # The roles a rule allows, as its sentence names them (role_names of each set of roles).
+    for module in (roles, pennsylvania):
+        for value in vars(module).values():
+            for item in value.values() if isinstance(value, dict) else (value,):
+                if isinstance(item, frozenset) and item and all(isinstance(role, Role) for role in item):
+                    found.append(role_names(item))
+    found += list(labels.LAYOUT_FEATURE_LABELS.values()) + list(labels.OPTION_LABELS.values())
+    found += [value for value in labels.VALUE_WORDS.values() if isinstance(value, str)]
+    found += [kind.label for kind in flags.FLAG_KINDS] + [label for _, label in casino_war.CARD_CHECKS]
+    for code in Jurisdiction:
+        rules, game = rulebook_for(code), game_rules_for(code)
+        found += [item.label for item in rules.CHECKLIST] + [label for _, label in rules.IRREGULARITY_KINDS]
+        found += [wager.label for wager in (*game.WAGERS.values(), *game.BIG_SIX_WAGERS.values())]
+    found += [label for _, label in casino_war.IRREGULARITY_KINDS]
+    return list(dict.fromkeys(found))
+
+
 def test_every_sentence_and_word_of_the_rulebook_is_in_the_catalogue(catalogue):
     """The refusals, the vocabulary, the checklists, flags, wagers, options and layout features: a
-    message added to the rulebook without `make messages` fails here."""
+    message added to the rulebook without `make messages` fails here, and so does one said without
+    its gettext_noop mark (which makemessages finds it by)."""
     translated = {entry.msgid for entry in catalogue if entry.translated() and not entry.msgctxt}
-    missing = [text for text in rulebook_messages() if text not in translated]
+    marked = rulebook_marked()
+    missing = [text for text in sorted(marked) if text not in translated]
     assert missing == []
     assert {entry.template for entry in CATALOGUE.values()} <= translated
+    unmarked = [text for text in rulebook_words() if text not in marked]
+    assert unmarked == []
 
 
 def test_the_floor_and_its_forms_are_in_the_catalogue(catalogue):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.casino_war import OPTIONS as CASINO_WAR_OPTIONS
-from compliance.rulebook.jurisdiction import GameRules, Jurisdiction
+from compliance.rulebook.jurisdiction import GameRules
 from compliance.rulebook.jurisdictions import new_jersey as nj
 from compliance.rulebook.jurisdictions import section_4 as s4
 from compliance.rulebook.rulebooks import (
@@ -23,6 +23,9 @@ from compliance.rulebook.rulebooks import (
 from compliance.rulebook.violations import LimitReached, RuleViolation, Violation, raise_if_any
 from compliance.rulebook.vocabulary import Jurisdiction as Code
 from compliance.rulebook.vocabulary import Procedure
+
+# A jurisdiction's rulebook: Pennsylvania's class is the interface every rulebook has.
+Jurisdiction = Pennsylvania
 
 pa = Pennsylvania()
 

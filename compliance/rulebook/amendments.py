@@ -11,15 +11,15 @@ from compliance.rulebook.games.casino_war import IRREGULARITY_KINDS as CASINO_WA
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.roles import AMENDER_ROLES
 from compliance.rulebook.subjects import Entry, Person
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Violation, gettext_noop
 from compliance.rulebook.words import in_words, moment_words
 
 # What an amendment says of the entry it amends (the entry itself is never changed, docs/architecture.md: People):
 # corrected values; entered in error (it should not be in the log); a duplicate of an earlier entry.
 AMENDMENT_KINDS = (
     ("correction", "correction"),
-    ("entered_in_error", "entered in error"),
-    ("duplicate", "duplicate of an earlier entry"),
+    ("entered_in_error", gettext_noop("entered in error")),
+    ("duplicate", gettext_noop("duplicate of an earlier entry")),
 )
 VOIDING_AMENDMENTS = frozenset({"entered_in_error", "duplicate"})
 # The table's `inspection_void_reason` when the inspection it was to open on was amended away, in words.
@@ -103,7 +103,10 @@ def _correction_value_problem(
         choices = (
             (*pa.IRREGULARITY_KINDS, *CASINO_WAR_IRREGULARITY_KINDS)
             if entry_kind == "irregularity"
-            else (("adjustment", "adjustment"), ("replacement", "replacement"))
+            else (
+                ("adjustment", gettext_noop("adjustment")),
+                ("replacement", gettext_noop("replacement")),
+            )
         )
         if value not in dict(choices):
             return violation("correction_value/kind", field=field, choices=in_words(choices))

@@ -21,8 +21,8 @@ from compliance.rulebook.games.roulette import NOT_CHOSEN, check_roulette_submis
 from compliance.rulebook.jurisdiction import GameRules
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.roles import APPROVER_ROLES, FILER_ROLES
-from compliance.rulebook.subjects import Person, Submission, Table
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.subjects import Layout, Person, RulesSubmission, Table
+from compliance.rulebook.violations import Violation, gettext_noop
 from compliance.rulebook.vocabulary import Game, WheelType
 from compliance.rulebook.words import feature_label
 
@@ -107,7 +107,7 @@ def check_configuration(
     )
 
 
-def may_edit_submission(*, submission: Submission) -> Violation | None:
+def may_edit_submission(*, submission: RulesSubmission) -> Violation | None:
     if submission.status != "draft":
         return violation(
             "submission_not_draft",
@@ -118,7 +118,7 @@ def may_edit_submission(*, submission: Submission) -> Violation | None:
     return None
 
 
-def may_file(*, submission: Submission, signer: Person) -> list[Violation | None]:
+def may_file(*, submission: RulesSubmission, signer: Person) -> list[Violation | None]:
     """The certificate holder's compliance manager files a valid draft with the Board."""
     violations = [may_edit_submission(submission=submission)]
     if signer.role not in FILER_ROLES or signer.property_id != submission.property_id:
@@ -135,7 +135,7 @@ def may_file(*, submission: Submission, signer: Person) -> list[Violation | None
     return violations
 
 
-def may_decide(submission: Submission, *, signer: Person) -> list[Violation | None]:
+def may_decide(submission: RulesSubmission, *, signer: Person) -> list[Violation | None]:
     """A Board agent of the property's jurisdiction approves or rejects a filed submission."""
     violations: list[Violation | None] = []
     if submission.status != "filed":
@@ -183,7 +183,7 @@ def check_layout(
     return violations
 
 
-def may_decide_layout(layout: Submission, *, signer: Person) -> list[Violation | None]:
+def may_decide_layout(layout: Layout, *, signer: Person) -> list[Violation | None]:
     """The Bureau approves a layout (§ 617a.1(f); § 619a.1(g), § 651a.2(b) for Big Six and Casino War,
     proposed): a regulator of the jurisdiction, on a pending one."""
     citation = pa.LAYOUT_APPROVAL_BY_GAME[layout.game]
@@ -206,7 +206,11 @@ OwnLayoutAreas = Callable[..., list[Violation]]
 
 
 def configuration_ready(
-    *, table: Table, layout: Submission, rules_submission: Submission, own_layout: OwnLayoutAreas | None = None
+    *,
+    table: Table,
+    layout: Layout | None,
+    rules_submission: RulesSubmission | None,
+    own_layout: OwnLayoutAreas | None = None,
 ) -> list[Violation]:
     """Before a table opens: an approved layout and an approved Rules Submission in effect for its
     game that approves the table's configuration (configurations.py); for Roulette, a configuration
@@ -254,7 +258,7 @@ def configuration_ready(
             )
         violations.extend(
             dataclasses.replace(
-                v.reworded("Table {table}'s approved layout: {inner}", table=table.number), field="table"
+                v.reworded(gettext_noop("Table {table}'s approved layout: {inner}"), table=table.number), field="table"
             )
             for v in lacking
             if v.code not in ("layout_feature_unknown", "touchdown_not_electronic")
@@ -263,7 +267,8 @@ def configuration_ready(
         violations.append(violation("wheel_not_registered/big_six", field="table", table=table.number))
     if table.game != Game.ROULETTE:
         return violations
-    if configuration is not None and table.wheel_type not in configuration.wheel_types:
+    # A configuration is only ever found in a Rules Submission (configuration_of).
+    if rules_submission is not None and configuration is not None and table.wheel_type not in configuration.wheel_types:
         violations.append(
             violation(
                 "rules_submission_wheel_type",

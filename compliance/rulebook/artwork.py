@@ -15,7 +15,7 @@ the store (one file per SHA-256, and a quota of bytes).
 from __future__ import annotations
 
 from compliance.rulebook.catalogue import violation
-from compliance.rulebook.violations import Violation, policy_template
+from compliance.rulebook.violations import Violation, gettext_noop, policy_template
 
 # The artwork's kinds, each by the bytes its files begin with, and its media type.
 ARTWORK_SIGNATURES = {
@@ -27,19 +27,27 @@ ARTWORK_HEAD_BYTES = max(len(magic) for magic, _ in ARTWORK_SIGNATURES.values())
 
 
 ARTWORK_POLICY = policy_template(
-    "Product policy: a layout is submitted with its artwork, a PDF, PNG or JPEG file of at most {size}"
+    gettext_noop("Product policy: a layout is submitted with its artwork, a PDF, PNG or JPEG file of at most {size}")
 )
 
 
-ARTWORK_PIXELS_POLICY = policy_template("Product policy: a layout's artwork image has at most {megapixels} megapixels")
+ARTWORK_PIXELS_POLICY = policy_template(
+    gettext_noop("Product policy: a layout's artwork image has at most {megapixels} megapixels")
+)
 ARTWORK_ACTIVE_POLICY = policy_template(
-    "Product policy: a layout's artwork PDF carries no active content (no JavaScript, no action run on "
-    "opening, no launched program, no embedded file)"
+    gettext_noop(
+        "Product policy: a layout's artwork PDF carries no active content (no JavaScript, no action run on "
+        "opening, no launched program, no embedded file)"
+    )
 )
-ARTWORK_QUOTA_POLICY = policy_template("Product policy: a property keeps at most {size} of layout artwork")
+ARTWORK_QUOTA_POLICY = policy_template(
+    gettext_noop("Product policy: a property keeps at most {size} of layout artwork")
+)
 ARTWORK_RETENTION_POLICY = policy_template(
-    "Product policy: the artwork of a rejected layout is removed {days} days after the rejection; its "
-    "SHA-256 stays with the signatures"
+    gettext_noop(
+        "Product policy: the artwork of a rejected layout is removed {days} days after the rejection; its "
+        "SHA-256 stays with the signatures"
+    )
 )
 
 # What a PDF may not hold: names of active content (a dictionary's key, or an action's /S), as the

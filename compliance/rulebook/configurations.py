@@ -22,8 +22,8 @@ from typing import Any
 
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.roulette import NOT_CHOSEN
-from compliance.rulebook.subjects import Submission, Table
-from compliance.rulebook.violations import Listed, Odds, Typed, Violation, said, translated
+from compliance.rulebook.subjects import RulesSubmission, Table
+from compliance.rulebook.violations import Listed, Odds, Typed, Violation, gettext_noop, said, translated
 from compliance.rulebook.vocabulary import Game, WheelType
 from compliance.rulebook.words import option_label, option_value
 
@@ -58,7 +58,7 @@ def as_configuration(raw: dict[str, Any]) -> Configuration:
     )
 
 
-def configurations_of(submission: Submission) -> list[Configuration]:
+def configurations_of(submission: RulesSubmission) -> list[Configuration]:
     """The standard configuration (the submission's own fields), then the others it names."""
     standard = Configuration(
         key=STANDARD,
@@ -71,7 +71,7 @@ def configurations_of(submission: Submission) -> list[Configuration]:
     return [standard, *others]
 
 
-def configuration_of(submission: Submission | None, key: str) -> Configuration | None:
+def configuration_of(submission: RulesSubmission | None, key: str) -> Configuration | None:
     """The configuration a table names, in this submission; None if it has none by that key."""
     if submission is None:
         return None
@@ -129,7 +129,7 @@ def within(configuration: Configuration, index: int | None, found: Iterable[Viol
         return list(found)
     return [
         dataclasses.replace(
-            v.reworded("Configuration “{name}”: {inner}", name=configuration.name),
+            v.reworded(gettext_noop("Configuration “{name}”: {inner}"), name=configuration.name),
             field=f"configurations.{index}.{v.field}" if v.field else f"configurations.{index}",
         )
         for v in found
@@ -137,19 +137,19 @@ def within(configuration: Configuration, index: int | None, found: Iterable[Viol
 
 
 # Why a table is left without a configuration, in the rulebook's English (said in the reader's
-# language where a page shows it: its catalogue's entries, compliance.casinos.i18n).
-NOT_IN_VERSION = "it uses the configuration “{configuration}”, which this version does not have"
-WHEEL_NOT_ALLOWED = "it has a {wheel} wheel, which the configuration “{name}” does not allow"
+# language where a page shows it: marked for the translators with gettext_noop).
+NOT_IN_VERSION = gettext_noop("it uses the configuration “{configuration}”, which this version does not have")
+WHEEL_NOT_ALLOWED = gettext_noop("it has a {wheel} wheel, which the configuration “{name}” does not allow")
 
 # The words of a configuration's differences from the version in effect (`_differences`).
 DIFFERENCES = (
-    "wheel types: {before} → {after}",
-    "{label}: offered at {after}",
-    "{label}: no longer offered (was {before})",
-    "{label}: {before} → {after}",
-    "name: {before} → {after}",
-    "not chosen",
-    "none",
+    gettext_noop("wheel types: {before} → {after}"),
+    gettext_noop("{label}: offered at {after}"),
+    gettext_noop("{label}: no longer offered (was {before})"),
+    gettext_noop("{label}: {before} → {after}"),
+    gettext_noop("name: {before} → {after}"),
+    gettext_noop("not chosen"),
+    gettext_noop("none"),
 )
 
 
@@ -182,7 +182,7 @@ def _left(table: Table, template: str, **values: object) -> LeftWithout:
     )
 
 
-def tables_left_without(*, submission: Submission, tables: Iterable[Table]) -> list[LeftWithout]:
+def tables_left_without(*, submission: RulesSubmission, tables: Iterable[Table]) -> list[LeftWithout]:
     """The tables of the submission's game that it gives no configuration they can open under: the
     key they name is not in it, or (for Roulette) their wheel type is not among the configuration's."""
     left = []
@@ -194,7 +194,7 @@ def tables_left_without(*, submission: Submission, tables: Iterable[Table]) -> l
             left.append(_left(table, NOT_IN_VERSION, configuration=Typed(table.configuration)))
         elif table.game == Game.ROULETTE and table.wheel_type not in configuration.wheel_types:
             known = table.wheel_type in WheelType.values()
-            wheel = Listed([WheelType.label_of(table.wheel_type)]) if known else "no"
+            wheel = Listed([WheelType.label_of(table.wheel_type or "")]) if known else gettext_noop("no")
             left.append(_left(table, WHEEL_NOT_ALLOWED, wheel=wheel, name=Typed(configuration.name)))
     return left
 
@@ -217,27 +217,30 @@ class Difference:
         the reader's language, `text` in English)."""
         if self.subject == "wheel_types":
             return (
-                "wheel types: {before} → {after}",
+                gettext_noop("wheel types: {before} → {after}"),
                 {"before": _wheel_types(self.before), "after": _wheel_types(self.after)},  # type: ignore[arg-type]
             )
         if self.subject == "payout_odds":
             if self.before is None:
-                return ("{label}: offered at {after}", {"label": self.label, "after": _odds(self.after)})
+                return (gettext_noop("{label}: offered at {after}"), {"label": self.label, "after": _odds(self.after)})
             if self.after is None:
                 return (
-                    "{label}: no longer offered (was {before})",
+                    gettext_noop("{label}: no longer offered (was {before})"),
                     {"label": self.label, "before": _odds(self.before)},
                 )
             return (
-                "{label}: {before} → {after}",
+                gettext_noop("{label}: {before} → {after}"),
                 {"label": self.label, "before": _odds(self.before), "after": _odds(self.after)},
             )
         if self.subject == "options":
             return (
-                "{label}: {before} → {after}",
+                gettext_noop("{label}: {before} → {after}"),
                 {"label": self.label, "before": _option(self.before), "after": _option(self.after)},
             )
-        return ("name: {before} → {after}", {"before": Typed(str(self.before)), "after": Typed(str(self.after))})
+        return (
+            gettext_noop("name: {before} → {after}"),
+            {"before": Typed(str(self.before)), "after": Typed(str(self.after))},
+        )
 
     def text(self) -> str:
         template, values = self.parts()
@@ -271,11 +274,11 @@ def _wheel_types(codes: Iterable[str]) -> object:
     """The wheel types in the words of the rules ("single zero, double zero used as single zero")."""
     known = WheelType.values()
     names = [WheelType.label_of(code) if code in known else code for code in codes]
-    return Listed(names) if names else "none"
+    return Listed(names) if names else gettext_noop("none")
 
 
 def _option(value: object) -> object:
-    return "not chosen" if value in NOT_CHOSEN else option_value(value)
+    return gettext_noop("not chosen") if value in NOT_CHOSEN else option_value(value)
 
 
 def _differences(old: Configuration, new: Configuration, labels: Mapping[str, str]) -> list[Difference]:
@@ -296,7 +299,7 @@ def _differences(old: Configuration, new: Configuration, labels: Mapping[str, st
 
 
 def compare(
-    *, in_effect: Submission | None, submission: Submission, labels: Mapping[str, str] | None = None
+    *, in_effect: RulesSubmission | None, submission: RulesSubmission, labels: Mapping[str, str] | None = None
 ) -> list[Change]:
     """What this version changes against the version in effect, configuration by configuration
     (`labels`: wager code → the words a person reads, the jurisdiction's)."""

@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.jurisdictions import pennsylvania as pa
-from compliance.rulebook.subjects import Equipment, Table
+from compliance.rulebook.subjects import Equipment, Table, Wheel
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Compartments, Game, TableState, WheelColour, WheelType
 
@@ -282,7 +282,7 @@ def check_ball(*, material: str, diameter_inches: Decimal) -> list[Violation]:
 
 
 def equipment_change(
-    *, table: Table, wheel_changed: bool, ball_changed: bool, wheel: Equipment, ball: Equipment
+    *, table: Table, wheel_changed: bool, ball_changed: bool, wheel: Wheel | None, ball: Equipment | None
 ) -> list[Violation]:
     """§ 617a.2(d): a wheel or ball changed on an inspected or open table would play uninspected;
     and one wheel or ball is on one table at a time."""
@@ -326,10 +326,10 @@ def configuration_change(*, table: Table, changed: set[str]) -> Violation | None
 
 
 # The paragraph that gives a table of the game its wheel: Roulette's (§ 617a.1(b)), Big Six's (§ 619a.1(a)).
-WHEEL_OF_GAME = {Game.ROULETTE: pa.WHEEL_DIAMETER, Game.BIG_SIX: pa.BIG_SIX_WHEEL}
+WHEEL_OF_GAME: dict[str, str] = {Game.ROULETTE: pa.WHEEL_DIAMETER, Game.BIG_SIX: pa.BIG_SIX_WHEEL}
 
 
-def table_equipment(*, table: Table, wheel: Equipment, ball: Equipment) -> list[Violation]:
+def table_equipment(*, table: Table, wheel: Wheel | None, ball: Equipment | None) -> list[Violation]:
     """The wheel a table uses is of the table's game (§ 617a.1(b); § 619a.1(a), proposed) and, for
     Roulette, of the table's type (§ 617a.1(c)–(e)); the wheel and ball are of its property."""
     violations = []
@@ -370,7 +370,7 @@ def table_equipment(*, table: Table, wheel: Equipment, ball: Equipment) -> list[
     return violations
 
 
-def ball_free(*, ball: Equipment, in_use_on: list[str], table: Table | None = None) -> Violation | None:
+def ball_free(*, ball: Equipment | None, in_use_on: list[str], table: Table | None = None) -> Violation | None:
     """A replacement ball comes from the spares: one ball is never in play on two tables, and the ball
     put on a table (`table`) is not the one already on it."""
     if ball is not None and table is not None and ball.pk == table.ball_id:

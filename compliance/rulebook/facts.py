@@ -1,8 +1,15 @@
-"""The shapes a jurisdiction's facts take: a checklist item, a kind of flag (wagers: wagers.py)."""
+"""The shapes a jurisdiction's facts take: a checklist item, a kind of flag, the facts of its text
+(wagers: wagers.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from compliance.rulebook.violations import Violation
+    from compliance.rulebook.wagers import Choice, Option, Wager
 
 
 @dataclass(frozen=True)
@@ -32,3 +39,34 @@ class FlagKind:
     def citation_for(self, game: str) -> str:
         """The citation of this kind of flag at a table of `game`."""
         return dict(self.by_game).get(game, self.citation)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What one jurisdiction's own text sets, which the shared rules apply (rulebooks.py): its name,
+    its wagers, odds and options (and its rules of them), Big Six, Casino War, its irregularities
+    and, where it borrows Pennsylvania's procedure, its own paragraphs for what those rules check
+    (`own`: Pennsylvania's paragraph → its own) and the layout areas it asks for. `text` names the
+    text where a borrowed answer says it is silent ("N.J.A.C. 19:47-5 sets no procedure")."""
+
+    name: str
+    text: str
+    wagers_citation: str
+    payout_odds: str
+    wagers: dict[str, Wager]
+    options: dict[str, Option]
+    exclusivity: Callable[..., list[Violation]]
+    required_options: Callable[..., list[Violation]]
+    options_refused: dict[str, str]
+    big_six_citation: str
+    big_six_wagers: dict[str, Wager]
+    big_six_clapper: Choice
+    big_six_odds_wording: Choice | None
+    casino_war_payouts: dict[str, tuple[tuple[int, int], str]] | None
+    no_casino_war: str | None
+    irregularities: str
+    irregularity_kinds: tuple[tuple[str, str], ...]
+    own: dict[str, str] = field(default_factory=dict)
+    layout_for_wager: dict[str, tuple[tuple[str, str], ...]] = field(default_factory=dict)
+    layout_for_double_zero: tuple[tuple[str, str], ...] = ()
+    layout_for_big_six: tuple[tuple[str, str], ...] = ()

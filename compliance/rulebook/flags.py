@@ -14,42 +14,50 @@ from compliance.rulebook.facts import FlagKind
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.roles import FLAG_RESOLVER_ROLES
 from compliance.rulebook.subjects import Flag, Person
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Violation, gettext_noop
 
 FLAG_KINDS = (
-    FlagKind("opened_uninspected", "Open without a valid inspection", pa.INSPECTION, "uninspected_since", ahead=False),
+    FlagKind(
+        "opened_uninspected",
+        gettext_noop("Open without a valid inspection"),
+        pa.INSPECTION,
+        "uninspected_since",
+        ahead=False,
+    ),
     FlagKind(
         "adjusted_after_inspection",
-        "Adjusted after the inspection, still open",
+        gettext_noop("Adjusted after the inspection, still open"),
         pa.ADJUSTMENTS_BEFORE_INSPECTION,
         "adjusted_since",
         ahead=False,
     ),
     FlagKind(
         "replaced_without_inspection",
-        "Part replaced, not inspected before play went on",
+        gettext_noop("Part replaced, not inspected before play went on"),
         pa.REPLACEMENT,
         "replaced_since",
         ahead=False,
     ),
     FlagKind(
         "not_covered",
-        "Wheel not covered and locked within the grace period while the table was not open",
+        gettext_noop("Wheel not covered and locked within the grace period while the table was not open"),
         pa.COVER_AND_LOCK,
         "cover_due_at",
     ),
     FlagKind(
         "inspection_stale",
-        "Open on an inspection older than the property's interval",
+        gettext_noop("Open on an inspection older than the property's interval"),
         pa.REINSPECTION_POLICY,
         "inspection_due_at",
     ),
-    FlagKind("decks_stale", "Casino War decks not changed within 24 hours", pa.CASINO_WAR_DECKS, "decks_due_at"),
+    FlagKind(
+        "decks_stale", gettext_noop("Casino War decks not changed within 24 hours"), pa.CASINO_WAR_DECKS, "decks_due_at"
+    ),
     # Each game's layout is approved by its own paragraph: § 617a.1(f) (Roulette), § 619a.1(g) (Big
     # Six) and § 651a.2(b) (Casino War), each "shall be approved by the Bureau of Gaming Operations".
     FlagKind(
         "not_approved",
-        "Open with a layout or Rules Submission that is not approved or no longer in effect",
+        gettext_noop("Open with a layout or Rules Submission that is not approved or no longer in effect"),
         f"{pa.LAYOUT_APPROVAL}; {pa.RULES_SUBMISSION}",
         "approval_due_at",
         by_game=tuple(

@@ -6,10 +6,12 @@ them in words, never by the settings' names."""
 from __future__ import annotations
 
 from compliance.rulebook.catalogue import violation
-from compliance.rulebook.violations import Violation, policy_template
+from compliance.rulebook.violations import Violation, gettext_noop, policy_template
 
-SHEET_POLICY = policy_template("Product policy: one label sheet holds at most {max_labels} labels")
-PENDING_POLICY = policy_template("Product policy: at most {max_mine} label sheets waiting at once per person")
+SHEET_POLICY = policy_template(gettext_noop("Product policy: one label sheet holds at most {max_labels} labels"))
+PENDING_POLICY = policy_template(
+    gettext_noop("Product policy: at most {max_mine} label sheets waiting at once per person")
+)
 
 
 def label_sheet_within(*, labels: int, max_labels: int, property_name: str) -> Violation | None:

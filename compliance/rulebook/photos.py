@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from compliance.rulebook.artwork import _megabytes
 from compliance.rulebook.catalogue import violation
-from compliance.rulebook.violations import Violation, policy_template
+from compliance.rulebook.violations import Violation, gettext_noop, policy_template
 
 # The kinds a photo may be, by the name Pillow gives the format it decoded.
 PHOTO_FORMATS = {"JPEG": "jpeg", "PNG": "png", "WEBP": "webp"}
 
 PHOTO_POLICY = policy_template(
-    "Product policy: a photo on an entry is a JPEG, PNG or WebP image of at most {size} and "
-    "{megapixels} megapixels, at most {count} to an entry"
+    gettext_noop(
+        "Product policy: a photo on an entry is a JPEG, PNG or WebP image of at most {size} and "
+        "{megapixels} megapixels, at most {count} to an entry"
+    )
 )
 
 
@@ -82,7 +84,7 @@ def photo_item_check(
     return violation("photo_item_unknown", field="photo_item", citation=citation, item=item)
 
 
-PHOTOS_QUOTA_POLICY = policy_template("Product policy: a property keeps at most {size} of photos")
+PHOTOS_QUOTA_POLICY = policy_template(gettext_noop("Product policy: a property keeps at most {size} of photos"))
 
 
 def photos_quota_check(*, kept: int, added: int, quota: int) -> Violation | None:

@@ -17,7 +17,7 @@ from compliance.rulebook.catalogue import violation
 from compliance.rulebook.facts import ChecklistItem
 from compliance.rulebook.jurisdictions import pennsylvania as pa
 from compliance.rulebook.subjects import Person, Table
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Violation, gettext_noop
 from compliance.rulebook.vocabulary import Game, Procedure, Role, TableState, WheelType
 from compliance.rulebook.words import moment_words
 
@@ -32,6 +32,28 @@ def role_phrase(person: Person) -> str:
 
 def role_names(roles: Iterable[str]) -> str:
     return " or ".join(sorted(Role.label_of(role).lower() for role in roles))
+
+
+# The roles as the rules' sentences name them (role_phrase, and role_names of the roles each rule
+# allows), marked for the translators: each is said whole in the language in use. A rule that allows
+# a new set of roles adds its words here (tests/test_i18n.py fails until it does).
+ROLE_WORDS = (
+    gettext_noop("a security officer"),
+    gettext_noop("a floorperson"),
+    gettext_noop("a table game maintenance member"),
+    gettext_noop("a compliance manager"),
+    gettext_noop("a regulator (board agent)"),
+    gettext_noop("an administrator"),
+    gettext_noop("administrator"),
+    gettext_noop("compliance manager"),
+    gettext_noop("regulator (board agent)"),
+    gettext_noop("security officer"),
+    gettext_noop("floorperson or security officer"),
+    gettext_noop("floorperson or table game maintenance member"),
+    gettext_noop("compliance manager or floorperson or security officer or table game maintenance member"),
+    gettext_noop("compliance manager or regulator (board agent)"),
+    gettext_noop("administrator or compliance manager"),
+)
 
 
 def checklist_for(table: Table) -> tuple[ChecklistItem, ...]:
@@ -106,7 +128,7 @@ def checklist_complete(*, table: Table, items: Mapping[str, object]) -> list[Vio
                     field=f"items.{code}",
                     item=code,
                     table=table.number,
-                    wheel=(table.get_wheel_type_display() or "no").lower(),
+                    wheel=(table.get_wheel_type_display() or gettext_noop("no")).lower(),
                 )
             )
         else:
@@ -118,7 +140,7 @@ def check_inspection(*, table: Table, inspector: Person, items: Mapping[str, obj
     return [
         table_is_roulette(table=table, citation=pa.INSPECTION),
         inspector_may_inspect(inspector=inspector, table=table),
-        wheel_not_locked(table=table, action="inspection"),
+        wheel_not_locked(table=table, action=gettext_noop("inspection")),
         *checklist_complete(table=table, items=items),
     ]
 
@@ -143,7 +165,7 @@ def check_adjustment(
     citation = pa.BALL_CHANGE_POLICY if ball_change else pa.ADJUSTMENT if kind == "adjustment" else pa.REPLACEMENT
     violations = [
         table_is_roulette(table=table, citation=citation),
-        wheel_not_locked(table=table, action="ball change" if ball_change else kind),
+        wheel_not_locked(table=table, action=gettext_noop("ball change") if ball_change else kind),
     ]
     if not table.has_external_movable_parts and not ball_change:
         violations.append(violation("no_external_movable_parts", field="table", table=table.number))
@@ -200,7 +222,7 @@ def ball_change_offered(*, table: Table, person: Person) -> Violation | None:
     its performer or its security witness. Every Roulette table, whatever its wheel (BALL_CHANGE_POLICY)."""
     found = [
         table_is_roulette(table=table, citation=pa.BALL_CHANGE_POLICY),
-        wheel_not_locked(table=table, action="ball change"),
+        wheel_not_locked(table=table, action=gettext_noop("ball change")),
     ]
     if person.role not in pa.ADJUSTER_ROLES | pa.WITNESS_ROLES:
         found.append(
@@ -228,7 +250,7 @@ def adjustment_offered(*, table: Table, person: Person) -> Violation | None:
     replacement at this table now, as its performer or as its security witness (the form asks for both)."""
     found = [
         table_is_roulette(table=table, citation=pa.ADJUSTMENT),
-        wheel_not_locked(table=table, action="adjustment"),
+        wheel_not_locked(table=table, action=gettext_noop("adjustment")),
     ]
     if not table.has_external_movable_parts:
         found.append(violation("no_external_movable_parts", field="table", table=table.number))
@@ -259,7 +281,7 @@ def inspection_offered(*, table: Table, person: Person) -> Violation | None:
     found = [
         table_is_roulette(table=table, citation=pa.INSPECTION),
         inspector_may_inspect(inspector=person, table=table),
-        wheel_not_locked(table=table, action="inspection"),
+        wheel_not_locked(table=table, action=gettext_noop("inspection")),
     ]
     return next((v for v in found if v is not None), None)
 

@@ -8,16 +8,18 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from compliance.rulebook.catalogue import violation
-from compliance.rulebook.violations import Violation, policy_template
+from compliance.rulebook.violations import Violation, gettext_noop, policy_template
 
-DATES_POLICY = "Product policy: a report's period lies between 2000-01-01 and the property's tomorrow"
+DATES_POLICY = gettext_noop("Product policy: a report's period lies between 2000-01-01 and the property's tomorrow")
 # No logbook entry is older than the product: a report of earlier days is a mistyped year.
 EARLIEST_REPORT_DAY = date(2000, 1, 1)
 
 
-PERIOD_POLICY = policy_template("Product policy: one report covers at most {max_days} days")
+PERIOD_POLICY = policy_template(gettext_noop("Product policy: one report covers at most {max_days} days"))
 PENDING_POLICY = policy_template(
-    "Product policy: at most {max_mine} reports waiting at once per person, {max_of_property} per property"
+    gettext_noop(
+        "Product policy: at most {max_mine} reports waiting at once per person, {max_of_property} per property"
+    )
 )
 
 

@@ -1,134 +1,388 @@
-"""Each jurisdiction's rulebook, assembled: its facts (jurisdictions/) with the shared rules that
-apply them, as one object of the type jurisdiction.Jurisdiction (what rulebook_for answers).
+"""Each jurisdiction's rulebook: a plain class whose methods are the shared rules, and whose facts
+(a frozen facts.Facts, one per text in jurisdictions/) say what the jurisdiction's own text sets.
+It is what rulebook_for answers.
 
 Only Pennsylvania's texts set a wheel inspection procedure, equipment standards and the opening
 gate. New Jersey and Section 4 borrow them (`Borrowing`): the same rules, answering with each
-jurisdiction's own paragraph where its text has one (`OWN`: its irregularities, the wheel replica)
-and otherwise with Pennsylvania's, saying it is applied by policy (`borrowed`). Product policy
-stays product policy everywhere. docs/readings.md lists the readings.
+jurisdiction's own paragraph where its text has one (`Facts.own`: its irregularities, the wheel
+replica) and otherwise with Pennsylvania's, saying it is applied by policy (`borrowed`). Product
+policy stays product policy everywhere. docs/readings.md lists the readings.
+
+Adding a rule: write it in its module (procedure.py, equipment.py, …) with its violations in
+catalogue.py, and add the method that asks it to `Pennsylvania` below (`self.cited(...)` around
+its answer where a borrowing text cites it otherwise).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-from collections.abc import Callable, Iterable
-from types import ModuleType
-from typing import Any, ClassVar
+from collections.abc import Iterable, Mapping
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import TypeVar, cast
 
 from compliance.rulebook import amendments, approvals, equipment, flags, procedure, records, signatures
 from compliance.rulebook.catalogue import violation
-from compliance.rulebook.facts import ChecklistItem, FlagKind
+from compliance.rulebook.facts import ChecklistItem, Facts, FlagKind
 from compliance.rulebook.games import casino_war
+from compliance.rulebook.jurisdiction import GameRules
 from compliance.rulebook.jurisdictions import new_jersey, section_4
-from compliance.rulebook.jurisdictions import pennsylvania as facts
-from compliance.rulebook.subjects import Submission, Table
+from compliance.rulebook.jurisdictions import pennsylvania as pa
+from compliance.rulebook.procedure import property_procedure_allowed as procedure_allowed
+from compliance.rulebook.subjects import Entry, Equipment, Flag, Layout, Person, Property, RulesSubmission, Table, Wheel
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game, WheelType
 from compliance.rulebook.words import feature_label
 
+# What a rule answers: a violation or none, a list of them, a checklist, a flag kind, a value.
+Answer = TypeVar("Answer")
+
 
 class Pennsylvania:
-    """58 Pa. Code: Chapters 617a, 617c, 619a, 651a and § 601a.2."""
+    """58 Pa. Code: Chapters 617a, 617c, 619a, 651a and § 601a.2: the rulebook a logbook is kept by.
 
-    # Facts: the game rules (jurisdiction.GameRules).
-    NAME = facts.NAME
-    WAGERS_CITATION = facts.WAGERS_CITATION
-    PAYOUT_ODDS = facts.PAYOUT_ODDS
-    WAGERS = facts.WAGERS
-    OPTIONS = facts.OPTIONS
-    BIG_SIX_CITATION = facts.BIG_SIX_CITATION
-    BIG_SIX_WAGERS = facts.BIG_SIX_WAGERS
-    BIG_SIX_CLAPPER = facts.BIG_SIX_CLAPPER
-    BIG_SIX_ORDER: tuple[str, ...] = facts.BIG_SIX_ORDER
-    BIG_SIX_ODDS_WORDING = facts.BIG_SIX_ODDS_WORDING
-    CASINO_WAR_PAYOUTS = facts.CASINO_WAR_PAYOUTS
-    NO_CASINO_WAR = facts.NO_CASINO_WAR
-    OPTIONS_REFUSED = facts.OPTIONS_REFUSED
-    exclusivity = staticmethod(facts.exclusivity)
-    required_options = staticmethod(facts.required_options)
+    Its methods are the shared rules (procedure.py, equipment.py, approvals.py, games/), each
+    answering as its rule does, the citations said as this rulebook cites them (`cited`: here as
+    they are). `facts`: what the jurisdiction's own text sets (its wagers, odds, options, Big Six,
+    Casino War and irregularities), which New Jersey's and Section 4's rulebooks replace."""
 
-    # Facts: the procedure's.
-    INSPECTION_LOG = facts.INSPECTION_LOG
-    IRREGULARITIES = facts.IRREGULARITIES
+    def __init__(self, facts: Facts = pa.FACTS) -> None:
+        self.facts = facts
+        # The game rules (jurisdiction.GameRules), under the names the callers read.
+        self.NAME = facts.name
+        self.WAGERS_CITATION = facts.wagers_citation
+        self.PAYOUT_ODDS = facts.payout_odds
+        self.WAGERS = facts.wagers
+        self.OPTIONS = facts.options
+        self.OPTIONS_REFUSED = facts.options_refused
+        self.BIG_SIX_CITATION = facts.big_six_citation
+        self.BIG_SIX_WAGERS = facts.big_six_wagers
+        self.BIG_SIX_CLAPPER = facts.big_six_clapper
+        self.BIG_SIX_ODDS_WORDING = facts.big_six_odds_wording
+        self.CASINO_WAR_PAYOUTS = facts.casino_war_payouts
+        self.NO_CASINO_WAR = facts.no_casino_war
+        self.IRREGULARITIES = facts.irregularities
+        self.IRREGULARITY_KINDS = facts.irregularity_kinds
+        # The procedure's paragraphs, checklist and flags, as this rulebook cites them.
+        self.INSPECTION_LOG = self.borrowed(pa.INSPECTION_LOG)
+        self.LAYOUT_APPROVAL = self.borrowed(pa.LAYOUT_APPROVAL)
+        self.RULES_SUBMISSION = self.borrowed(pa.RULES_SUBMISSION)
+        self.CHECKLIST = self.cited(pa.CHECKLIST)
+        self.CHECKLIST_BY_CODE = {item.code: item for item in self.CHECKLIST}
+        self.FLAG_KINDS = tuple(self.flag_kind(kind) for kind in flags.FLAG_KINDS)
+        self.FLAG_KINDS_BY_CODE = {kind.code: kind for kind in self.FLAG_KINDS}
+
+    def exclusivity(self, *, offered: set[str]) -> list[Violation]:
+        return self.facts.exclusivity(offered=offered)
+
+    def required_options(self, *, wheel_types: list[str], options: dict[str, object]) -> list[Violation]:
+        return self.facts.required_options(wheel_types=wheel_types, options=options)
+
+    def cite(self, citation: str | None) -> str | None:
+        """A citation of Pennsylvania's rules as this rulebook cites it: Pennsylvania's own paragraphs
+        are its law, cited as they are."""
+        return citation
+
+    def borrowed(self, citation: str) -> str:
+        """A paragraph of Pennsylvania's procedure as this rulebook cites it: here, its own law."""
+        return citation
+
+    def cited(self, answer: Answer) -> Answer:
+        """A rule's answer, its citations as this rulebook cites them (`cite`): here, as it is."""
+        return answer
+
+    def flag_kind(self, kind: FlagKind) -> FlagKind:
+        """A kind of flag of the overdue scan, as this rulebook cites it."""
+        return kind
+
+    # Pennsylvania's procedure's facts, the same in every rulebook (each borrows its procedure).
     # A ball change: what the product applies to it, on every Roulette table (product policy).
-    BALL_CHANGE = facts.BALL_CHANGE_POLICY
-    LAYOUT_APPROVAL = facts.LAYOUT_APPROVAL
-    RULES_SUBMISSION = facts.RULES_SUBMISSION
-    CHECKLIST: tuple[ChecklistItem, ...] = facts.CHECKLIST
-    CHECKLIST_BY_CODE = facts.CHECKLIST_BY_CODE
-    IRREGULARITY_KINDS: tuple[tuple[str, str], ...] = facts.IRREGULARITY_KINDS
-    SINGLE_ZERO_ORDER: tuple[str, ...] = facts.SINGLE_ZERO_ORDER
-    DOUBLE_ZERO_ORDER: tuple[str, ...] = facts.DOUBLE_ZERO_ORDER
-    RED_NUMBERS = facts.RED_NUMBERS
-    LAYOUT_FEATURES = facts.LAYOUT_FEATURES
-    CASINO_WAR_DECK_CHANGE_HOURS = facts.CASINO_WAR_DECK_CHANGE_HOURS
+    BALL_CHANGE = pa.BALL_CHANGE_POLICY
+    BIG_SIX_ORDER: tuple[str, ...] = pa.BIG_SIX_ORDER
+    SINGLE_ZERO_ORDER: tuple[str, ...] = pa.SINGLE_ZERO_ORDER
+    DOUBLE_ZERO_ORDER: tuple[str, ...] = pa.DOUBLE_ZERO_ORDER
+    RED_NUMBERS = pa.RED_NUMBERS
+    LAYOUT_FEATURES = pa.LAYOUT_FEATURES
+    CASINO_WAR_DECK_CHANGE_HOURS = pa.CASINO_WAR_DECK_CHANGE_HOURS
     AMENDMENT_KINDS: tuple[tuple[str, str], ...] = amendments.AMENDMENT_KINDS
     VOIDING_AMENDMENTS = amendments.VOIDING_AMENDMENTS
     TABLE_CONFIGURATION: tuple[str, ...] = equipment.TABLE_CONFIGURATION
-    FLAG_KINDS: tuple[FlagKind, ...] = flags.FLAG_KINDS
-    FLAG_KINDS_BY_CODE = flags.FLAG_KINDS_BY_CODE
 
     # § 617a.1: equipment and the table's configuration.
-    wheel_order_for = staticmethod(equipment.wheel_order_for)
-    check_wheel = staticmethod(equipment.check_wheel)
-    ring_colours = staticmethod(equipment.ring_colours)
-    check_ball = staticmethod(equipment.check_ball)
-    equipment_change = staticmethod(equipment.equipment_change)
-    table_equipment = staticmethod(equipment.table_equipment)
-    ball_free = staticmethod(equipment.ball_free)
-    table_configuration = staticmethod(equipment.table_configuration)
-    configuration_change = staticmethod(equipment.configuration_change)
+    def wheel_order_for(self, wheel_type: str) -> tuple[str, ...]:
+        return self.cited(equipment.wheel_order_for(wheel_type))
+
+    def check_wheel(
+        self,
+        *,
+        wheel_type: str,
+        diameter_inches: Decimal,
+        number_order: list[str],
+        colours: list[str] | None = None,
+        game: str = Game.ROULETTE,
+        compartments: str = "",
+        compartment_colour: str = "",
+        compartment_approval: str = "",
+        parts: Mapping[str, bool | None] | None = None,
+    ) -> list[Violation]:
+        return self.cited(
+            equipment.check_wheel(
+                wheel_type=wheel_type,
+                diameter_inches=diameter_inches,
+                number_order=number_order,
+                colours=colours,
+                game=game,
+                compartments=compartments,
+                compartment_colour=compartment_colour,
+                compartment_approval=compartment_approval,
+                parts=parts,
+            )
+        )
+
+    def ring_colours(self, numbers: tuple[str, ...] | list[str]) -> list[str]:
+        return equipment.ring_colours(numbers)
+
+    def check_ball(self, *, material: str, diameter_inches: Decimal) -> list[Violation]:
+        return self.cited(equipment.check_ball(material=material, diameter_inches=diameter_inches))
+
+    def equipment_change(
+        self, *, table: Table, wheel_changed: bool, ball_changed: bool, wheel: Wheel | None, ball: Equipment | None
+    ) -> list[Violation]:
+        return self.cited(
+            equipment.equipment_change(
+                table=table, wheel_changed=wheel_changed, ball_changed=ball_changed, wheel=wheel, ball=ball
+            )
+        )
+
+    def table_equipment(self, *, table: Table, wheel: Wheel | None, ball: Equipment | None) -> list[Violation]:
+        return self.cited(equipment.table_equipment(table=table, wheel=wheel, ball=ball))
+
+    def ball_free(
+        self, *, ball: Equipment | None, in_use_on: list[str], table: Table | None = None
+    ) -> Violation | None:
+        return self.cited(equipment.ball_free(ball=ball, in_use_on=in_use_on, table=table))
+
+    def table_configuration(
+        self, *, game: str, wheel_type: str | None, has_external_movable_parts: bool
+    ) -> list[Violation | None]:
+        return self.cited(
+            equipment.table_configuration(
+                game=game, wheel_type=wheel_type, has_external_movable_parts=has_external_movable_parts
+            )
+        )
+
+    def configuration_change(self, *, table: Table, changed: set[str]) -> Violation | None:
+        return self.cited(equipment.configuration_change(table=table, changed=changed))
 
     # Records stay where they were signed (product policy from § 617a.2(e)).
-    table_may_move = staticmethod(records.table_may_move)
-    table_may_renumber = staticmethod(records.table_may_renumber)
-    property_may_change_jurisdiction = staticmethod(records.property_may_change_jurisdiction)
-    property_may_change_licence = staticmethod(records.property_may_change_licence)
-    person_may_change = staticmethod(records.person_may_change)
+    def table_may_move(self, *, table: Table, has_history: bool) -> Violation | None:
+        return self.cited(records.table_may_move(table=table, has_history=has_history))
+
+    def table_may_renumber(self, *, table: Table, has_entries: bool) -> Violation | None:
+        return self.cited(records.table_may_renumber(table=table, has_entries=has_entries))
+
+    def property_may_change_jurisdiction(self, *, prop: Property, has_records: bool) -> Violation | None:
+        return self.cited(records.property_may_change_jurisdiction(prop=prop, has_records=has_records))
+
+    def property_may_change_licence(self, *, prop: Property, has_records: bool) -> Violation | None:
+        return self.cited(records.property_may_change_licence(prop=prop, has_records=has_records))
+
+    def person_may_change(self, *, person: Person, changed: set[str], has_signed: bool) -> list[Violation]:
+        return self.cited(records.person_may_change(person=person, changed=changed, has_signed=has_signed))
+
     # Whether the property may keep no procedure: not in Pennsylvania, whose law it is.
-    property_procedure_allowed = staticmethod(procedure.property_procedure_allowed)
+    def property_procedure_allowed(self, *, procedure: str) -> Violation | None:
+        return procedure_allowed(procedure=procedure)
+
     # Whether this rulebook applies § 617a.2 (a property that keeps no procedure has one that does not).
     KEEPS_PROCEDURE: bool = True
 
     # § 617a.2: the procedure.
-    checklist_for = staticmethod(procedure.checklist_for)
-    check_inspection = staticmethod(procedure.check_inspection)
-    inspection_passed = staticmethod(procedure.inspection_passed)
-    check_adjustment = staticmethod(procedure.check_adjustment)
-    signer_may_record = staticmethod(procedure.signer_may_record)
-    inspection_offered = staticmethod(procedure.inspection_offered)
-    adjustment_offered = staticmethod(procedure.adjustment_offered)
-    adjustment_in_play = staticmethod(procedure.adjustment_in_play)
-    ball_change_offered = staticmethod(procedure.ball_change_offered)
-    ball_change_in_play = staticmethod(procedure.ball_change_in_play)
-    is_ball_change = staticmethod(procedure.is_ball_change)
-    entry_outcome = staticmethod(procedure.entry_outcome)
-    ball_replacement_named = staticmethod(procedure.ball_replacement_named)
-    adjustment_ball = staticmethod(procedure.adjustment_ball)
-    may_open = staticmethod(procedure.may_open)
-    may_close = staticmethod(procedure.may_close)
-    may_cover = staticmethod(procedure.may_cover)
-    may_unlock = staticmethod(procedure.may_unlock)
-    may_record_irregularity = staticmethod(procedure.may_record_irregularity)
-    may_change_decks = staticmethod(procedure.may_change_decks)
-    time_in_order = staticmethod(procedure.time_in_order)
-    entry_time_plausible = staticmethod(procedure.entry_time_plausible)
+    def checklist_for(self, table: Table) -> tuple[ChecklistItem, ...]:
+        return self.cited(procedure.checklist_for(table))
+
+    def check_inspection(
+        self, *, table: Table, inspector: Person, items: Mapping[str, object]
+    ) -> list[Violation | None]:
+        return self.cited(procedure.check_inspection(table=table, inspector=inspector, items=items))
+
+    def inspection_passed(self, *, items: Mapping[str, object]) -> bool:
+        return procedure.inspection_passed(items=items)
+
+    def check_adjustment(
+        self, *, table: Table, kind: str, performer: Person, witness: Person | None, ball_change: bool = False
+    ) -> list[Violation | None]:
+        return self.cited(
+            procedure.check_adjustment(
+                table=table, kind=kind, performer=performer, witness=witness, ball_change=ball_change
+            )
+        )
+
+    def signer_may_record(self, *, event: str, signer: Person, table: Table) -> list[Violation | None]:
+        return self.cited(procedure.signer_may_record(event=event, signer=signer, table=table))
+
+    def inspection_offered(self, *, table: Table, person: Person) -> Violation | None:
+        return self.cited(procedure.inspection_offered(table=table, person=person))
+
+    def adjustment_offered(self, *, table: Table, person: Person) -> Violation | None:
+        return self.cited(procedure.adjustment_offered(table=table, person=person))
+
+    def adjustment_in_play(self, *, table: Table) -> Violation | None:
+        return self.cited(procedure.adjustment_in_play(table=table))
+
+    def ball_change_offered(self, *, table: Table, person: Person) -> Violation | None:
+        return self.cited(procedure.ball_change_offered(table=table, person=person))
+
+    def ball_change_in_play(self, *, table: Table) -> Violation | None:
+        return self.cited(procedure.ball_change_in_play(table=table))
+
+    def is_ball_change(self, *, kind: str, part: str, new_ball_named: bool) -> bool:
+        return procedure.is_ball_change(kind=kind, part=part, new_ball_named=new_ball_named)
+
+    def entry_outcome(
+        self, *, table: Table, kind: str, state_before: str, passed: bool | None = None
+    ) -> Violation | None:
+        return self.cited(procedure.entry_outcome(table=table, kind=kind, state_before=state_before, passed=passed))
+
+    def ball_replacement_named(self, *, table: Table, ball_replaced: bool, new_ball_named: bool) -> Violation | None:
+        return self.cited(
+            procedure.ball_replacement_named(table=table, ball_replaced=ball_replaced, new_ball_named=new_ball_named)
+        )
+
+    def adjustment_ball(self, *, table: Table, kind: str, part: str, new_ball_named: bool) -> Violation | None:
+        return self.cited(procedure.adjustment_ball(table=table, kind=kind, part=part, new_ball_named=new_ball_named))
+
+    def may_open(self, *, table: Table) -> Violation | None:
+        return self.cited(procedure.may_open(table=table))
+
+    def may_close(self, *, table: Table) -> Violation | None:
+        return self.cited(procedure.may_close(table=table))
+
+    def may_cover(self, *, table: Table) -> Violation | None:
+        return self.cited(procedure.may_cover(table=table))
+
+    def may_unlock(self, *, table: Table) -> Violation | None:
+        return self.cited(procedure.may_unlock(table=table))
+
+    def may_record_irregularity(self, *, table: Table) -> Violation | None:
+        return self.cited(procedure.may_record_irregularity(table=table))
+
+    def may_change_decks(self, *, table: Table) -> Violation | None:
+        return self.cited(procedure.may_change_decks(table=table))
+
+    def time_in_order(
+        self, *, table: Table, at: datetime, now: datetime, skew: timedelta, max_backdate: timedelta, field: str
+    ) -> Violation | None:
+        return self.cited(
+            procedure.time_in_order(table=table, at=at, now=now, skew=skew, max_backdate=max_backdate, field=field)
+        )
+
+    def entry_time_plausible(
+        self, *, at: datetime, now: datetime, skew: timedelta, max_backdate: timedelta, field: str
+    ) -> Violation | None:
+        return self.cited(
+            procedure.entry_time_plausible(at=at, now=now, skew=skew, max_backdate=max_backdate, field=field)
+        )
 
     # § 617a.2(e): amendments.
-    may_amend = staticmethod(amendments.may_amend)
-    check_correction = staticmethod(amendments.check_correction)
-    check_amendment = staticmethod(amendments.check_amendment)
+    def may_amend(self, *, entry: Entry, signer: Person, original_signer_ids: set[int]) -> Violation | None:
+        return self.cited(amendments.may_amend(entry=entry, signer=signer, original_signer_ids=original_signer_ids))
+
+    def check_correction(
+        self,
+        *,
+        kind: str,
+        allowed: frozenset[str],
+        correction: dict[str, object],
+        now: datetime,
+        skew: timedelta,
+        checklist: tuple[str, ...] = (),
+        ball_known: bool = False,
+        required: bool = True,
+        recorded_at: datetime,
+        max_backdate: timedelta,
+    ) -> list[Violation]:
+        return self.cited(
+            amendments.check_correction(
+                kind=kind,
+                allowed=allowed,
+                correction=correction,
+                now=now,
+                skew=skew,
+                checklist=checklist,
+                ball_known=ball_known,
+                required=required,
+                recorded_at=recorded_at,
+                max_backdate=max_backdate,
+            )
+        )
+
+    def check_amendment(
+        self,
+        *,
+        amendment_kind: str,
+        entry: Entry,
+        correction: dict[str, object],
+        duplicate_of: int | None,
+        duplicate: Entry | None,
+        voided_by: int | None,
+    ) -> list[Violation | None]:
+        return self.cited(
+            amendments.check_amendment(
+                amendment_kind=amendment_kind,
+                entry=entry,
+                correction=correction,
+                duplicate_of=duplicate_of,
+                duplicate=duplicate,
+                voided_by=voided_by,
+            )
+        )
 
     # Signatures.
-    signature_invalid = staticmethod(signatures.signature_invalid)
-    signature_locked_out = staticmethod(signatures.signature_locked_out)
+    def signature_invalid(
+        self, *, field: str, username: str, in_logbook: bool, remaining: int | None = None, minutes: int | None = None
+    ) -> Violation:
+        return self.cited(
+            signatures.signature_invalid(
+                field=field, username=username, in_logbook=in_logbook, remaining=remaining, minutes=minutes
+            )
+        )
+
+    def signature_locked_out(self, *, field: str, username: str, minutes: int, in_logbook: bool) -> Violation:
+        return self.cited(
+            signatures.signature_locked_out(field=field, username=username, minutes=minutes, in_logbook=in_logbook)
+        )
 
     # § 601a.2 and the layouts.
-    check_rules_submission = staticmethod(approvals.check_rules_submission)
-    may_edit_submission = staticmethod(approvals.may_edit_submission)
-    may_file = staticmethod(approvals.may_file)
-    may_decide = staticmethod(approvals.may_decide)
+    def check_rules_submission(
+        self,
+        *,
+        game_rules: GameRules,
+        game: str,
+        wheel_types: list[str],
+        payout_odds: dict[str, object],
+        options: dict[str, object],
+        configurations: object = None,
+    ) -> list[Violation]:
+        return self.cited(
+            approvals.check_rules_submission(
+                game_rules=game_rules,
+                game=game,
+                wheel_types=wheel_types,
+                payout_odds=payout_odds,
+                options=options,
+                configurations=configurations,
+            )
+        )
+
+    def may_edit_submission(self, *, submission: RulesSubmission) -> Violation | None:
+        return self.cited(approvals.may_edit_submission(submission=submission))
+
+    def may_file(self, *, submission: RulesSubmission, signer: Person) -> list[Violation | None]:
+        return self.cited(approvals.may_file(submission=submission, signer=signer))
+
+    def may_decide(self, submission: RulesSubmission, *, signer: Person) -> list[Violation | None]:
+        return self.cited(approvals.may_decide(submission, signer=signer))
 
     def check_layout(
         self,
@@ -142,22 +396,65 @@ class Pennsylvania:
         """§ 617a.1(f), § 619a.1(g), § 651a.2(b); `offered` (the wagers in effect) adds nothing here."""
         return approvals.check_layout(features=features, tables=tables, options=options, game=game)
 
-    may_decide_layout = staticmethod(approvals.may_decide_layout)
+    def may_decide_layout(self, layout: Layout, *, signer: Person) -> list[Violation | None]:
+        return self.cited(approvals.may_decide_layout(layout, signer=signer))
 
-    def configuration_ready(self, *, table: Table, layout: Submission, rules_submission: Submission) -> list[Violation]:
+    def configuration_ready(
+        self, *, table: Table, layout: Layout | None, rules_submission: RulesSubmission | None
+    ) -> list[Violation]:
         """The opening gate: what the Board approved, in effect today, allows the table as it is now."""
         return approvals.configuration_ready(table=table, layout=layout, rules_submission=rules_submission)
 
     # Chapter 651a: Casino War.
-    casino_war_decks_allowed = staticmethod(casino_war.casino_war_decks_allowed)
-    deck_change_allowed = staticmethod(casino_war.deck_change_allowed)
-    deck_composition = staticmethod(casino_war.deck_composition)
-    cards_at_opening = staticmethod(casino_war.cards_at_opening)
-    irregularity_kind_for_game = staticmethod(casino_war.irregularity_kind_for_game)
-    check_casino_war_submission = staticmethod(casino_war.check_casino_war_submission)
+    def casino_war_decks_allowed(self, *, decks: int, automated_shuffler: bool) -> Violation | None:
+        return self.cited(casino_war.casino_war_decks_allowed(decks=decks, automated_shuffler=automated_shuffler))
+
+    def deck_change_allowed(
+        self, *, table: Table, decks: int, rules_submission: RulesSubmission | None
+    ) -> Violation | None:
+        return self.cited(casino_war.deck_change_allowed(table=table, decks=decks, rules_submission=rules_submission))
+
+    def deck_composition(
+        self,
+        *,
+        table: Table,
+        decks: int,
+        cards_per_deck: int | None,
+        cover_cards_per_deck: int | None,
+        back_colours: list[str] | None,
+        decks_allowed: bool = True,
+    ) -> list[Violation | None]:
+        return self.cited(
+            casino_war.deck_composition(
+                table=table,
+                decks=decks,
+                cards_per_deck=cards_per_deck,
+                cover_cards_per_deck=cover_cards_per_deck,
+                back_colours=back_colours,
+                decks_allowed=decks_allowed,
+            )
+        )
+
+    def cards_at_opening(self, *, table: Table, cards: str | None) -> Violation | None:
+        return self.cited(casino_war.cards_at_opening(table=table, cards=cards))
+
+    def irregularity_kind_for_game(
+        self, *, table: Table, kind: str, roulette_kinds: tuple[tuple[str, str], ...], ball_replaced: bool
+    ) -> Violation | None:
+        return self.cited(
+            casino_war.irregularity_kind_for_game(
+                table=table, kind=kind, roulette_kinds=roulette_kinds, ball_replaced=ball_replaced
+            )
+        )
+
+    def check_casino_war_submission(
+        self, *, payout_odds: dict[str, object], options: dict[str, object]
+    ) -> list[Violation]:
+        return self.cited(casino_war.check_casino_war_submission(payout_odds=payout_odds, options=options))
 
     # The overdue scan's flags.
-    may_resolve_flag = staticmethod(flags.may_resolve_flag)
+    def may_resolve_flag(self, flag: Flag, *, signer: Person, note: str) -> list[Violation | None]:
+        return self.cited(flags.may_resolve_flag(flag, signer=signer, note=note))
 
     # § 617a.6: the kinds of "no spin" this jurisdiction lists.
     def check_irregularity_kind(self, *, kind: str) -> Violation | None:
@@ -180,7 +477,7 @@ class Pennsylvania:
         entry_kind: str,
         details: dict[str, object],
         correction: dict[str, object],
-        rules_submission: Submission | None,
+        rules_submission: RulesSubmission | None,
     ) -> list[Violation | None]:
         """A correction passes every rule its entry passed when it was made, at this table, for its
         jurisdiction, game and configuration (docs/readings.md): a "no spin" of a kind this text lists
@@ -227,10 +524,6 @@ class Pennsylvania:
             for v in found
         ]
 
-    def borrowed(self, citation: str) -> str:
-        """Pennsylvania's own paragraphs are its law: cited as they are."""
-        return citation
-
     def __repr__(self) -> str:
         return f"<rulebook of {self.NAME}>"
 
@@ -239,64 +532,6 @@ class Pennsylvania:
 CORRECTED_FIELD = {"irregularity": "kind", "kind": "kind", "ball_replaced": "ball_replaced", "decks": "decks"} | {
     name: name for name in casino_war.DECK_COMPOSITION
 }
-
-# The rules a borrowing rulebook takes from Pennsylvania's, their answers' citations translated.
-RULES = (
-    "wheel_order_for",
-    "check_wheel",
-    "check_ball",
-    "equipment_change",
-    "table_equipment",
-    "ball_free",
-    "table_configuration",
-    "configuration_change",
-    "table_may_move",
-    "table_may_renumber",
-    "property_may_change_jurisdiction",
-    "property_may_change_licence",
-    "person_may_change",
-    "checklist_for",
-    "check_inspection",
-    "check_adjustment",
-    "signer_may_record",
-    "inspection_offered",
-    "adjustment_offered",
-    "adjustment_in_play",
-    "ball_change_offered",
-    "ball_change_in_play",
-    "entry_outcome",
-    "ball_replacement_named",
-    "adjustment_ball",
-    "may_open",
-    "may_close",
-    "may_cover",
-    "may_unlock",
-    "may_record_irregularity",
-    "may_change_decks",
-    "time_in_order",
-    "entry_time_plausible",
-    "may_amend",
-    "check_correction",
-    "check_amendment",
-    "signature_invalid",
-    "signature_locked_out",
-    "check_rules_submission",
-    "may_edit_submission",
-    "may_file",
-    "may_decide",
-    "may_decide_layout",
-    "casino_war_decks_allowed",
-    "deck_change_allowed",
-    "deck_composition",
-    "cards_at_opening",
-    "irregularity_kind_for_game",
-    "check_casino_war_submission",
-    "may_resolve_flag",
-)
-
-# What a Casino War table may do, asked where the text has no Casino War: the game's refusal instead
-# (Borrowing._casino_war_gated). Each answers one Violation or None.
-CASINO_WAR_GATES = ("may_open", "may_record_irregularity", "may_change_decks")
 
 # What a silent text does not set, by the borrowed paragraph's beginning (the first that matches).
 SILENT_ON = (
@@ -314,68 +549,26 @@ SILENT_ON = (
 
 class Borrowing(Pennsylvania):
     """A jurisdiction whose text sets no procedure of its own: Pennsylvania's rules, each answer
-    citing the jurisdiction's own paragraph where it has one (`OWN`), else Pennsylvania's marked
-    "applied by policy" (`borrowed`). Subclasses give their text (`TEXT`), `OWN` and their facts."""
-
-    # What a borrowing jurisdiction's facts module gives, under the names Pennsylvania's rulebook uses
-    # (attribute names, copied by __init_subclass__): its data, then its own rules of wagers and options.
-    FACTS: ClassVar[tuple[str, ...]] = (
-        "NAME",
-        "WAGERS_CITATION",
-        "PAYOUT_ODDS",
-        "WAGERS",
-        "OPTIONS",
-        "BIG_SIX_CITATION",
-        "BIG_SIX_WAGERS",
-        "BIG_SIX_CLAPPER",
-        "BIG_SIX_ODDS_WORDING",
-        "CASINO_WAR_PAYOUTS",
-        "NO_CASINO_WAR",
-        "OPTIONS_REFUSED",
-        "IRREGULARITIES",
-        "IRREGULARITY_KINDS",
-        "OWN",
-        "LAYOUT_FOR_WAGER",
-        "LAYOUT_FOR_DOUBLE_ZERO",
-        "LAYOUT_FOR_BIG_SIX",
-    )
-    FACT_RULES: ClassVar[tuple[str, ...]] = ("exclusivity", "required_options")
-
-    TEXT: ClassVar[str]
-    OWN: ClassVar[dict[str, str]]
-    # The layout areas its own text asks for: (feature, citation) when a wager is offered, when a
-    # double-zero wheel is used, and for a Big Six table.
-    LAYOUT_FOR_WAGER: ClassVar[dict[str, tuple[tuple[str, str], ...]]]
-    LAYOUT_FOR_DOUBLE_ZERO: ClassVar[tuple[tuple[str, str], ...]]
-    LAYOUT_FOR_BIG_SIX: ClassVar[tuple[tuple[str, str], ...]]
-
-    def __init_subclass__(cls, *, module: ModuleType | None = None, text: str = "", **kwargs: Any) -> None:
-        """A borrowing jurisdiction: its text's name, and its facts module's FACTS and FACT_RULES under
-        the names Pennsylvania's rulebook gives them (a module missing one fails at import). A
-        variant of one (WithoutProcedure) names neither and inherits them."""
-        super().__init_subclass__(**kwargs)
-        if module is None:
-            return
-        cls.TEXT = text
-        for name in cls.FACTS:
-            setattr(cls, name, getattr(module, name))
-        for name in cls.FACT_RULES:
-            setattr(cls, name, staticmethod(getattr(module, name)))
+    citing the jurisdiction's own paragraph where it has one (`facts.own`), else Pennsylvania's
+    marked "applied by policy" (`borrowed`); at a Casino War table where its text has no Casino War,
+    the game's refusal instead of Chapter 651a's rules (`casino_war_refused`)."""
 
     def borrowed(self, citation: str) -> str:
         """`citation`, a Pennsylvania paragraph, as this jurisdiction's rulebook cites it."""
         silent = next(what for prefix, what in SILENT_ON if citation.startswith(prefix))
-        return f"{citation} (applied by policy: {self.TEXT} {silent})"
+        return f"{citation} (applied by policy: {self.facts.text} {silent})"
 
     def cite(self, citation: str | None) -> str | None:
         """The citation of an answer of Pennsylvania's rules at this jurisdiction's table."""
         if citation is None or not citation.startswith("58 Pa. Code"):
             return citation  # product policy, or already this jurisdiction's own paragraph
-        if citation in self.OWN:
-            return self.OWN[citation]
+        if citation in self.facts.own:
+            return self.facts.own[citation]
         return self.borrowed(citation)
 
-    def translate(self, answer: Any) -> Any:
+    def cited(self, answer: Answer) -> Answer:
+        """A rule's answer (a violation, a list of them, a checklist item, a flag kind), its citations
+        as this jurisdiction cites them (`cite`)."""
         if isinstance(answer, Violation):
             return dataclasses.replace(answer, citation=self.cite(answer.citation))
         if isinstance(answer, FlagKind):
@@ -387,27 +580,10 @@ class Borrowing(Pennsylvania):
         if isinstance(answer, ChecklistItem):
             return dataclasses.replace(answer, citation=self.cite(answer.citation) or answer.citation)
         if isinstance(answer, list):
-            return [self.translate(a) for a in answer]
+            return cast(Answer, [self.cited(a) for a in answer])
         if isinstance(answer, tuple) and all(isinstance(a, ChecklistItem) for a in answer):
-            return tuple(self.translate(a) for a in answer)
+            return cast(Answer, tuple(self.cited(a) for a in answer))
         return answer
-
-    def __init__(self) -> None:
-        for name in RULES:
-            setattr(self, name, self._translating(getattr(Pennsylvania, name)))
-        for name in CASINO_WAR_GATES:
-            setattr(self, name, self._casino_war_gated(getattr(self, name)))
-        # The decks and cards are not judged where the game is refused (the gates above say so once).
-        for name in ("deck_change_allowed", "cards_at_opening"):
-            setattr(self, name, self._casino_war_gated(getattr(self, name), refuse=False))
-        self.deck_composition = self._casino_war_gated(self.deck_composition, refuse=False, nothing=[])
-        self.INSPECTION_LOG = self.borrowed(facts.INSPECTION_LOG)
-        self.LAYOUT_APPROVAL = self.borrowed(facts.LAYOUT_APPROVAL)
-        self.RULES_SUBMISSION = self.borrowed(facts.RULES_SUBMISSION)
-        self.CHECKLIST = tuple(self.translate(item) for item in facts.CHECKLIST)
-        self.CHECKLIST_BY_CODE = {item.code: item for item in self.CHECKLIST}
-        self.FLAG_KINDS = tuple(self._flag_kind(kind) for kind in flags.FLAG_KINDS)
-        self.FLAG_KINDS_BY_CODE = {kind.code: kind for kind in self.FLAG_KINDS}
 
     def _cite_for_game(self, game: str, citation: str) -> str:
         """A citation of one game's rule as this text cites it; a game the text does not have is
@@ -417,16 +593,16 @@ class Borrowing(Pennsylvania):
             return self.NO_CASINO_WAR
         return self.cite(citation) or citation
 
-    def _flag_kind(self, kind: FlagKind) -> FlagKind:
+    def flag_kind(self, kind: FlagKind) -> FlagKind:
         """A flag kind as this text cites it. An open table is flagged as not approved when what takes
         effect no longer allows it: the layout approval and Rules Submission (borrowed), or a wager now
         offered whose area this text asks the layout for (its own paragraphs, which the opening gate
         applies: configuration_ready). Its wheel and game do not change while it is open, so the
         notices those ask for are refused at its opening, not flagged."""
-        translated = self.translate(kind)
+        translated = self.cited(kind)
         if kind.code != "not_approved":
             return translated
-        own = dict.fromkeys(citation for areas in self.LAYOUT_FOR_WAGER.values() for _, citation in areas)
+        own = dict.fromkeys(citation for areas in self.facts.layout_for_wager.values() for _, citation in areas)
         if not own:
             return translated
         # One text's paragraphs after its name, as the law lists them: "N.J.A.C. 19:47-5.1(f), 19:47-5.1(e)7".
@@ -442,33 +618,58 @@ class Borrowing(Pennsylvania):
             ),
         )
 
-    def _translating(self, rule: Callable[..., Any]) -> Callable[..., Any]:
-        @functools.wraps(rule)
-        def translated(*args: Any, **kwargs: Any) -> Any:
-            return self.translate(rule(*args, **kwargs))
+    def casino_war_refused(self, table: Table) -> Violation | None:
+        """At a Casino War table where this text has no Casino War: that the game is not kept here.
+        Chapter 651a's rules are not borrowed for a game the text does not have."""
+        if table.game != Game.CASINO_WAR or self.CASINO_WAR_PAYOUTS is not None:
+            return None
+        if self.NO_CASINO_WAR is None:  # a text without the game says why it is refused
+            raise TypeError(f"{self.NAME} has no Casino War and no citation saying so")
+        return violation("game_not_in_jurisdiction", field="table", citation=self.NO_CASINO_WAR, jurisdiction=self.NAME)
 
-        return translated
+    # What a Casino War table may do, asked where the text has no Casino War: the game's refusal.
+    def may_open(self, *, table: Table) -> Violation | None:
+        return self.casino_war_refused(table) or super().may_open(table=table)
 
-    def _casino_war_gated(
-        self, rule: Callable[..., Any], *, refuse: bool = True, nothing: Any = None
-    ) -> Callable[..., Any]:
-        """`rule`, except at a Casino War table where this text has no Casino War: there it answers that
-        the game is not kept here (`refuse`), or `nothing`; Chapter 651a's rules are not borrowed for a
-        game the text does not have."""
+    def may_record_irregularity(self, *, table: Table) -> Violation | None:
+        return self.casino_war_refused(table) or super().may_record_irregularity(table=table)
 
-        @functools.wraps(rule)
-        def gated(*, table: Table, **kwargs: Any) -> Any:
-            if table.game == Game.CASINO_WAR and self.CASINO_WAR_PAYOUTS is None:
-                if self.NO_CASINO_WAR is None:  # a text without the game says why it is refused
-                    raise TypeError(f"{self.NAME} has no Casino War and no citation saying so")
-                if not refuse:
-                    return nothing
-                return violation(
-                    "game_not_in_jurisdiction", field="table", citation=self.NO_CASINO_WAR, jurisdiction=self.NAME
-                )
-            return rule(table=table, **kwargs)
+    def may_change_decks(self, *, table: Table) -> Violation | None:
+        return self.casino_war_refused(table) or super().may_change_decks(table=table)
 
-        return gated
+    # The decks and cards are not judged where the game is refused (the rules above say so once).
+    def deck_change_allowed(
+        self, *, table: Table, decks: int, rules_submission: RulesSubmission | None
+    ) -> Violation | None:
+        if self.casino_war_refused(table):
+            return None
+        return super().deck_change_allowed(table=table, decks=decks, rules_submission=rules_submission)
+
+    def cards_at_opening(self, *, table: Table, cards: str | None) -> Violation | None:
+        if self.casino_war_refused(table):
+            return None
+        return super().cards_at_opening(table=table, cards=cards)
+
+    def deck_composition(
+        self,
+        *,
+        table: Table,
+        decks: int,
+        cards_per_deck: int | None,
+        cover_cards_per_deck: int | None,
+        back_colours: list[str] | None,
+        decks_allowed: bool = True,
+    ) -> list[Violation | None]:
+        if self.casino_war_refused(table):
+            return []
+        return super().deck_composition(
+            table=table,
+            decks=decks,
+            cards_per_deck=cards_per_deck,
+            cover_cards_per_deck=cover_cards_per_deck,
+            back_colours=back_colours,
+            decks_allowed=decks_allowed,
+        )
 
     def check_layout(
         self,
@@ -482,7 +683,7 @@ class Borrowing(Pennsylvania):
         """Pennsylvania's layout minimum (borrowed), with this text's own areas: the wheel replica,
         the seven numbers and colour wager areas, the double-zero option notice, the clapper sign."""
         tables = list(tables)
-        found: list[Violation] = self.translate(
+        found: list[Violation] = self.cited(
             approvals.check_layout(features=features, tables=tables, options=options, game=game)
         )
         return found + self.own_layout_areas(features=features, tables=tables, game=game, offered=offered)
@@ -496,23 +697,25 @@ class Borrowing(Pennsylvania):
         needed: list[tuple[str, str]] = []
         if game == Game.ROULETTE:
             for wager in offered:
-                needed.extend(self.LAYOUT_FOR_WAGER.get(wager, ()))
+                needed.extend(self.facts.layout_for_wager.get(wager, ()))
             if any(table.wheel_type == WheelType.DOUBLE_ZERO for table in tables):
-                needed.extend(self.LAYOUT_FOR_DOUBLE_ZERO)
+                needed.extend(self.facts.layout_for_double_zero)
         elif game == Game.BIG_SIX:
-            needed.extend(self.LAYOUT_FOR_BIG_SIX)
+            needed.extend(self.facts.layout_for_big_six)
         return [
             violation("layout_feature_missing", field="features", citation=citation, feature=feature_label(feature))
             for feature, citation in dict(needed).items()
             if feature not in features
         ]
 
-    def configuration_ready(self, *, table: Table, layout: Submission, rules_submission: Submission) -> list[Violation]:
+    def configuration_ready(
+        self, *, table: Table, layout: Layout | None, rules_submission: RulesSubmission | None
+    ) -> list[Violation]:
         """Pennsylvania's opening gate (borrowed), the table's approved layout held to this text's own
         areas too: a table whose wheel type or configuration changed since its layout was approved
         opens only if the layout still has them (N.J.A.C. 19:47-5.1(e), (f), 5.2(b); Section 4(a)(6)(ii),
         (b)(2)), and an open one is flagged when what is in effect asks for more."""
-        return self.translate(
+        return self.cited(
             approvals.configuration_ready(
                 table=table, layout=layout, rules_submission=rules_submission, own_layout=self.own_layout_areas
             )
@@ -530,24 +733,35 @@ class WithoutProcedure(Borrowing):
 
     KEEPS_PROCEDURE = False
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.may_open = self._casino_war_gated(self._translating(procedure.may_open_without_procedure))
+    def may_open(self, *, table: Table) -> Violation | None:
+        return self.casino_war_refused(table) or self.cited(procedure.may_open_without_procedure(table=table))
 
 
-class NewJersey(Borrowing, module=new_jersey, text="N.J.A.C. 19:47-5"):
+class NewJersey(Borrowing):
     """N.J.A.C. 19:47-5: its wagers, odds, irregularities and layout areas; Pennsylvania's
     procedure, equipment standards and opening gate, applied by policy."""
 
+    def __init__(self) -> None:
+        super().__init__(new_jersey.FACTS)
 
-class Section4(Borrowing, module=section_4, text="Section 4"):
+
+class Section4(Borrowing):
     """The Section 4 rules: its wagers, odds, irregularities and layout areas; Pennsylvania's
     procedure, equipment standards and opening gate, applied by policy."""
 
+    def __init__(self) -> None:
+        super().__init__(section_4.FACTS)
 
-class NewJerseyWithoutProcedure(WithoutProcedure, NewJersey):
+
+class NewJerseyWithoutProcedure(WithoutProcedure):
     """N.J.A.C. 19:47-5 at a property that keeps no inspection procedure."""
 
+    def __init__(self) -> None:
+        super().__init__(new_jersey.FACTS)
 
-class Section4WithoutProcedure(WithoutProcedure, Section4):
+
+class Section4WithoutProcedure(WithoutProcedure):
     """The Section 4 rules at a property that keeps no inspection procedure."""
+
+    def __init__(self) -> None:
+        super().__init__(section_4.FACTS)

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from compliance.rulebook.subjects import Table
+from compliance.rulebook.subjects import Person, Table
 from compliance.rulebook.violations import Violation
 from compliance.rulebook.vocabulary import Game, TableState
 
 if TYPE_CHECKING:
-    from compliance.rulebook.jurisdiction import Jurisdiction
+    from compliance.rulebook.rulebooks import Pennsylvania as Jurisdiction
 
 # The events of the logbook that move a table (the logbook's entry kinds of the same names), and
 # VOID: an amendment that takes away the inspection the table's opening rests on.
@@ -112,11 +112,11 @@ FLOOR_EVENTS = (UNLOCK, INSPECTION, ADJUSTMENT, BALL_CHANGE, OPEN, CLOSE, COVER,
 # A Big Six or Casino War table has no § 617a.2 procedure: it opens and closes; a Casino War table
 # also logs its irregularities (§ 651a.11, proposed).
 OTHER_GAMES_EVENTS = (OPEN, CLOSE)
-EVENTS_BY_GAME = {Game.ROULETTE: FLOOR_EVENTS, Game.CASINO_WAR: (OPEN, CLOSE, IRREGULARITY)}
+EVENTS_BY_GAME: dict[str, tuple[str, ...]] = {Game.ROULETTE: FLOOR_EVENTS, Game.CASINO_WAR: (OPEN, CLOSE, IRREGULARITY)}
 
 
 def actions_for(
-    rules: Jurisdiction, *, table: Table, person: object, opening: Sequence[Violation | None] = ()
+    rules: Jurisdiction, *, table: Table, person: Person, opening: Sequence[Violation | None] = ()
 ) -> list[tuple[str, Violation | None]]:
     """Each event the floor names for this table, with None where this person may record it now, or the
     rule that would refuse it (the same words and citation the service answers after the signatures):

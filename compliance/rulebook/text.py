@@ -2,12 +2,14 @@
 applies it; a password's length: signatures.password_within_limit). A refusal's code names its
 citation here; the API's error handler adds it."""
 
-PRINTABLE_NAMES = "Product policy: names and numbers are printable text on one line"
-PRINTABLE_NOTES = "Product policy: notes are printable text"
-LENGTH_LIMITS = "Product policy: typed text has a length limit"
-PRINTABLE_TEXT = "Product policy: typed text is printable"
+from compliance.rulebook.violations import gettext_noop
+
+PRINTABLE_NAMES = gettext_noop("Product policy: names and numbers are printable text on one line")
+PRINTABLE_NOTES = gettext_noop("Product policy: notes are printable text")
+LENGTH_LIMITS = gettext_noop("Product policy: typed text has a length limit")
+PRINTABLE_TEXT = gettext_noop("Product policy: typed text is printable")
 # A field missing, empty, of the wrong type or not one of its list: the request's own form.
-REQUEST_FORM = "Product policy: a request gives each field in the form the API describes"
+REQUEST_FORM = gettext_noop("Product policy: a request gives each field in the form the API describes")
 
 CITATIONS = {
     "control_characters": PRINTABLE_NAMES,

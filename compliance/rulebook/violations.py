@@ -8,6 +8,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+
+def gettext_noop(text: str) -> str:
+    """Marks `text`, a word or sentence of the rulebook, for the translators: the stock `manage.py
+    makemessages` finds it by this name (as it finds Django's own gettext_noop, which this package,
+    free of Django, does not import). It answers `text` unchanged: `translated` says it in the
+    language in use where it is read."""
+    return text
+
+
 # The rulebook speaks English and imports nothing of Django: the application installs a translator
 # (Django's gettext, compliance.casinos.apps) and a Violation's `message` is then said in the language
 # in use when it is read (the request's, a mail's recipient's), its code and citation unchanged.
@@ -35,7 +44,7 @@ class Odds:
     per: int
 
     # The words of odds, in the rulebook's English; translated where said (its catalogue's entry).
-    WORDS = "{pays} to {per}"
+    WORDS = gettext_noop("{pays} to {per}")
 
     def __str__(self) -> str:
         return self.WORDS.format(pays=self.pays, per=self.per)
@@ -99,7 +108,7 @@ def said(template: str, values: Mapping[str, object]) -> str:
 
 
 # A citation that is the product's own policy begins so; the rest are the law's paragraphs.
-POLICY = "Product policy"
+POLICY = gettext_noop("Product policy")
 
 
 # The product policies whose words carry a number of the settings ("at most {max_days} days"): each

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from compliance.rulebook.violations import gettext_noop
+
 
 class Vocabulary(StrEnum):
     """A word of the rules: its value (stored) and its label (shown)."""
@@ -35,66 +37,66 @@ class Vocabulary(StrEnum):
 
 
 class Game(Vocabulary):
-    ROULETTE = "roulette", "Roulette"
-    BIG_SIX = "big_six", "Big Six"
-    CASINO_WAR = "casino_war", "Casino War"
+    ROULETTE = "roulette", gettext_noop("Roulette")
+    BIG_SIX = "big_six", gettext_noop("Big Six")
+    CASINO_WAR = "casino_war", gettext_noop("Casino War")
 
 
 class WheelType(Vocabulary):
-    SINGLE_ZERO = "single_zero", "Single zero"
-    DOUBLE_ZERO = "double_zero", "Double zero"
+    SINGLE_ZERO = "single_zero", gettext_noop("Single zero")
+    DOUBLE_ZERO = "double_zero", gettext_noop("Double zero")
     # § 617a.1(e): a double-zero wheel with the 00 covered, played as a single-zero wheel.
-    DOUBLE_ZERO_AS_SINGLE_ZERO = "double_zero_as_single_zero", "Double zero used as single zero"
+    DOUBLE_ZERO_AS_SINGLE_ZERO = "double_zero_as_single_zero", gettext_noop("Double zero used as single zero")
 
 
 class WheelColour(Vocabulary):
     """The colours of a Roulette wheel's ring (§ 617a.1(c), (d)): 0 and 00 green, 1 to 36 red or black."""
 
-    GREEN = "green", "Green"
-    RED = "red", "Red"
-    BLACK = "black", "Black"
+    GREEN = "green", gettext_noop("Green")
+    RED = "red", gettext_noop("Red")
+    BLACK = "black", gettext_noop("Black")
 
 
 class Compartments(Vocabulary):
     """How a Roulette wheel's compartments are coloured (§ 617a.1(c), (d)): "a corresponding color to
     those depicted on the ring or a neutral color as approved"."""
 
-    RING = "ring", "The colours of the ring"
-    NEUTRAL = "neutral", "A neutral colour, approved"
+    RING = "ring", gettext_noop("The colours of the ring")
+    NEUTRAL = "neutral", gettext_noop("A neutral colour, approved")
 
 
 class TableState(Vocabulary):
     """Where a table is in its day (docs/architecture.md: The table's state machine); table_states.TRANSITIONS says how it moves."""
 
-    CLOSED = "closed", "Closed, wheel not yet covered"
-    LOCKED = "locked", "Closed, wheel covered and locked"
-    UNLOCKED = "unlocked", "Unlocked"
-    INSPECTED = "inspected", "Inspected, ready to open"
-    OPEN = "open", "Open for play"
+    CLOSED = "closed", gettext_noop("Closed, wheel not yet covered")
+    LOCKED = "locked", gettext_noop("Closed, wheel covered and locked")
+    UNLOCKED = "unlocked", gettext_noop("Unlocked")
+    INSPECTED = "inspected", gettext_noop("Inspected, ready to open")
+    OPEN = "open", gettext_noop("Open for play")
 
 
 class Role(Vocabulary):
     """What a person is at their property (docs/architecture.md: People); who may do what is in roles.py and the rules."""
 
-    SECURITY = "security", "Security officer"
-    FLOORPERSON = "floorperson", "Floorperson"
-    MAINTENANCE = "maintenance", "Table game maintenance member"
-    COMPLIANCE = "compliance", "Compliance manager"
-    REGULATOR = "regulator", "Regulator (Board agent)"
-    ADMIN = "admin", "Administrator"
+    SECURITY = "security", gettext_noop("Security officer")
+    FLOORPERSON = "floorperson", gettext_noop("Floorperson")
+    MAINTENANCE = "maintenance", gettext_noop("Table game maintenance member")
+    COMPLIANCE = "compliance", gettext_noop("Compliance manager")
+    REGULATOR = "regulator", gettext_noop("Regulator (Board agent)")
+    ADMIN = "admin", gettext_noop("Administrator")
 
 
 class Procedure(Vocabulary):
     """Whether a property keeps the § 617a.2 procedure: Pennsylvania's own law; in New Jersey and
     Section 4, whose texts set none, the property's choice (rulebook_for)."""
 
-    KEPT = "kept", "The § 617a.2 inspection procedure (Pennsylvania's law; applied by policy elsewhere)"
-    NONE = "none", "No inspection procedure: a signed log only (New Jersey and Section 4)"
+    KEPT = "kept", gettext_noop("The § 617a.2 inspection procedure (Pennsylvania's law; applied by policy elsewhere)")
+    NONE = "none", gettext_noop("No inspection procedure: a signed log only (New Jersey and Section 4)")
 
 
 class Jurisdiction(Vocabulary):
     """The rulebooks this product holds (rulebook_for)."""
 
-    PA = "PA", "Pennsylvania (58 Pa. Code)"
-    NJ = "NJ", "New Jersey (N.J.A.C. 19:47)"
-    S4 = "S4", "Section 4 rules"
+    PA = "PA", gettext_noop("Pennsylvania (58 Pa. Code)")
+    NJ = "NJ", gettext_noop("New Jersey (N.J.A.C. 19:47)")
+    S4 = "S4", gettext_noop("Section 4 rules")

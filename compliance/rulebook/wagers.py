@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from compliance.rulebook.violations import Listed
+from compliance.rulebook.violations import Listed, gettext_noop
 from compliance.rulebook.vocabulary import WheelType
 
 SINGLE, DOUBLE, AS_SINGLE = WheelType.SINGLE_ZERO, WheelType.DOUBLE_ZERO, WheelType.DOUBLE_ZERO_AS_SINGLE_ZERO
@@ -64,32 +64,32 @@ def standard_wagers(*, payout_citation: str, first_five_citation: str) -> dict[s
     """The table the three texts share, word for word in its odds (58 Pa. Code § 617a.4(a);
     N.J.A.C. 19:47-5.2(a); Section 4(b)(1)), cited to the jurisdiction's own section."""
     wagers = (
-        Wager("straight", "Straight", 1, (35, 1), payout_citation),
-        Wager("split", "Split", 2, (17, 1), payout_citation),
-        Wager("three_numbers", "Three Numbers", 3, (11, 1), payout_citation),
-        Wager("four_numbers", "Four Numbers", 4, (8, 1), payout_citation),
+        Wager("straight", gettext_noop("Straight"), 1, (35, 1), payout_citation),
+        Wager("split", gettext_noop("Split"), 2, (17, 1), payout_citation),
+        Wager("three_numbers", gettext_noop("Three Numbers"), 3, (11, 1), payout_citation),
+        Wager("four_numbers", gettext_noop("Four Numbers"), 4, (8, 1), payout_citation),
         # 0, 00, 1, 2 and 3: only a double-zero layout has it.
         Wager(
             "first_five",
-            "First Five Numbers",
+            gettext_noop("First Five Numbers"),
             5,
             (6, 1),
             payout_citation,
             wheels=frozenset({DOUBLE}),
             wheels_citation=first_five_citation,
         ),
-        Wager("six_numbers", "Six Numbers", 6, (5, 1), payout_citation),
-        Wager("column", "Column", 12, (2, 1), payout_citation),
-        Wager("dozen", "Dozen", 12, (2, 1), payout_citation),
+        Wager("six_numbers", gettext_noop("Six Numbers"), 6, (5, 1), payout_citation),
+        Wager("column", gettext_noop("Column"), 12, (2, 1), payout_citation),
+        Wager("dozen", gettext_noop("Dozen"), 12, (2, 1), payout_citation),
         *(
             Wager(code, label, 18, (1, 1), payout_citation, even_money=True)
             for code, label in (
-                ("red", "Red"),
-                ("black", "Black"),
-                ("odd", "Odd"),
-                ("even", "Even"),
-                ("low", "1 to 18"),
-                ("high", "19 to 36"),
+                ("red", gettext_noop("Red")),
+                ("black", gettext_noop("Black")),
+                ("odd", gettext_noop("Odd")),
+                ("even", gettext_noop("Even")),
+                ("low", gettext_noop("1 to 18")),
+                ("high", gettext_noop("19 to 36")),
             )
         ),
     )
@@ -99,16 +99,16 @@ def standard_wagers(*, payout_citation: str, first_five_citation: str) -> dict[s
 BIG_SIX_SECTIONS = 54
 
 
-def big_six_wagers(*, payout_citation: str, flag_label: str = "Flag") -> dict[str, Wager]:
+def big_six_wagers(*, payout_citation: str, flag_label: str = gettext_noop("Flag")) -> dict[str, Wager]:
     """The symbols, how many of the 54 sections carry each (58 Pa. Code § 619a.1(a)), and the
     minimum odds the three texts share (§ 619a.3; N.J.A.C. 19:47-5.5(a); Section 4(e)(1))."""
     wagers = (
-        Wager("big_six_1", "$1 symbol", 23, (1, 1), payout_citation),
-        Wager("big_six_2", "$2 symbol", 15, (2, 1), payout_citation),
-        Wager("big_six_5", "$5 symbol", 8, (5, 1), payout_citation),
-        Wager("big_six_10", "$10 symbol", 4, (10, 1), payout_citation),
-        Wager("big_six_20", "$20 symbol", 2, (20, 1), payout_citation),
-        Wager("joker", "Joker", 1, (45, 1), payout_citation),
+        Wager("big_six_1", gettext_noop("$1 symbol"), 23, (1, 1), payout_citation),
+        Wager("big_six_2", gettext_noop("$2 symbol"), 15, (2, 1), payout_citation),
+        Wager("big_six_5", gettext_noop("$5 symbol"), 8, (5, 1), payout_citation),
+        Wager("big_six_10", gettext_noop("$10 symbol"), 4, (10, 1), payout_citation),
+        Wager("big_six_20", gettext_noop("$20 symbol"), 2, (20, 1), payout_citation),
+        Wager("joker", gettext_noop("Joker"), 1, (45, 1), payout_citation),
         Wager("flag", flag_label, 1, (45, 1), payout_citation),
     )
     return {w.code: w for w in wagers}

@@ -6,50 +6,57 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import date, datetime
 
+from compliance.rulebook.violations import gettext_noop
+
 # The areas and signs a layout shows (jurisdictions.pennsylvania.LAYOUT_FEATURES), in words.
 LAYOUT_FEATURE_LABELS = {
-    "name_or_logo": "the certificate holder's name or logo",
-    "betting_areas": "a betting area for each wager offered",
-    "min_max_signage": "the table's minimum and maximum wager signs",
-    "wheel_replica": "a replica of the Roulette wheel",
-    "touchdown_electronic_area": "the Touchdown Roulette electronic wager area",
-    "b2b_area": "the B2B wager area",
-    "b2b_reader_board_rng": "the B2B reader board and random number generator",
-    "blazing7_area": "the Blazing 7's wager area",
-    "blazing7_release_device": "the Blazing 7's wager release device",
-    "lightning_rng": "the Lightning Roulette random number generator",
-    "double_zero_cover": "the cover of the 00 area",
-    "single_zero_signage": "the single-zero signage notices",
-    "drop_box": "the drop box",
-    "tip_box": "the tip box",
-    "payout_odds_signage": "the payout odds sign",
-    "tie_betting_area": "the tie wager area",
-    "seven_numbers_area": "the seven numbers wager area",
-    "color_wager_area": "the colour wager area",
-    "double_zero_option_notice": "the notice of the double-zero option chosen",
-    "clapper_option_sign": "the sign of the clapper option chosen",
+    "name_or_logo": gettext_noop("the certificate holder's name or logo"),
+    "betting_areas": gettext_noop("a betting area for each wager offered"),
+    "min_max_signage": gettext_noop("the table's minimum and maximum wager signs"),
+    "wheel_replica": gettext_noop("a replica of the Roulette wheel"),
+    "touchdown_electronic_area": gettext_noop("the Touchdown Roulette electronic wager area"),
+    "b2b_area": gettext_noop("the B2B wager area"),
+    "b2b_reader_board_rng": gettext_noop("the B2B reader board and random number generator"),
+    "blazing7_area": gettext_noop("the Blazing 7's wager area"),
+    "blazing7_release_device": gettext_noop("the Blazing 7's wager release device"),
+    "lightning_rng": gettext_noop("the Lightning Roulette random number generator"),
+    "double_zero_cover": gettext_noop("the cover of the 00 area"),
+    "single_zero_signage": gettext_noop("the single-zero signage notices"),
+    "drop_box": gettext_noop("the drop box"),
+    "tip_box": gettext_noop("the tip box"),
+    "payout_odds_signage": gettext_noop("the payout odds sign"),
+    "tie_betting_area": gettext_noop("the tie wager area"),
+    "seven_numbers_area": gettext_noop("the seven numbers wager area"),
+    "color_wager_area": gettext_noop("the colour wager area"),
+    "double_zero_option_notice": gettext_noop("the notice of the double-zero option chosen"),
+    "clapper_option_sign": gettext_noop("the sign of the clapper option chosen"),
 }
 
 # A Rules Submission's options, in words.
 OPTION_LABELS = {
-    "five_adjacent": "Five adjacent numbers wager",
-    "touchdown_paytable": "Touchdown Roulette paytable",
-    "b2b_payouts": "B2B payouts",
-    "blazing7_paytable": "Blazing 7's paytable",
-    "lightning_payouts": "Lightning Roulette payouts",
-    "double_zero_loss": "Even-money wagers on 0 and 00",
-    "seven_numbers": "Seven numbers wager",
-    "seven_numbers_color": "Seven numbers colour wager",
-    "six_numbers_color": "Six numbers colour wager",
-    "eight_numbers_color": "Eight numbers colour wager",
-    "initial": "Initial wager",
-    "war": "Going to war",
-    "war_tie": "Tie after going to war",
-    "tie": "Tie wager",
-    "big_six_clapper_between": "Clapper stopping between two sections",
-    "big_six_odds_wording": "How the Big Six odds are stated",
+    "five_adjacent": gettext_noop("Five adjacent numbers wager"),
+    "touchdown_paytable": gettext_noop("Touchdown Roulette paytable"),
+    "b2b_payouts": gettext_noop("B2B payouts"),
+    "blazing7_paytable": gettext_noop("Blazing 7's paytable"),
+    "lightning_payouts": gettext_noop("Lightning Roulette payouts"),
+    "double_zero_loss": gettext_noop("Even-money wagers on 0 and 00"),
+    "seven_numbers": gettext_noop("Seven numbers wager"),
+    "seven_numbers_color": gettext_noop("Seven numbers colour wager"),
+    "six_numbers_color": gettext_noop("Six numbers colour wager"),
+    "eight_numbers_color": gettext_noop("Eight numbers colour wager"),
+    "initial": gettext_noop("Initial wager"),
+    "war": gettext_noop("Going to war"),
+    "war_tie": gettext_noop("Tie after going to war"),
+    "tie": gettext_noop("Tie wager"),
+    "big_six_clapper_between": gettext_noop("Clapper stopping between two sections"),
+    "big_six_odds_wording": gettext_noop("How the Big Six odds are stated"),
 }
-VALUE_WORDS = {True: "yes", False: "no", "half": "half lost", "all": "all lost"}
+VALUE_WORDS = {
+    True: gettext_noop("yes"),
+    False: gettext_noop("no"),
+    "half": gettext_noop("half lost"),
+    "all": gettext_noop("all lost"),
+}
 
 
 def humanized(code: str) -> str:

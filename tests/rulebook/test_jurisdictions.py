@@ -1,4 +1,5 @@
-"""Every jurisdiction provides what its Protocol says, with the same signatures. (That the rulebook is
+"""Every jurisdiction provides what its interface says (GameRules; Pennsylvania's rulebook class),
+with the same signatures. (That the rulebook is
 pure Python, importing neither Django nor the rest of the project, is import-linter's `rulebook-pure`
 contract in pyproject.toml, checked by make test.)"""
 
@@ -18,7 +19,18 @@ RULEBOOK = pathlib.Path(rulebook.__file__).parent
 
 
 def _members(protocol: type) -> tuple[set[str], set[str]]:
-    """(the attributes, the methods) the protocol declares, its bases' included."""
+    """(the attributes, the methods) the protocol declares, its bases' included. A rulebook's class
+    (Jurisdiction, Pennsylvania's: the class is the interface) declares its public methods, and the
+    attributes Pennsylvania's rulebook has."""
+    if not getattr(protocol, "_is_protocol", False):
+        methods = {
+            name
+            for klass in protocol.__mro__
+            if klass is not object
+            for name, value in vars(klass).items()
+            if inspect.isfunction(value) and name[0] != "_"
+        }
+        return {name for name in dir(rulebook.pa) if name[0] != "_" and name not in methods}, methods
     attributes: set[str] = set()
     methods: set[str] = set()
     for klass in protocol.__mro__:

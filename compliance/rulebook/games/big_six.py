@@ -8,7 +8,7 @@ import json
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.roulette import NOT_CHOSEN, below_minimum, offer
 from compliance.rulebook.jurisdiction import GameRules
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Violation, gettext_noop
 from compliance.rulebook.wagers import big_six_house_edge, odds_given
 
 __all__ = ["big_six_house_edge", "big_six_house_edges", "check_big_six_submission"]
@@ -32,7 +32,7 @@ def check_big_six_submission(
             wagers=rules.BIG_SIX_WAGERS,
             code=code,
             value=value,
-            game="Big Six",
+            game=gettext_noop("Big Six"),
             rules=rules,
             citation=rules.BIG_SIX_CITATION,
         )

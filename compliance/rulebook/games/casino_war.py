@@ -9,8 +9,8 @@ from compliance.rulebook.catalogue import violation
 from compliance.rulebook.configurations import configuration_of
 from compliance.rulebook.games.roulette import NOT_CHOSEN
 from compliance.rulebook.jurisdictions import pennsylvania as pa
-from compliance.rulebook.subjects import Submission, Table
-from compliance.rulebook.violations import Odds, Violation
+from compliance.rulebook.subjects import RulesSubmission, Table
+from compliance.rulebook.violations import Odds, Violation, gettext_noop
 from compliance.rulebook.vocabulary import Game
 from compliance.rulebook.words import in_words
 
@@ -23,13 +23,18 @@ IRREGULARITIES = pa.proposed("651a.11")
 IRREGULARITY_KINDS = (
     (
         "shuffler_failed",
-        "automated card shuffling device jammed, stopped or did not complete its cycle: cards reshuffled "
-        f"({pa.proposed('651a.11(d)')})",
+        # Each citation as pa.proposed writes it, spelled out so that makemessages reads the sentence.
+        gettext_noop(
+            "automated card shuffling device jammed, stopped or did not complete its cycle: cards reshuffled "
+            "(58 Pa. Code § 651a.11(d) (proposed, 41 Pa.B. 3000))"
+        ),
     ),
     (
         "shuffler_out_of_order",
-        "automated card shuffling device or dealing shoe out of order: covered or signed before another "
-        f"method was used ({pa.proposed('651a.11(e)')})",
+        gettext_noop(
+            "automated card shuffling device or dealing shoe out of order: covered or signed before another "
+            "method was used (58 Pa. Code § 651a.11(e) (proposed, 41 Pa.B. 3000))"
+        ),
     ),
 )
 
@@ -45,7 +50,7 @@ def casino_war_decks_allowed(*, decks: int, automated_shuffler: bool) -> Violati
     return violation("casino_war_decks", field="decks")
 
 
-def deck_change_allowed(*, table: Table, decks: int, rules_submission: Submission | None) -> Violation | None:
+def deck_change_allowed(*, table: Table, decks: int, rules_submission: RulesSubmission | None) -> Violation | None:
     """§ 651a.3(a), (c): the decks a deck change puts on the table are what the table may use: six or
     eight from the manual dealing shoe; 12 to 16, in two equal batches, only where the Rules Submission
     in effect approves an automated card shuffling device in the table's configuration."""
@@ -107,8 +112,17 @@ def deck_composition(
 # Casino War table says which (its details' `cards`).
 CARD_INSPECTION = pa.proposed("651a.4")
 CARD_CHECKS = (
-    ("inspected", f"cards inspected by the dealer and spread for the first player ({pa.proposed('651a.4(a)–(d)')})"),
-    ("preinspected", f"decks received preinspected and preshuffled ({pa.proposed('651a.4(e)')})"),
+    (
+        "inspected",
+        gettext_noop(
+            "cards inspected by the dealer and spread for the first player "
+            "(58 Pa. Code § 651a.4(a)–(d) (proposed, 41 Pa.B. 3000))"
+        ),
+    ),
+    (
+        "preinspected",
+        gettext_noop("decks received preinspected and preshuffled (58 Pa. Code § 651a.4(e) (proposed, 41 Pa.B. 3000))"),
+    ),
 )
 
 

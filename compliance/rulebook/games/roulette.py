@@ -9,7 +9,7 @@ from fractions import Fraction
 from compliance.rulebook.catalogue import violation
 from compliance.rulebook.games.side_wagers import check_paytable, straight_as_fixed, straight_fixed
 from compliance.rulebook.jurisdiction import GameRules
-from compliance.rulebook.violations import Odds, Violation
+from compliance.rulebook.violations import Odds, Violation, gettext_noop
 from compliance.rulebook.wagers import DOUBLE, Option, Paytable, Wager, house_edge, odds_given, wheels_listed
 
 # An option left out: not chosen.
@@ -64,7 +64,12 @@ def check_roulette_submission(
     fixed = straight_fixed(rules.OPTIONS, options)
     for code, value in payout_odds.items():
         wager, odds, problem = offer(
-            wagers=rules.WAGERS, code=code, value=value, game="Roulette", rules=rules, citation=rules.WAGERS_CITATION
+            wagers=rules.WAGERS,
+            code=code,
+            value=value,
+            game=gettext_noop("Roulette"),
+            rules=rules,
+            citation=rules.WAGERS_CITATION,
         )
         if problem or wager is None or odds is None:
             violations.append(problem)

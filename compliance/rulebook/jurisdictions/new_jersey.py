@@ -8,8 +8,9 @@ applied by policy (rulebooks.NewJersey): this subchapter sets none, and every su
 from __future__ import annotations
 
 from compliance.rulebook.catalogue import violation
+from compliance.rulebook.facts import Facts
 from compliance.rulebook.games.roulette import double_zero_loss_chosen
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Violation, gettext_noop
 from compliance.rulebook.wagers import DOUBLE, SINGLE, Choice, Option, Wager, big_six_wagers, standard_wagers
 
 NAME = "New Jersey (N.J.A.C. 19:47-5)"
@@ -21,12 +22,14 @@ COLOR_WAGERS = frozenset({"six_numbers_color", "seven_numbers_color", "eight_num
 WAGERS = {
     **standard_wagers(payout_citation=PAYOUT_ODDS, first_five_citation="N.J.A.C. 19:47-5.1(e)5"),
     # 19:47-5.1(f): 10, 11, 12, 13, 14, 15 and 33.
-    "seven_numbers": Wager("seven_numbers", "Seven Numbers", 7, (4, 1), PAYOUT_ODDS, optional=True),
+    "seven_numbers": Wager("seven_numbers", gettext_noop("Seven Numbers"), 7, (4, 1), PAYOUT_ODDS, optional=True),
     # 19:47-5.1(e)6.ii, 7 and 8: the colour wagers (the 7 and 8 include 0, and 0 and 00).
-    "six_numbers_color": Wager("six_numbers_color", "Six Numbers colour wager", 6, (5, 1), PAYOUT_ODDS, optional=True),
+    "six_numbers_color": Wager(
+        "six_numbers_color", gettext_noop("Six Numbers colour wager"), 6, (5, 1), PAYOUT_ODDS, optional=True
+    ),
     "seven_numbers_color": Wager(
         "seven_numbers_color",
-        "Seven Numbers colour wager",
+        gettext_noop("Seven Numbers colour wager"),
         7,
         (4, 1),
         PAYOUT_ODDS,
@@ -36,7 +39,7 @@ WAGERS = {
     ),
     "eight_numbers_color": Wager(
         "eight_numbers_color",
-        "Eight Numbers colour wager",
+        gettext_noop("Eight Numbers colour wager"),
         8,
         (3, 1),
         PAYOUT_ODDS,
@@ -81,9 +84,9 @@ def required_options(*, wheel_types: list[str], options: dict[str, object]) -> l
 
 IRREGULARITIES = "N.J.A.C. 19:47-5.4"
 IRREGULARITY_KINDS = (
-    ("same_direction", "ball spun in the same direction as the wheel (N.J.A.C. 19:47-5.4(a))"),
-    ("under_four_revolutions", "ball did not complete four revolutions (N.J.A.C. 19:47-5.4(b))"),
-    ("foreign_object", "a foreign object entered the wheel (N.J.A.C. 19:47-5.4(c))"),
+    ("same_direction", gettext_noop("ball spun in the same direction as the wheel (N.J.A.C. 19:47-5.4(a))")),
+    ("under_four_revolutions", gettext_noop("ball did not complete four revolutions (N.J.A.C. 19:47-5.4(b))")),
+    ("foreign_object", gettext_noop("a foreign object entered the wheel (N.J.A.C. 19:47-5.4(c))")),
 )
 
 # ---- Where this text has its own paragraph for what Pennsylvania's rules check ----
@@ -123,7 +126,34 @@ BIG_SIX_ODDS_WORDING: Choice | None = (("to", "win"), "N.J.A.C. 19:47-5.5(b)")
 CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None = None
 # Subchapter 5 is "Roulette and Big Six Wheels": it says nothing of Casino War, neither allowing nor
 # forbidding it. Refusing the game is the product's policy: it holds no rules to keep one by.
-NO_CASINO_WAR: str | None = (
+NO_CASINO_WAR: str | None = gettext_noop(
     "Product policy: the text held for this jurisdiction, N.J.A.C. 19:47-5 (Roulette and Big Six wheels), "
     "has no Casino War"
+)
+
+
+# ---- This text's facts, as its rulebook applies them (rulebooks.py) ----
+
+FACTS = Facts(
+    name=NAME,
+    text="N.J.A.C. 19:47-5",
+    wagers_citation=WAGERS_CITATION,
+    payout_odds=PAYOUT_ODDS,
+    wagers=WAGERS,
+    options=OPTIONS,
+    exclusivity=exclusivity,
+    required_options=required_options,
+    options_refused=OPTIONS_REFUSED,
+    big_six_citation=BIG_SIX_CITATION,
+    big_six_wagers=BIG_SIX_WAGERS,
+    big_six_clapper=BIG_SIX_CLAPPER,
+    big_six_odds_wording=BIG_SIX_ODDS_WORDING,
+    casino_war_payouts=CASINO_WAR_PAYOUTS,
+    no_casino_war=NO_CASINO_WAR,
+    irregularities=IRREGULARITIES,
+    irregularity_kinds=IRREGULARITY_KINDS,
+    own=OWN,
+    layout_for_wager=LAYOUT_FOR_WAGER,
+    layout_for_double_zero=LAYOUT_FOR_DOUBLE_ZERO,
+    layout_for_big_six=LAYOUT_FOR_BIG_SIX,
 )

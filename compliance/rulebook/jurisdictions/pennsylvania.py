@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from compliance.rulebook.facts import ChecklistItem
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.facts import ChecklistItem, Facts
+from compliance.rulebook.violations import Violation, gettext_noop
 from compliance.rulebook.vocabulary import Game, Role
 from compliance.rulebook.wagers import DOUBLE, SINGLE, Choice, Option, Paytable, big_six_wagers, standard_wagers
 
-NAME = "Pennsylvania (58 Pa. Code)"
+NAME = gettext_noop("Pennsylvania (58 Pa. Code)")
 
 
 def proposed(section: str) -> str:
@@ -48,39 +48,39 @@ TOUCHDOWN_TABLE = "58 Pa. Code § 617a.1(f)(5)"
 RULES_SUBMISSION = "58 Pa. Code § 601a.2"
 LAYOUT_APPROVAL = "58 Pa. Code § 617a.1(f)"
 # The product's own policies, each derived from the paragraph it names (which does not say it in so many words).
-CONFIGURATION_WHILE_CLOSED = "Product policy, derived from 58 Pa. Code § 617a.2(a), (d)"
-TABLE_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
-TABLE_KEEPS_NUMBER = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
-PROPERTY_KEEPS_JURISDICTION = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+CONFIGURATION_WHILE_CLOSED = gettext_noop("Product policy, derived from 58 Pa. Code § 617a.2(a), (d)")
+TABLE_STAYS_AT_PROPERTY = gettext_noop("Product policy, derived from 58 Pa. Code § 617a.2(e)")
+TABLE_KEEPS_NUMBER = gettext_noop("Product policy, derived from 58 Pa. Code § 617a.2(e)")
+PROPERTY_KEEPS_JURISDICTION = gettext_noop("Product policy, derived from 58 Pa. Code § 617a.2(e)")
 # The signed checkpoints name the property by its licence number (inspections/logbook/checkpoints.py).
-PROPERTY_KEEPS_LICENCE = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
-PERSON_STAYS_AT_PROPERTY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+PROPERTY_KEEPS_LICENCE = gettext_noop("Product policy, derived from 58 Pa. Code § 617a.2(e)")
+PERSON_STAYS_AT_PROPERTY = gettext_noop("Product policy, derived from 58 Pa. Code § 617a.2(e)")
 # § 617a.2(e) asks the log for the credential number of who signed; that it never changes afterwards is ours.
-CREDENTIAL_NUMBER_KEPT = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+CREDENTIAL_NUMBER_KEPT = gettext_noop("Product policy, derived from 58 Pa. Code § 617a.2(e)")
 # § 617a.2(e) asks for a log with its contents; it says nothing of correcting one. The product never
 # changes a signed entry: a signed amendment corrects it, or marks it entered in error or a duplicate.
-AMENDMENT_POLICY = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+AMENDMENT_POLICY = gettext_noop("Product policy, derived from 58 Pa. Code § 617a.2(e)")
 # Product policy, not law: no paragraph says who records opening, closing, covering, unlocking, a "no
 # spin" or a deck change (§ 617a.2(a) and (b) name who inspects and who adjusts; nothing else), nor
 # that a table must be open to be closed. The property's staff and the table's states say it.
-EVENT_ROLES_POLICY = (
+EVENT_ROLES_POLICY = gettext_noop(
     "Product policy: a security officer or floorperson of the property records the table's events "
     "(no paragraph names who opens, closes, covers, unlocks, records a no spin or a deck change)"
 )
-TABLE_STATES_POLICY = (
+TABLE_STATES_POLICY = gettext_noop(
     "Product policy: the table's states (no paragraph governs opening an open table or closing one not open)"
 )
 # § 617a.2(a) asks for an inspection before opening, not again after so many hours of play: the
 # re-inspection interval (max_inspection_interval_hours) is the property's own policy.
-REINSPECTION_POLICY = (
+REINSPECTION_POLICY = gettext_noop(
     "Product policy: the property's re-inspection interval (58 Pa. Code § 617a.2(a) requires an inspection "
     "before opening only)"
 )
 # A ball is on one table at a time: § 617a.6(b), (c) speak of a new ball for the table, not of sharing one.
-BALL_ONE_TABLE_POLICY = "Product policy: a ball is on one table at a time"
+BALL_ONE_TABLE_POLICY = gettext_noop("Product policy: a ball is on one table at a time")
 # § 617a.6(b), (c) call for "a new Roulette ball": that the new ball is one of the property's registered
 # balls, named in the entry, is how the product keeps the table's ball known (the paragraph names no register).
-REPLACED_BALL_POLICY = (
+REPLACED_BALL_POLICY = gettext_noop(
     "Product policy: a replaced ball is named from the property's registered balls "
     "(58 Pa. Code § 617a.6(b), (c) call for a new Roulette ball)"
 )
@@ -89,62 +89,62 @@ REPLACED_BALL_POLICY = (
 # and followed by an inspection before play as a replacement is, on every Roulette table: § 617a.2(b) and
 # (d) applied to the ball as product policy; § 617a.2(a)(1) inspects the ball before the table opens
 # (docs/readings.md).
-BALL_CHANGE_POLICY = (
+BALL_CHANGE_POLICY = gettext_noop(
     "Product policy: a ball change is made, witnessed, logged and inspected before play as a replacement is "
     "(58 Pa. Code § 617a.2(b), (d) govern a wheel's external movable parts; the ball, § 617a.1(a), is not one, "
     "and § 617a.2(a)(1) inspects it before opening)"
 )
 # Equipment: registering it, and keeping it to one property, is how the product checks § 617a.1;
 # the paragraph sets the standard, not the register.
-OWN_EQUIPMENT_POLICY = "Product policy: a property uses its own registered wheels and balls"
-REGISTERED_EQUIPMENT_POLICY = (
+OWN_EQUIPMENT_POLICY = gettext_noop("Product policy: a property uses its own registered wheels and balls")
+REGISTERED_EQUIPMENT_POLICY = gettext_noop(
     "Product policy: a Roulette table opens with a registered wheel and ball, checked against "
     "58 Pa. Code § 617a.1(a)–(d)"
 )
 # § 619a.1(a), (b) (proposed) set the Big Six wheel's standard; registering it is how it is checked.
-REGISTERED_BIG_SIX_WHEEL_POLICY = (
+REGISTERED_BIG_SIX_WHEEL_POLICY = gettext_noop(
     "Product policy: a Big Six table opens with a registered Big Six wheel, checked against "
     "58 Pa. Code § 619a.1(a) (proposed, 41 Pa.B. 3000) and § 619a.1(b) (proposed, 41 Pa.B. 3000)"
 )
 # § 617a.1(a) describes the Roulette ball; Big Six (§ 619a.1, proposed) and Casino War have none.
-BALL_ROULETTE_ONLY_POLICY = (
+BALL_ROULETTE_ONLY_POLICY = gettext_noop(
     "Product policy: only a Roulette table has a ball (58 Pa. Code § 617a.1(a) describes the Roulette ball; "
     "neither § 619a.1 (proposed, 41 Pa.B. 3000) nor § 651a.2 (proposed, 41 Pa.B. 3000) has one)"
 )
 # § 617a.2(d) lets a part be replaced at any time, with an inspection before reopening: changing
 # the wheel or ball only while the table is closed is the product's stricter order.
-EQUIPMENT_CHANGE_POLICY = (
+EQUIPMENT_CHANGE_POLICY = gettext_noop(
     "Product policy: the wheel or ball is changed while the table is closed "
     "(58 Pa. Code § 617a.2(d) requires an inspection before it reopens)"
 )
 # § 617a.2(f) covers and locks the wheel; that it is unlocked (a logbook entry) before anyone
 # inspects or adjusts it is the product's order of events.
-UNLOCK_FIRST_POLICY = (
+UNLOCK_FIRST_POLICY = gettext_noop(
     "Product policy: a covered and locked wheel (58 Pa. Code § 617a.2(f)) is unlocked, with its "
     "logbook entry, before it is inspected or adjusted"
 )
 # § 617a.2(e) asks for the date and time of each entry, not that a table's entries be in order.
-ENTRY_ORDER_POLICY = (
+ENTRY_ORDER_POLICY = gettext_noop(
     "Product policy: a table's entries follow each other in time (58 Pa. Code § 617a.2(e) requires their date and time)"
 )
 # § 601a.2 (not among the texts held, "relating to table games Rules Submissions") is where the rules are
 # submitted; that a filed version never changes, a change being a new version, is the product's.
-SUBMISSION_VERSIONS_POLICY = (
+SUBMISSION_VERSIONS_POLICY = gettext_noop(
     "Product policy: a filed Rules Submission is never rewritten; a change is a new version "
     "(58 Pa. Code § 601a.2, relating to table games Rules Submissions)"
 )
 # § 617a.1(c)–(e) describe the wheels; that a Roulette Rules Submission names those it is for is the product's.
-WHEEL_TYPES_NAMED_POLICY = (
+WHEEL_TYPES_NAMED_POLICY = gettext_noop(
     "Product policy: a Roulette Rules Submission names the wheel types it is for "
     "(58 Pa. Code § 617a.1(c)–(e) describe the wheels)"
 )
 # § 601a.2 (not among the texts held) has the certificate holder file: who files is the property's.
-FILER_POLICY = "Product policy: a compliance manager files the property's Rules Submission"
+FILER_POLICY = gettext_noop("Product policy: a compliance manager files the property's Rules Submission")
 # How far back a time an entry may carry (ENTRY_MAX_BACKDATE_HOURS): the log holds the true date and time.
-ENTRY_TIME_PLAUSIBLE = "Product policy, derived from 58 Pa. Code § 617a.2(e)"
+ENTRY_TIME_PLAUSIBLE = gettext_noop("Product policy, derived from 58 Pa. Code § 617a.2(e)")
 # Outside the logbook (a flag's resolution, a filing, a regulator's decision) no paragraph asks for the
 # signature: signing by the password re-entered is the product's own rule (docs/architecture.md: Signatures).
-SIGNATURE_POLICY = "Product policy: a signature is the signer's password re-entered at signing"
+SIGNATURE_POLICY = gettext_noop("Product policy: a signature is the signer's password re-entered at signing")
 
 # ---- § 617a.1: the wheel and the ball ----
 
@@ -186,7 +186,7 @@ BIG_SIX_WHEEL_PARTS = (
 # "A circular wheel at least 5 feet in diameter".
 BIG_SIX_WHEEL_MIN_DIAMETER_INCHES = Decimal(60)
 # A table of another game has no wheel: Chapter 651a describes a Casino War table with none.
-NO_WHEEL_AT_CASINO_WAR = "Product policy, derived from 58 Pa. Code § 651a.2(a) (proposed, 41 Pa.B. 3000)"
+NO_WHEEL_AT_CASINO_WAR = gettext_noop("Product policy, derived from 58 Pa. Code § 651a.2(a) (proposed, 41 Pa.B. 3000)")
 
 # ---- § 617a.2: the inspection and security procedures ----
 
@@ -194,27 +194,29 @@ NO_WHEEL_AT_CASINO_WAR = "Product policy, derived from 58 Pa. Code § 651a.2(a) 
 CHECKLIST = (
     ChecklistItem(
         "ball_non_magnetic",
-        "Ball passed over a magnet or compass: it is non-magnetic",
+        gettext_noop("Ball passed over a magnet or compass: it is non-magnetic"),
         "58 Pa. Code § 617a.2(a)(1)",
     ),
     ChecklistItem(
         "no_magnet_or_contrivance",
-        "Table and wheel free of any magnet or contrivance affecting fair operation",
+        gettext_noop("Table and wheel free of any magnet or contrivance affecting fair operation"),
         "58 Pa. Code § 617a.2(a)(2)",
     ),
     ChecklistItem(
         "wheel_level_and_rotating",
-        "Wheel level and rotating freely and evenly",
+        gettext_noop("Wheel level and rotating freely and evenly"),
         "58 Pa. Code § 617a.2(a)(3)",
     ),
     ChecklistItem(
         "parts_secure",
-        "All parts of the wheel secure and free from movement",
+        gettext_noop("All parts of the wheel secure and free from movement"),
         "58 Pa. Code § 617a.2(a)(4)",
     ),
     ChecklistItem(
         "layout_and_signage_00",
-        "00 area covered and the three § 617a.1(e) notices posted (double-zero wheel used as single-zero)",
+        gettext_noop(
+            "00 area covered and the three § 617a.1(e) notices posted (double-zero wheel used as single-zero)"
+        ),
         "58 Pa. Code § 617a.2(a)(5)",
     ),
 )
@@ -232,10 +234,10 @@ EVENT_ROLES = {
 
 # § 617a.6(a)–(d): the reasons for a "no spin".
 IRREGULARITY_KINDS = (
-    ("same_direction", "ball spun in the same direction as the wheel (§ 617a.6(a))"),
-    ("under_four_revolutions", "ball did not complete four revolutions (§ 617a.6(b))"),
-    ("ball_left_wheel", "ball left the wheel during the spin (§ 617a.6(c))"),
-    ("foreign_object", "a foreign object entered the wheel (§ 617a.6(d))"),
+    ("same_direction", gettext_noop("ball spun in the same direction as the wheel (§ 617a.6(a))")),
+    ("under_four_revolutions", gettext_noop("ball did not complete four revolutions (§ 617a.6(b))")),
+    ("ball_left_wheel", gettext_noop("ball left the wheel during the spin (§ 617a.6(c))")),
+    ("foreign_object", gettext_noop("a foreign object entered the wheel (§ 617a.6(d))")),
 )
 
 # ---- Wagers, payout odds and Rules Submission options (§ 617a.3, § 617a.4, Chapter 617c) ----
@@ -363,7 +365,7 @@ LAYOUT_FOR_AS_SINGLE_ZERO = (
 # ---- Big Six Wheel (Chapter 619a, from the 2011 text) ----
 
 BIG_SIX_CITATION = proposed("619a.3")
-BIG_SIX_WAGERS = big_six_wagers(payout_citation=BIG_SIX_CITATION, flag_label="Flag, name or logo")
+BIG_SIX_WAGERS = big_six_wagers(payout_citation=BIG_SIX_CITATION, flag_label=gettext_noop("Flag, name or logo"))
 # § 619a.1(b): clockwise from the joker.
 BIG_SIX_ORDER = tuple(  # the order as the regulation prints it
     "joker 1 2 1 5 2 1 10 1 5 1 2 1 20 1 2 1 5 2 1 10 1 2 5 1 2 1 flag 2 5 2 1 2 1 10 1 5 1 2 1 20 1 "
@@ -404,3 +406,26 @@ CASINO_WAR_BOXES = proposed("651a.7(e)")
 CASINO_WAR_MAX_BOXES = 7
 # § 651a.3(d): the decks opened for use are changed at least once every 24 hours (the overdue scan's deadline).
 CASINO_WAR_DECK_CHANGE_HOURS = 24
+
+
+# ---- This text's facts, as its rulebook applies them (rulebooks.py) ----
+
+FACTS = Facts(
+    name=NAME,
+    text="58 Pa. Code",
+    wagers_citation=WAGERS_CITATION,
+    payout_odds=PAYOUT_ODDS,
+    wagers=WAGERS,
+    options=OPTIONS,
+    exclusivity=exclusivity,
+    required_options=required_options,
+    options_refused=OPTIONS_REFUSED,
+    big_six_citation=BIG_SIX_CITATION,
+    big_six_wagers=BIG_SIX_WAGERS,
+    big_six_clapper=BIG_SIX_CLAPPER,
+    big_six_odds_wording=BIG_SIX_ODDS_WORDING,
+    casino_war_payouts=CASINO_WAR_PAYOUTS,
+    no_casino_war=NO_CASINO_WAR,
+    irregularities=IRREGULARITIES,
+    irregularity_kinds=IRREGULARITY_KINDS,
+)

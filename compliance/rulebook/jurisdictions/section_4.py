@@ -7,8 +7,9 @@ applied by policy (rulebooks.Section4): this text sets none, and every such answ
 
 from __future__ import annotations
 
+from compliance.rulebook.facts import Facts
 from compliance.rulebook.games.roulette import double_zero_loss_chosen
-from compliance.rulebook.violations import Violation
+from compliance.rulebook.violations import Violation, gettext_noop
 from compliance.rulebook.wagers import Choice, Option, Wager, big_six_wagers, standard_wagers
 
 NAME = "the Section 4 rules"
@@ -18,7 +19,7 @@ PAYOUT_ODDS = "Section 4(b)(1)"
 WAGERS = {
     **standard_wagers(payout_citation=PAYOUT_ODDS, first_five_citation="Section 4(a)(5)(v)"),
     # Section 4(a)(6): 10, 11, 12, 13, 14, 15 and 33.
-    "seven_numbers": Wager("seven_numbers", "Seven Numbers", 7, (4, 1), PAYOUT_ODDS, optional=True),
+    "seven_numbers": Wager("seven_numbers", gettext_noop("Seven Numbers"), 7, (4, 1), PAYOUT_ODDS, optional=True),
 }
 
 OPTIONS: dict[str, Option] = {
@@ -44,9 +45,9 @@ def required_options(*, wheel_types: list[str], options: dict[str, object]) -> l
 
 IRREGULARITIES = "Section 4(d)"
 IRREGULARITY_KINDS = (
-    ("same_direction", "ball spun in the same direction as the wheel (Section 4(d)(1))"),
-    ("under_four_revolutions", "ball did not complete four revolutions (Section 4(d)(2))"),
-    ("foreign_object", "a foreign object entered the wheel (Section 4(d)(3))"),
+    ("same_direction", gettext_noop("ball spun in the same direction as the wheel (Section 4(d)(1))")),
+    ("under_four_revolutions", gettext_noop("ball did not complete four revolutions (Section 4(d)(2))")),
+    ("foreign_object", gettext_noop("a foreign object entered the wheel (Section 4(d)(3))")),
 )
 
 # ---- Where this text has its own paragraph for what Pennsylvania's rules check ----
@@ -83,7 +84,34 @@ BIG_SIX_ODDS_WORDING: Choice | None = (("to", "win"), "Section 4(e)(2)")
 CASINO_WAR_PAYOUTS: dict[str, tuple[tuple[int, int], str]] | None = None
 # The text is "Roulette and Big Six Wheels Rules": it says nothing of Casino War, neither allowing nor
 # forbidding it. Refusing the game is the product's policy: it holds no rules to keep one by.
-NO_CASINO_WAR: str | None = (
+NO_CASINO_WAR: str | None = gettext_noop(
     "Product policy: the text held for this jurisdiction, Section 4 (Roulette and Big Six Wheels Rules), "
     "has no Casino War"
+)
+
+
+# ---- This text's facts, as its rulebook applies them (rulebooks.py) ----
+
+FACTS = Facts(
+    name=NAME,
+    text="Section 4",
+    wagers_citation=WAGERS_CITATION,
+    payout_odds=PAYOUT_ODDS,
+    wagers=WAGERS,
+    options=OPTIONS,
+    exclusivity=exclusivity,
+    required_options=required_options,
+    options_refused=OPTIONS_REFUSED,
+    big_six_citation=BIG_SIX_CITATION,
+    big_six_wagers=BIG_SIX_WAGERS,
+    big_six_clapper=BIG_SIX_CLAPPER,
+    big_six_odds_wording=BIG_SIX_ODDS_WORDING,
+    casino_war_payouts=CASINO_WAR_PAYOUTS,
+    no_casino_war=NO_CASINO_WAR,
+    irregularities=IRREGULARITIES,
+    irregularity_kinds=IRREGULARITY_KINDS,
+    own=OWN,
+    layout_for_wager=LAYOUT_FOR_WAGER,
+    layout_for_double_zero=LAYOUT_FOR_DOUBLE_ZERO,
+    layout_for_big_six=LAYOUT_FOR_BIG_SIX,
 )
