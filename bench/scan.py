@@ -8,7 +8,7 @@ from common import django_on, load, median, record, size, timed
 
 TABLES = size(100_000, 10_000, "tables")
 PROPERTIES = 100
-ROUNDS = size(3, 2, "rounds")
+ROUNDS = size(5, 5, "rounds")
 
 
 def seed() -> None:
