@@ -16,8 +16,8 @@ PORT ?= 8000
 WEB_CONCURRENCY ?= 3
 BIND ?= 127.0.0.1:$(PORT)
 
-.PHONY: venv directory-libraries run serve check test coverage test-fast test-slow typecheck migrations-check screenshots messages bench bench-table-page bench-scan \
-	bench-report bench-proof bench-week lint format clean-venv
+.PHONY: venv directory-libraries run serve check test coverage test-fast test-slow typecheck migrations-check screenshots messages bench \
+	lint format clean-venv
 
 # make test-fast's pytest processes (pytest-xdist): one a core by default.
 TEST_FAST_WORKERS ?= auto
@@ -114,37 +114,17 @@ screenshots: venv
 	LOGBOOK_SCREENSHOTS=build/screenshots $(BIN)/pytest -m "browser or screenshots" $(PYTEST_ARGS)
 	$(BIN)/python scripts/screenshots.py build/screenshots docs/screenshots
 
-# Every benchmark, then bench/results/summary.json (bench/summary.py): one object per goal of the
-# performance issue. A benchmark that misses its goal does not stop the others (make's `-`); the
-# summary says what holds and exits 1 if anything does not. BENCH_QUICK=1: smaller data, fewer rounds.
+# Every benchmark of the performance issue (bench/README.md), then bench/results/summary.json: one row a
+# goal; exits 1 while a goal is unmet. BENCH_QUICK=1: small sizes. Its tools (locust) come from
+# requirements-bench.txt, installed here only. A benchmark that misses its goal does not stop the others.
 bench: venv
+	$(BIN)/pip install -q -r requirements-bench.txt
 	rm -rf bench/results/goals
-	-$(BIN)/python bench/run.py
-	-$(BIN)/python bench/post_profile.py
-	-$(BIN)/python bench/jurisdiction.py
-	-$(BIN)/python bench/table_page.py
+	-$(BIN)/python bench/floor.py
 	-$(BIN)/python bench/scan.py
 	-$(BIN)/python bench/report.py
-	-$(BIN)/python bench/proof.py
 	-$(BIN)/python bench/week.py
 	$(BIN)/python bench/summary.py
-
-bench-table-page: venv
-	$(BIN)/python bench/table_page.py
-
-bench-scan: venv
-	$(BIN)/python bench/scan.py
-
-bench-report: venv
-	$(BIN)/python bench/report.py
-
-# The signed POST with checkpointing against without, and the offline verifier on a 10,000-row register.
-bench-proof: venv
-	$(BIN)/python bench/proof.py
-
-# A week's register from 100,000 and 1,000,000 entries, request to download link (bench/week.py).
-bench-week: venv
-	$(BIN)/python bench/week.py
 
 lint: venv
 	$(BIN)/ruff check .

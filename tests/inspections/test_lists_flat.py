@@ -23,7 +23,7 @@ pytestmark = pytest.mark.django_db
 FEW, MANY = 2, 30
 assert MANY > SUMMARY_PAGE and MANY > PROPERTY_CHOICES  # the large side has a second page and no list to choose from
 
-# Every list a regulator reads (bench/jurisdiction.py measures the same); "{property}": the first
+# Every list a regulator reads; "{property}": the first
 # property of the regulator's jurisdiction.
 LISTS = [
     "/api/logbook/",
