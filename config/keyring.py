@@ -433,7 +433,37 @@ def _development_ca(ca_directory: Path, *, now: dt.datetime, made: list[str]) ->
         ca_key.unlink(missing_ok=True)
         report_ca_make(ca_key, ca_cert, common_name="Logbook development compliance CA (not for production)", now=now)
         made.append(str(ca_cert))
+    # Its revocation list, empty: embedded in each report (LOGBOOK_REPORT_CA_CRL, which scripts/run.py
+    # points at it), it lets a validator check the report certificate after it expires. Made again
+    # when missing, expired or not this CA's.
+    crl = development_crl_path(ca_directory)
+    if not _crl_current(crl, ca_cert, now=now):
+        report_ca_crl_issue(ca_key, ca_cert, crl, now=now)
+        made.append(str(crl))
     return ca_key, ca_cert
+
+
+def development_crl_path(ca_directory: str | Path) -> Path:
+    """Where `make run`'s development compliance CA keeps its revocation list."""
+    return Path(ca_directory) / "compliance-ca.crl"
+
+
+def _crl_current(path: Path, ca_cert: Path, *, now: dt.datetime) -> bool:
+    """Whether `path` holds a revocation list signed by the CA of `ca_cert` and not yet due for renewal."""
+    try:
+        crl = x509.load_pem_x509_crl(path.read_bytes())
+    except (OSError, ValueError):
+        return False
+    (authority,) = certificates_load(ca_cert)
+    public_key = authority.public_key()
+    if not isinstance(public_key, ec.EllipticCurvePublicKey | rsa.RSAPublicKey):
+        return False
+    return (
+        crl.issuer == authority.subject
+        and crl.is_signature_valid(public_key)
+        and crl.next_update_utc is not None
+        and crl.next_update_utc > now
+    )
 
 
 def development_keys(directory: str | Path, *, now: dt.datetime, ca_directory: str | Path | None = None) -> list[str]:

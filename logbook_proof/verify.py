@@ -498,10 +498,15 @@ PAGE_NUMBER = re.compile(r"Page(\d+)of(\d+)")
 ROW_START = re.compile(r"(?<!Report)#(\d+)·")
 
 
+# PDFium gives a hyphen printed at the end of a line (a cell's "PGCB-SEC-20417" broken after "PGCB-")
+# as U+FFFE, its mark for a word hyphenated there; the page prints "-", and pypdf reads it so.
+LINE_END_HYPHEN = "\ufffe"
+
+
 def page_texts(data: bytes) -> list[str]:
     """Each page's text: by PDFium (pypdfium2, a few ms a page) where it is installed, else by pypdf
-    (about 100 ms a page: a 400-page register takes a minute). The check is blind to white space, so
-    the two read alike."""
+    (about 100 ms a page: a 400-page register takes a minute). The check is blind to white space, and
+    PDFium's line-end hyphen is read as the hyphen printed, so the two read alike."""
     try:
         import pypdfium2
     except ImportError:
@@ -510,7 +515,10 @@ def page_texts(data: bytes) -> list[str]:
         return [page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages]
     document = pypdfium2.PdfDocument(data)
     try:
-        return [document[index].get_textpage().get_text_range() for index in range(len(document))]
+        return [
+            document[index].get_textpage().get_text_range().replace(LINE_END_HYPHEN, "-")
+            for index in range(len(document))
+        ]
     finally:
         document.close()
 

@@ -9,7 +9,8 @@ after five seconds). This script does what honcho does not:
 1. checks that the ports are free, and points REDIS_URL at the embedded Redis when it is unset;
    makes the development's signing keys under var/keys/ (git-ignored) if there are none: the
    checkpoint key ring and the reports' certificate, issued by a development compliance CA under
-   var/ca/ (config/keyring.py); with no database yet, sets aside the signer's ledger of a database
+   var/ca/ (config/keyring.py), and unless a CA or a revocation list is configured points
+   LOGBOOK_REPORT_CA_CRL at that CA's (empty) revocation list; with no database yet, sets aside the signer's ledger of a database
    that is gone; unless LOGBOOK_TSA_URL is set, makes the development timestamp authority's key and
    certificate (var/keys/tsa/, issued by the same CA) and points LOGBOOK_TSA_URL and
    LOGBOOK_TSA_CERTIFICATES at it, so that checkpoints and reports carry trusted time;
@@ -119,6 +120,11 @@ def prepare(env: dict[str, str]) -> list[str]:
             aside = ledger.with_name(f"checkpoint-ledger.{datetime.now(UTC):%Y%m%dT%H%M%S}.json")
             ledger.rename(aside)
             say(f"a new database: the signer's ledger of the old one is kept as {aside}")
+    # The development CA's (empty) revocation list, embedded in each report so that a validator can
+    # check the report certificate after it expires; only when the CA is the development one.
+    crl = keyring.development_crl_path(ROOT / "var" / "ca")
+    if not env.get("LOGBOOK_REPORT_CA_CRL") and not env.get("LOGBOOK_REPORT_CA_CERT") and crl.exists():
+        env["LOGBOOK_REPORT_CA_CRL"] = str(crl)
     for step in (["migrate", "--noinput"], ["seed_demo", "--if-empty"]):
         say(f"manage.py {' '.join(step)}")
         if subprocess.run([sys.executable, "manage.py", *step], cwd=ROOT, env=env).returncode != 0:  # noqa: S603

@@ -262,3 +262,44 @@ def test_make_run_points_the_processes_at_its_timestamp_authority_unless_one_is_
     env = dict(given, LOGBOOK_TSA_URL="https://tsa.example/")
     assert "tsa" not in run.prepare(env)
     assert env["LOGBOOK_TSA_URL"] == "https://tsa.example/" and "LOGBOOK_TSA_CERTIFICATES" not in env
+
+
+def test_make_run_embeds_its_development_cas_revocation_list_unless_one_is_configured(monkeypatch, tmp_path):
+    """Issue 33: make run's development compliance CA issues an (empty) revocation list beside its
+    certificate, and make run points LOGBOOK_REPORT_CA_CRL at it, so that its reports carry what
+    long-term validation needs after the report certificate expires; a list or a CA configured is
+    left alone."""
+    import subprocess
+    from datetime import UTC, datetime, timedelta
+
+    from cryptography import x509
+
+    from config import keyring
+    from scripts import run
+
+    monkeypatch.setattr(run, "ROOT", tmp_path)
+    monkeypatch.setattr(run.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(a, 0))
+    given = {"PORT": str(free_port()), "REDIS_URL": "redis://127.0.0.1:6379/0", "LOGBOOK_TSA_URL": "https://tsa/"}
+
+    env = dict(given)
+    run.prepare(env)
+    crl_path = tmp_path / "var" / "ca" / "compliance-ca.crl"
+    assert env["LOGBOOK_REPORT_CA_CRL"] == str(crl_path)
+    crl = x509.load_pem_x509_crl(crl_path.read_bytes())
+    (ca,) = keyring.certificates_load(tmp_path / "var" / "ca" / "compliance-ca.pem")
+    assert crl.issuer == ca.subject and crl.is_signature_valid(ca.public_key()) and len(crl) == 0
+    assert keyring.load_crl(crl_path)  # as the report's signing reads it
+
+    # Made once; made again when it has expired.
+    now = datetime.now(UTC)
+    assert keyring.development_keys(tmp_path / "var" / "keys", now=now) == []
+    later = now + timedelta(days=826)
+    assert keyring.development_keys(tmp_path / "var" / "keys", now=later) == [str(crl_path)]
+    assert x509.load_pem_x509_crl(crl_path.read_bytes()).next_update_utc > later
+
+    env = dict(given, LOGBOOK_REPORT_CA_CRL="/elsewhere/ca.crl")
+    run.prepare(env)
+    assert env["LOGBOOK_REPORT_CA_CRL"] == "/elsewhere/ca.crl"
+    env = dict(given, LOGBOOK_REPORT_CA_CERT="/elsewhere/ca.pem")
+    run.prepare(env)
+    assert "LOGBOOK_REPORT_CA_CRL" not in env
