@@ -523,11 +523,50 @@ def page_texts(data: bytes) -> list[str]:
         document.close()
 
 
+def row_unprinted(parts: list[str], values: list[str]) -> str | None:
+    """The first of a row's cell values (in the row's order) its printed text does not hold, or None.
+
+    `parts` is the row's text on each page it spans. Every cell of a row starts on its first page;
+    a cell taller than the page goes on at its next page's part, and so on, so that each page's part
+    holds the cells' pieces in the row's order, and a row broken across pages interleaves its cells
+    (the signatures on the first page in the middle of a long description's text). Each value is
+    found whole, in order, after the cells before it on the first page; else its longest beginning
+    found there, and the rest, the same way, on the next page, after the pieces of the cells before it
+    on that page: every character in order, each piece where its cell goes on, nothing skipped
+    within a cell."""
+    at = [0] * len(parts)
+    for value in values:
+        rest, page = value, 0
+        while rest:
+            if page == len(parts):
+                return value
+            text = parts[page]
+            found = text.find(rest, at[page])
+            if found >= 0:
+                at[page] = found + len(rest)
+                break
+            # The longest beginning of the rest printed on this page (a shorter one is found wherever
+            # a longer one is: a binary search), the cell then going on at the next page.
+            low, high = 0, len(rest) - 1
+            while low < high:
+                middle = (low + high + 1) // 2
+                if text.find(rest[:middle], at[page]) >= 0:
+                    low = middle
+                else:
+                    high = middle - 1
+            if low == 0:
+                return value
+            at[page] = text.find(rest[:low], at[page]) + low
+            rest, page = rest[low:], page + 1
+    return None
+
+
 def check_pages(data: bytes, segment: dict, entries: dict[int, dict], verdict: Verdict) -> None:
     """The register's printed pages (their text, read by pypdf) against the segment: every page
     numbered in order, of the file's page count; the rows, page after page, exactly the entries of
     the period in the register's order, each once; each row's cells (number, table, date and time,
-    kind, part, description, notes, certification, signatures) as its entry says."""
+    kind, part, description, notes, certification, signatures) as its entry says, a row taller than a
+    page checked over the pages it spans (row_unprinted)."""
     zone = ZoneInfo(segment["property"]["time_zone"])
     try:
         texts = [squeezed(text) for text in page_texts(data)]
@@ -541,20 +580,28 @@ def check_pages(data: bytes, segment: dict, entries: dict[int, dict], verdict: V
             said = " and ".join(f"page {n} of {total}" for n, total in found) or "no page number"
             problems.append(f"page {number} of {len(texts)} says {said}: pages were removed, added or moved")
     header = squeezed(ROW_FIRST_CELL)
-    printed: list[tuple[int, int, str]] = []  # (page, entry number, the row's text)
+    # Each row's text, page by page: a row taller than a page goes on over the next pages, which
+    # WeasyPrint prints without the register's heading when the row does not fit under it.
+    printed: list[tuple[int, int, list[str]]] = []  # (page, entry number, the row's text on each page)
+    register_started = False
     for number, text in enumerate(texts, start=1):
-        if header not in text:
+        if header in text:
+            register_started = True
+            body = text[text.index(header) + len(header) :]
+        elif register_started:
+            body = text  # a page that carries on the register (the rest of a row) without its heading
+        else:
             continue  # the cover
-        body = text[text.index(header) :]
         starts = list(ROW_START.finditer(body))
-        if not starts:
+        # A heading alone at a page's foot, the row under it taller than what is left of the page
+        # and so printed from the top of the next page (without the heading), is no page emptied.
+        if not starts and header in text and not (number < len(texts) and ROW_START.match(texts[number])):
             problems.append(f"page {number} holds the register's heading but no row")
-        if printed:  # a row the page break split goes on under the next page's heading
-            page, seq, row = printed[-1]
-            printed[-1] = (page, seq, row + body[: starts[0].start() if starts else len(body)])
+        if printed:  # a row the page break split goes on at the top of the next page
+            printed[-1][2].append(body[: starts[0].start() if starts else len(body)])
         for at, start in enumerate(starts):
             end = starts[at + 1].start() if at + 1 < len(starts) else len(body)
-            printed.append((number, int(start.group(1)), body[start.end() : end]))
+            printed.append((number, int(start.group(1)), [body[start.end() : end]]))
     due = due_entries(segment, entries)
     if [seq for _, seq, _ in printed] != due:
         shown = [seq for _, seq, _ in printed]
@@ -568,7 +615,7 @@ def check_pages(data: bytes, segment: dict, entries: dict[int, dict], verdict: V
             )
         if not missing and not extra:
             problems.append("the rows are not in the register's order: pages or rows were moved")
-    for page, seq, text in printed:
+    for page, seq, parts in printed:
         entry = entries.get(seq)
         if entry is None:
             continue
@@ -583,13 +630,9 @@ def check_pages(data: bytes, segment: dict, entries: dict[int, dict], verdict: V
             cells["inspection_certified"],
             cells["signatures"],
         ]
-        at = 0
-        for value in (squeezed(value) for value in wanted):
-            found = text.find(value, at)
-            if found < 0:
-                problems.append(f"page {page}, row #{seq}: it does not print {value!r} as the entry says")
-                break
-            at = found + len(value)
+        unprinted = row_unprinted(parts, [squeezed(value) for value in wanted])
+        if unprinted is not None:
+            problems.append(f"page {page}, row #{seq}: it does not print {unprinted!r} as the entry says")
     report_failures(verdict, "the printed pages do not match the signed chain segment:", problems)
     if not problems:
         verdict.ok(
