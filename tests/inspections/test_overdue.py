@@ -423,6 +423,49 @@ def test_a_scan_never_raises_a_flag_from_a_deadline_an_entry_is_moving(committed
     assert not ComplianceException.objects.exists()
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has one writer at a time: no lock")
+def test_the_scan_locks_each_table_with_a_passed_deadline_and_no_open_flag_of_its_kind(casino):
+    """The lock statement (one SELECT a deadline, each on its partial index) locks, in id order and
+    once each, the tables the raise will flag: a deadline passed and no open flag of its kind; not a
+    table whose passed deadline is already flagged, nor one whose deadline is ahead."""
+    from compliance.rulebook.flags import DEADLINE_OF
+    from inspections.logbook.models import TableStatus
+
+    now = timezone.now()
+    past, ahead = now - timedelta(minutes=1), now + timedelta(hours=1)
+    due, later, twice, flagged, other_kind = (
+        GamingTableFactory(property=casino.property, number=f"L-{n}") for n in range(5)
+    )
+    for table, deadlines in [
+        (due, {"cover_due_at": past}),
+        (later, {"cover_due_at": ahead}),
+        (twice, {"inspection_due_at": past, "adjusted_since": past}),
+        (flagged, {"cover_due_at": past}),
+        (other_kind, {"cover_due_at": past}),
+    ]:
+        TableStatus.objects.filter(table=table).update(**deadlines)
+    for table, kind in [(flagged, "not_covered"), (other_kind, "inspection_stale")]:
+        ComplianceException.objects.create(
+            property=casino.property, table=table, kind=kind, citation="58 Pa. Code", due_at=past, detected_at=past
+        )
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(*flag_services._lock_sql(now))
+        locked = [row[0] for row in cursor.fetchall()]
+    open_kinds = {(flag.table_id, flag.kind) for flag in flags()}
+    standing = sorted(
+        status.table_id
+        for status in TableStatus.objects.all()
+        if any(
+            getattr(status, column) is not None
+            and getattr(status, column) <= now
+            and (status.table_id, kind) not in open_kinds
+            for kind, column in DEADLINE_OF.items()
+        )
+    )
+    assert locked == standing
+    assert {due.pk, twice.pk, other_kind.pk} <= set(locked) and not {later.pk, flagged.pk} & set(locked)
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite runs the scan's statements one by one")
 def test_the_scan_is_one_round_trip_and_all_or_nothing(committed_db, casino):
     """On PostgreSQL the lock and the raise go as one query string, which PostgreSQL runs as one
