@@ -3,7 +3,7 @@
 The law is the rulebook's (compliance.rulebook.deadlines); this module reads what it runs from. The
 deadlines are derived from the table's state and kept with it (inspections.logbook.models.TableStatus)
 — by the logbook's services with every entry, and when a table's configuration, its property's
-policy or what is approved changes (services/status.py) — so the scan (inspections.flags.overdue)
+policy or what is approved changes (services/status.py) — so the scan (inspections.flags.services)
 compares columns with the clock and nothing else.
 """
 

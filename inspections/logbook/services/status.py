@@ -36,7 +36,7 @@ def _deadlines(table: GamingTable) -> dict[str, datetime | None]:
 
 def _moved_without_entry(table: GamingTable, *, before: dict[str, datetime | None], cause: str, actor) -> None:
     """Tell the flags which deadlines a change that is no entry moved: an open flag's deadline moves
-    with its column, and the flag stays open (inspections.flags.overdue.flags_follow_deadlines)."""
+    with its column, and the flag stays open (inspections.flags.services.flags_follow_deadlines)."""
     moved = {name: value for name, value in before.items() if getattr(table.status, name) != value}
     if moved:
         deadlines_moved.send(sender=GamingTable, table=table, moved=moved, cause=cause, actor=actor)
