@@ -3,6 +3,7 @@ API and the pages call these), each under its row's lock, by the rulebook, signe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, timedelta
 
 from django.conf import settings
@@ -181,7 +182,7 @@ def rules_submission_decide(
     return _decide(
         model=RulesSubmission,
         pk=submission_id,
-        check="may_decide",
+        check=lambda rules, submission, signer: rules.may_decide(submission, signer=signer),
         status=SubmissionStatus(decision),
         reference=reference,
         signature=signature,
@@ -189,14 +190,14 @@ def rules_submission_decide(
     )
 
 
-def _decide(*, model, pk: int, check: str, status: str, reference: str, signature: SignatureInput, note: str):
+def _decide(*, model, pk: int, check: Callable, status: str, reference: str, signature: SignatureInput, note: str):
     """Authenticate the regulator, lock the submission, ask the rule, record and sign the decision."""
     jurisdiction = model.objects.values_list("property__jurisdiction", flat=True).get(pk=pk)
     rules = rulebook_for(jurisdiction)
     signer = signer_authenticate(signature=signature, field="signature", jurisdiction=jurisdiction, in_logbook=False)
     with transaction.atomic():
         submission = model.objects.select_for_update(of=("self",)).select_related("property").get(pk=pk)
-        raise_if_any(getattr(rules, check)(submission, signer=signer))
+        raise_if_any(check(rules, submission, signer))
         submission.status = status
         submission.decision_reference = reference
         submission.save(update_fields=["status", "decision_reference"])
@@ -325,7 +326,7 @@ def layout_decide(
     return _decide(
         model=LayoutSubmission,
         pk=layout_id,
-        check="may_decide_layout",
+        check=lambda rules, layout, signer: rules.may_decide_layout(layout, signer=signer),
         status=LayoutStatus(decision),
         reference=reference,
         signature=signature,
