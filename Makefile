@@ -22,8 +22,8 @@ BIND ?= 127.0.0.1:$(PORT)
 # make test-fast's pytest processes (pytest-xdist): one a core by default.
 TEST_FAST_WORKERS ?= auto
 # make test's pytest processes: every test, browser and slow ones included, in two processes (pytest-django
-# gives each its own test database). One process took 16 min in CI on PostgreSQL; two, under 14 on a
-# loaded machine. TEST_WORKERS=0 runs them in this process (for pdb).
+# gives each its own test database). Two took 7 min 20 s on PostgreSQL on an idle 2-core machine
+# (26 November 2026). TEST_WORKERS=0 runs them in this process (for pdb).
 TEST_WORKERS ?= 2
 # Fails when a model changed and its migration was not made (`manage.py makemigrations`). With the
 # tests' settings, against the database in DATABASE_URL (PostgreSQL in CI); without one, against an
@@ -89,7 +89,7 @@ test: check
 coverage: check
 	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --cov --cov-report=term:skip-covered $(PYTEST_ARGS)
 
-# The edit-and-test loop, in under a minute on 2 cores: every test but the browser and slow ones
+# The edit-and-test loop, about 2½ minutes on an idle 2-core machine: every test but the browser and slow ones
 # (gunicorn, the faults, the make run smoke: make test-slow), in TEST_FAST_WORKERS processes, with
 # Hypothesis' `fast` profile (tests/conftest.py). make test still runs everything, fully.
 test-fast: venv
