@@ -9,6 +9,7 @@ import sys
 from io import StringIO
 from pathlib import Path
 
+import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
@@ -20,6 +21,9 @@ from inspections.logbook.models import Entry
 from inspections.reports import render
 from inspections.reports.models import Report
 from tests.inspections.test_signed_reports import attachments, keys_pem, offline
+
+# A whole register rendered, signed and read back page by page (15 s): make test and CI run it.
+pytestmark = pytest.mark.slow
 
 
 def test_the_demos_untouched_register_is_verified_and_an_edited_signature_still_caught(

@@ -12,10 +12,15 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from inspections.logbook import services
 from tests.inspections.test_signed_reports import attachments, generated, keys_pem, offline
 from tests.support.logbook import adjust, event, inspect
 from tests.support.people import sign
+
+# A whole register rendered, signed and read back page by page (15 s): make test and CI run it.
+pytestmark = pytest.mark.slow
 
 WORDS = "The ball track was lifted, cleaned, levelled and bolted down again with new screws"
 
