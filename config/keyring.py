@@ -165,9 +165,7 @@ def checkpoint_key_add(ring: str | Path, *, now: dt.datetime, name: str | None =
     file_name = name or f"checkpoint-{now:%Y%m%dT%H%M%S}-{key_id_of(private.public_key())[:8]}.pem"
     _write_private(
         ring.parent / file_name,
-        private.private_bytes(
-            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-        ),
+        _private_pem(private),
     )
     for entry in document["keys"]:
         if entry.get("valid_until") is None:
@@ -247,6 +245,14 @@ def _private_pem(key) -> bytes:
     )
 
 
+def _key_and_certificate_write(key_path: Path, cert_path: Path, key, certificate: x509.Certificate) -> None:
+    """The key (owner only, never overwritten) and its certificate (PEM), their folders made."""
+    key_path.parent.mkdir(parents=True, exist_ok=True)
+    cert_path.parent.mkdir(parents=True, exist_ok=True)
+    _write_private(key_path, _private_pem(key))
+    cert_path.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+
+
 def report_certificate_make(
     key_path: str | Path, cert_path: str | Path, *, common_name: str, now: dt.datetime, days: int = 3650
 ) -> None:
@@ -262,9 +268,7 @@ def report_certificate_make(
         digest=hashes.SHA256(),
         key_identifiers=False,
     )
-    Path(key_path).parent.mkdir(parents=True, exist_ok=True)
-    _write_private(Path(key_path), _private_pem(key))
-    Path(cert_path).write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    _key_and_certificate_write(Path(key_path), Path(cert_path), key, certificate)
 
 
 def report_ca_make(
@@ -282,13 +286,7 @@ def report_ca_make(
         digest=hashes.SHA384(),
         authority=True,
     )
-    Path(key_path).parent.mkdir(parents=True, exist_ok=True)
-    Path(cert_path).parent.mkdir(parents=True, exist_ok=True)
-    _write_private(
-        Path(key_path),
-        _private_pem(key),
-    )
-    Path(cert_path).write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    _key_and_certificate_write(Path(key_path), Path(cert_path), key, certificate)
     return certificate
 
 
@@ -354,10 +352,7 @@ def report_certificate_issue(
         digest=_digest_of(ca_key),
     )
     Path(key_path).parent.mkdir(parents=True, exist_ok=True)
-    _write_private(
-        Path(key_path),
-        _private_pem(key),
-    )
+    _write_private(Path(key_path), _private_pem(key))
     pem = certificate.public_bytes(serialization.Encoding.PEM)
     fd = os.open(cert_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
     with os.fdopen(fd, "wb") as handle:
@@ -411,8 +406,7 @@ def tsa_files_make(
     if ca_key_path is not None:
         ca_key, ca_certificate = _ca_loaded(ca_key_path, ca_cert_path)
     key, certificate = tsa_certificate(common_name, now=now, ca_key=ca_key, ca_certificate=ca_certificate)
-    _write_private(directory / "tsa.key", _private_pem(key))
-    (directory / "tsa.pem").write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    _key_and_certificate_write(directory / "tsa.key", directory / "tsa.pem", key, certificate)
     return certificate
 
 
