@@ -256,7 +256,8 @@ def table_page(request, pk: int):
     actions, not_offered = [], []
     # In the order a floor person does them from this state (the next step first), then the rest.
     order = list(actions_from(table.status.state, table.game))
-    if request.user.may("logbook.write"):
+    writer = request.user.may("logbook.write")
+    if writer:
         answers = floor_actions(request.user, table, layout=layout, rules_submission=rules_in_effect)
         # A ball change goes with the adjustments (it moves the table as a replacement does).
         order = [
@@ -281,6 +282,7 @@ def table_page(request, pk: int):
             "actions": actions,
             "not_offered": not_offered,
             "amendable": AMENDABLE,
+            "writer": writer,  # asked once, not on every row
             "next": next_step(table),
             # What the regulator approved for it, as the gate at opening sees it.
             "layout": layout,
@@ -316,7 +318,7 @@ def _cited(violation: Violation) -> str:
 def _done(request, table, entry, *, state_before: str) -> object:
     """What the entry did and what the table needs next, at once: from the entry's own transaction
     (its outcome by the rulebook, the flags it raised and cured), never from a later scan."""
-    table.refresh_from_db()
+    table = tables_visible_to(request.user).get(pk=table.pk)  # as the entry left it, with its property: one query
     rules = table.property.rulebook()
     outcome = rules.entry_outcome(table=table, kind=outcome_kind(entry), state_before=state_before, passed=entry.passed)
     recorded = _("Recorded: %(what)s (table %(table)s, entry #%(seq)s).") % {
