@@ -32,8 +32,8 @@ from django.utils.translation import gettext as _
 
 from compliance.accounts.signatures import SignatureInput, signer_authenticate
 from compliance.casinos.clock import date_text
-from compliance.casinos.models import GamingTable, Property
-from compliance.rulebook import LOGBOOK_PROCEDURE, Jurisdiction, raise_if_any, rulebook_for
+from compliance.casinos.models import GamingTable, Jurisdiction, Property
+from compliance.rulebook import LOGBOOK_PROCEDURE, raise_if_any, rulebook_for
 from compliance.rulebook.flags import DEADLINE_OF
 from inspections.flags.models import (
     ComplianceException,
@@ -167,14 +167,22 @@ def entry_cures_flags(
     flags_raise_due(entry=entry, table=table)
 
 
-def _groups() -> list[tuple[Jurisdiction, list[str] | None]]:
-    """The procedure modules and their jurisdictions (None: every jurisdiction, no filter needed)."""
-    by_module: dict[Jurisdiction, list[str]] = {}
+def _citations() -> dict[tuple[str, str], list[tuple[str, str | None, str]]]:
+    """What the rulebook cites for each flag kind, as the raise's CASE asks it: (kind, deadline
+    column) → (jurisdiction, game, citation) rows, in the order a CASE tries them, each game the
+    kind cites by its own paragraph (FlagKind.by_game) before the kind's citation for the other
+    games (game None), as FlagKind.citation_for answers. A jurisdiction whose procedure module has
+    no such kind has no row: the raise flags none of its tables for it."""
+    rows: dict[tuple[str, str], list[tuple[str, str | None, str]]] = {}
     for jurisdiction, module in LOGBOOK_PROCEDURE.items():
-        by_module.setdefault(module, []).append(jurisdiction)
-    if len(by_module) == 1:
-        return [(next(iter(by_module)), None)]
-    return list(by_module.items())
+        for kind in module.FLAG_KINDS:
+            rows.setdefault((kind.code, kind.deadline), []).extend(
+                [
+                    *((jurisdiction, game, citation) for game, citation in kind.by_game),
+                    (jurisdiction, None, kind.citation),
+                ]
+            )
+    return rows
 
 
 # The statements below are built from the models' table names and the registry's deadline columns
@@ -183,35 +191,35 @@ def _groups() -> list[tuple[Jurisdiction, list[str] | None]]:
 
 
 def _raise_sql(now: object) -> tuple[str, list]:
-    """One INSERT … SELECT … UNION ALL … for every kind; ON CONFLICT DO NOTHING keeps one flag."""
+    """One INSERT … SELECT … UNION ALL …, one SELECT a kind of flag on its deadline column's partial
+    index; ON CONFLICT DO NOTHING keeps one open flag a table and kind. Each row's citation is a
+    CASE over its property's jurisdiction and its table's game, from the rulebook (_citations): one
+    SELECT a kind, procedure module and game, each with its jurisdiction's subquery, took 5 ms to
+    plan at any size (bench/README.md, goal 6)."""
     flag, table, prop = ComplianceException._meta.db_table, GamingTable._meta.db_table, Property._meta.db_table
     status = TableStatus._meta.db_table
     selects, params = [], []
-    for module, jurisdictions in _groups():
-        for kind in module.FLAG_KINDS:
-            # A kind cited by game (kind.by_game) is one SELECT a game, and one for the other games.
-            games: list[tuple[str, list[str], str]] = [
-                ("t.game = %s", [game], citation) for game, citation in kind.by_game
-            ]
-            others = [game for game, _ in kind.by_game]
-            if others:
-                games.append((f"t.game NOT IN ({', '.join(['%s'] * len(others))})", others, kind.citation))
-            for condition, values, citation in games or [("", [], kind.citation)]:
-                column = kind.deadline
-                where = f"s.{column} <= %s"
-                # In the order of the placeholders: kind, citation, detected_at, then the WHERE's.
-                params += [kind.code, citation, now, now]
-                if jurisdictions:
-                    marks = ", ".join(["%s"] * len(jurisdictions))
-                    where += f" AND t.property_id IN (SELECT id FROM {prop} WHERE jurisdiction IN ({marks}))"  # noqa: S608
-                    params += jurisdictions
-                if condition:
-                    where += f" AND {condition}"
-                    params += values
-                selects.append(
-                    f"SELECT t.property_id, t.id, %s, %s, s.{column}, %s, 'open' "  # noqa: S608
-                    f"FROM {status} s JOIN {table} t ON t.id = s.table_id WHERE {where}"
-                )
+    for (code, column), rows in _citations().items():
+        whens, case_params = [], []
+        for jurisdiction, game, citation in rows:
+            whens.append(
+                "WHEN p.jurisdiction = %s THEN %s"
+                if game is None
+                else "WHEN p.jurisdiction = %s AND t.game = %s THEN %s"
+            )
+            case_params += [jurisdiction, citation] if game is None else [jurisdiction, game, citation]
+        where = f"s.{column} <= %s"
+        jurisdictions = list(dict.fromkeys(jurisdiction for jurisdiction, _game, _citation in rows))
+        if set(jurisdictions) != set(Jurisdiction.values):  # a jurisdiction without the kind: not its tables
+            where += f" AND p.jurisdiction IN ({', '.join(['%s'] * len(jurisdictions))})"
+        else:
+            jurisdictions = []
+        # In the order of the placeholders: kind, the CASE's, detected_at, then the WHERE's.
+        params += [code, *case_params, now, now, *jurisdictions]
+        selects.append(
+            f"SELECT t.property_id, t.id, %s, CASE {' '.join(whens)} END, s.{column}, %s, 'open' "  # noqa: S608
+            f"FROM {status} s JOIN {table} t ON t.id = s.table_id JOIN {prop} p ON p.id = t.property_id WHERE {where}"
+        )
     sql = (
         f"INSERT INTO {flag} (property_id, table_id, kind, citation, due_at, detected_at, status) "
         + " UNION ALL ".join(selects)
@@ -230,7 +238,9 @@ def _lock_sql(now: object) -> tuple[str, list]:
 
     The due tables are found as the raise finds them, one SELECT a deadline joined by UNION ALL, each
     on its column's partial index (the tables where it is set); one `OR` of the seven deadlines read
-    every table (at 100,000 tables 12 ms against 5, bench/README.md, goal 6). SQL and not a
+    every table (at 100,000 tables 12 ms against 5, bench/README.md, goal 6). The tables are then
+    read by primary key, `= ANY(ARRAY(…))`: as `IN (…)` PostgreSQL hashed the due tables and read
+    every table to find them (at 10,000 tables 3.2 ms against 2.2; at 100,000 8.3 against 6.2). SQL and not a
     queryset's select_for_update(), which compiles only inside a transaction: the statement goes
     with the raise in one query string (_scan_in_one_trip)."""
     flag, table, status = ComplianceException._meta.db_table, GamingTable._meta.db_table, TableStatus._meta.db_table
@@ -242,7 +252,7 @@ def _lock_sql(now: object) -> tuple[str, list]:
         )
         params += [now, kind]
     return (
-        f"SELECT t.id FROM {table} t WHERE t.id IN ({' UNION ALL '.join(due)}) "  # noqa: S608
+        f"SELECT t.id FROM {table} t WHERE t.id = ANY(ARRAY({' UNION ALL '.join(due)})) "  # noqa: S608
         "ORDER BY t.id FOR UPDATE OF t",
         params,
     )

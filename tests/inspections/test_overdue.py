@@ -423,6 +423,31 @@ def test_a_scan_never_raises_a_flag_from_a_deadline_an_entry_is_moving(committed
     assert not ComplianceException.objects.exists()
 
 
+def test_the_scan_cites_each_kind_as_the_rulebook_does_for_the_jurisdiction_and_the_game(db):
+    """The raise's citation is one CASE a kind over the property's jurisdiction and the table's game:
+    every kind, at a table of every game in every jurisdiction, cites what the jurisdiction's
+    rulebook says for that game (FlagKind.citation_for), and nothing else is raised."""
+    from compliance.casinos.models import Game, Jurisdiction
+    from compliance.rulebook import LOGBOOK_PROCEDURE
+    from compliance.rulebook.flags import DEADLINE_COLUMNS
+    from inspections.logbook.models import TableStatus
+
+    now = timezone.now()
+    tables = [
+        GamingTableFactory(property=PropertyFactory(jurisdiction=jurisdiction), game=game)
+        for jurisdiction in Jurisdiction.values
+        for game in Game.values
+    ]
+    TableStatus.objects.update(**dict.fromkeys(DEADLINE_COLUMNS, now - timedelta(minutes=1)))
+    flag_services.scan(now=now)
+    raised = {(flag.table_id, flag.kind): flag.citation for flag in flags()}
+    assert raised == {
+        (table.pk, kind.code): kind.citation_for(table.game)
+        for table in tables
+        for kind in LOGBOOK_PROCEDURE[table.property.jurisdiction].FLAG_KINDS
+    }
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has one writer at a time: no lock")
 def test_the_scan_locks_each_table_with_a_passed_deadline_and_no_open_flag_of_its_kind(casino):
     """The lock statement (one SELECT a deadline, each on its partial index) locks, in id order and
