@@ -8,6 +8,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 from common import RESULTS, ROOT, django_on, load, median, record, size
@@ -111,6 +112,40 @@ def locust(host: str, users: int, *classes: str, seconds: int = SECONDS) -> dict
     return figures
 
 
+class LockWaits(threading.Thread):
+    """While a run lasts, samples PostgreSQL every 20 ms for the benchmark's sessions waiting on a lock
+    (the chain's and the tables' row locks): the mean number waiting and the share of samples with
+    one or more. A chain lock that limits a property shows as clients queued on it."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.stop, self.samples = threading.Event(), []
+
+    def run(self):
+        import psycopg
+
+        with psycopg.connect(os.environ["DATABASE_URL"]) as db:  # bench_http, as django_on set it
+            while not self.stop.wait(0.02):
+                waiting = db.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                ).fetchone()[0]
+                self.samples.append(waiting)
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.join()
+
+    def said(self) -> str:
+        if not self.samples:
+            return "no lock samples"
+        queued = sum(1 for waiting in self.samples if waiting) / len(self.samples)
+        return f"waiting on a lock: {sum(self.samples) / len(self.samples):.2f} clients on average, {queued:.0%} of the time"
+
+
 def hash_loop(seconds: float) -> int:
     from django.contrib.auth.hashers import check_password
     from seed import PASSWORD
@@ -208,8 +243,10 @@ def main() -> None:
     loads = [load()]
     server, host = gunicorn("tests.settings")
     try:
-        eight = locust(host, 8, "FloorSigner")["signed step"]
-        sixteen = locust(host, 16, "FloorSigner")["signed step"]
+        with LockWaits() as waits_8:
+            eight = locust(host, 8, "FloorSigner")["signed step"]
+        with LockWaits() as waits_16:
+            sixteen = locust(host, 16, "FloorSigner")["signed step"]
     finally:
         server.terminate()
         server.wait()
@@ -224,7 +261,7 @@ def main() -> None:
         size=size_text,
         loads=tuple(loads),
         note=f"16 clients ÷ 8 (MD5 hasher): {eight['rps']:.1f} and {sixteen['rps']:.1f} steps/s; "
-        f"p95 {eight['p95']:.0f} and {sixteen['p95']:.0f} ms",
+        f"p95 {eight['p95']:.0f} and {sixteen['p95']:.0f} ms; at 8 {waits_8.said()}; at 16 {waits_16.said()}",
     )
 
 
