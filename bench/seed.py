@@ -238,6 +238,6 @@ def seed(*, entries: int, tables: int = 8, staff: int = 1, name: str = "Bench Ca
     # Fresh statistics before anything is measured (PostgreSQL, outside a transaction: not in a test).
     vacuum = connection.vendor == "postgresql" and not connection.in_atomic_block
     with connection.cursor() as cursor:
-        for model in (Entry, Signature, GamingTable, TableStatus) if vacuum else ():
+        for model in (Entry, Signature, Checkpoint, GamingTable, TableStatus) if vacuum else ():
             cursor.execute(f'VACUUM ANALYZE "{model._meta.db_table}"')
     return {"property": prop, "tables": table_rows, "people": users, "hot": table_rows[0]}
