@@ -11,7 +11,7 @@ of every LOGBOOK_CHECKPOINT_MINUTES window in which entries were written, over t
 then, its message checkpoints.checkpoint_message's and its key the ring's signing key at that time; the
 last one recorded in the signer's ledger as checkpoint_sign records it. No timestamp authority is asked
 (a few hundred thousand requests): each checkpoint says so, as production's does when none is configured.
-Without a key ring, none is made, as in a deployment without one.
+Only when asked (`signed=True`, week.py, which names a ring and a ledger of its own).
 """
 
 from datetime import UTC, datetime, timedelta
@@ -89,22 +89,21 @@ class Signer:
     and a checkpoint is due over the last entry of every interval window in which entries were written,
     signed at the window's end (the first beat after it), never later than now."""
 
-    def __init__(self, prop: Property):
-        try:
-            self.keys = checkpoints.checkpoint_keys()
-        except checkpoints.CheckpointKeyMissing:
-            self.keys = None
+    def __init__(self, prop: Property, *, signed: bool):
+        self.keys = checkpoints.checkpoint_keys() if signed else None  # CheckpointKeyMissing without a ring
         self.prop = prop
         self.every = timedelta(minutes=settings.LOGBOOK_CHECKPOINT_MINUTES)
         self.seq, self.window, self.last = 0, None, None  # last: (seq, hash, pk) of the newest entry
         self.due: list[Checkpoint] = []
         self.newest: Checkpoint | None = None
-        if settings.LOGBOOK_TSA_URL:
-            raise RuntimeError("the seeder asks no timestamp authority: unset LOGBOOK_TSA_URL")
-        try:
-            timestamp_fetch(b"")  # without an authority, the note production's checkpoints carry
-        except TimestampUnavailable as unavailable:
-            self.note = str(unavailable)[:300]
+        self.note = ""
+        if signed:
+            if settings.LOGBOOK_TSA_URL:
+                raise RuntimeError("the seeder asks no timestamp authority: unset LOGBOOK_TSA_URL")
+            try:
+                timestamp_fetch(b"")  # without an authority: the note production's checkpoints carry
+            except TimestampUnavailable as unavailable:
+                self.note = str(unavailable)[:300]
 
     def entry(self, *, at: datetime, seq: int, head: str, pk: int) -> None:
         if self.keys is None:
@@ -162,8 +161,13 @@ class Signer:
             ledger.ledger_record(checkpoints.checkpoint_record(self.newest))
 
 
-def seed(*, entries: int, tables: int = 8, staff: int = 1, name: str = "Bench Casino", last=None) -> dict:
-    """The property; `last`: the last entry's time (default a few minutes ago)."""
+def seed(
+    *, entries: int, tables: int = 8, staff: int = 1, name: str = "Bench Casino", last=None, signed: bool = False
+) -> dict:
+    """The property; `last`: the last entry's time (default a few minutes ago). `signed`: its history
+    signed by checkpoints with the configured key ring, the newest in its signer's ledger (asked for
+    by a benchmark that configures a ring and a ledger of its own: never a developer's var/keys/,
+    whose ledger would then hold a benchmark's property)."""
     prop = Property.objects.create(
         name=name, licence_number=f"PA-{name}", jurisdiction=Jurisdiction.PA, time_zone="America/New_York"
     )
@@ -181,7 +185,7 @@ def seed(*, entries: int, tables: int = 8, staff: int = 1, name: str = "Bench Ca
     users = people(prop, staff)
     floor = users[0]
     prev, seq, state = chain.GENESIS, 0, {}
-    signer = Signer(prop)
+    signer = Signer(prop, signed=signed)
     history = events(table_rows, entries, last=last or timezone.now() - timedelta(minutes=5))
     for start in range(0, len(history), BATCH):
         batch, signatures = [], []

@@ -94,7 +94,7 @@ def main() -> None:
         keys_configure(fresh=True)  # the settings read the same paths: the files are new
         django_on(f"week_{ENTRIES}")
         started = time.perf_counter()
-        prop = seed(entries=ENTRIES, tables=8, name="Week")["property"]
+        prop = seed(entries=ENTRIES, tables=8, name="Week", signed=True)["property"]
         seeded = f"; seeded in {time.perf_counter() - started:.0f} s ({prop.checkpoints.count():,} checkpoints)"
         print(f"seeded {ENTRIES:,} entries{seeded}", flush=True)
     person = User.objects.filter(property=prop, role="compliance").first()

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 def test_the_benchmarks_seeder_writes_an_intact_chain_and_an_open_table():
     from bench.seed import seed
 
-    world = seed(entries=300, tables=3, staff=2)
+    world = seed(entries=300, tables=3, staff=2, signed=True)
     assert Entry.objects.count() == 300 and len(world["people"]) == 3
     prop = world["property"]
     # Every entry's hash recomputes and links, every checkpoint verifies with the tests' key ring, and
