@@ -289,6 +289,10 @@ class Checkpoint(models.Model):
     class Meta:
         ordering = ["property", "seq"]
         constraints = [models.UniqueConstraint(fields=["property", "seq"], name="checkpoint_seq_unique_per_property")]
+        # A report's segment carries the checkpoints over its entries (reports.render.segment_write): found
+        # by the entries they cover, not by reading every checkpoint of the property (583,333 at 1,000,000
+        # entries, 0.3 s a report).
+        indexes = [models.Index(fields=["property", "entry_seq"], name="checkpoint_entry_seq")]
 
     def __str__(self) -> str:
         return f"checkpoint #{self.seq} of property {self.property_id}: entry #{self.entry_seq}"

@@ -40,7 +40,8 @@ import io
 import json
 import math
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -605,6 +606,21 @@ def piece_render(report_id: int, index: int) -> tuple[str, int]:
     return str(path), len(document.pages)
 
 
+@contextmanager
+def own_files_read(*paths: Path | str) -> Iterator[None]:
+    """pypdf, reading files this run wrote and checked against their recorded SHA-256: a stream as
+    long as the largest of them. pypdf refuses a stream declared longer than its limit (75 MB), a
+    guard against hostile files; the cover's chain segment is ours and grows with the history it
+    carries (from the first entry when no signed checkpoint precedes the period: 106 MB compressed at
+    1,000,000 entries), and a register must not fail on it (docs/architecture.md, "The segment")."""
+    from pypdf import apply_configuration, get_configuration
+
+    longest = max(Path(path).stat().st_size for path in paths)
+    limit = max(get_configuration().maximum_declared_stream_length, longest)
+    with apply_configuration(maximum_declared_stream_length=limit):
+        yield
+
+
 def piece_stamp(report_id: int, index: int) -> str:
     """Pass 2: "Page X of Y" on each page of the piece, from a page-number layer WeasyPrint draws
     with the same page rules (its counter starting at the piece's first page), merged by pypdf.
@@ -631,20 +647,21 @@ def piece_stamp(report_id: int, index: int) -> str:
     numbers = PdfReader(io.BytesIO(HTML(string=layer).write_pdf(pdf_variant="pdf/a-3b")))
     if len(numbers.pages) != pages:
         raise RuntimeError(f"the page-number layer has {len(numbers.pages)} pages for a piece of {pages}")
-    writer = PdfWriter(clone_from=path)
-    # The layer's pages are copied into this file once (so its font is one object, shared), each
-    # merged onto its page, then dropped.
-    writer.append(numbers)
-    for index in range(pages):
-        page = writer.pages[index]
-        page.merge_page(writer.pages[pages + index])
-        page.compress_content_streams()  # merging leaves the page's content uncompressed
-    for _ in range(pages):
-        writer.remove_page(pages)
-    writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
     stamped = piece_path(report_id, piece.index, numbered=True)
-    with stamped.open("wb") as handle:
-        writer.write(handle)
+    with own_files_read(path):
+        writer = PdfWriter(clone_from=path)
+        # The layer's pages are copied into this file once (so its font is one object, shared), each
+        # merged onto its page, then dropped.
+        writer.append(numbers)
+        for index in range(pages):
+            page = writer.pages[index]
+            page.merge_page(writer.pages[pages + index])
+            page.compress_content_streams()  # merging leaves the page's content uncompressed
+        for _ in range(pages):
+            writer.remove_page(pages)
+        writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
+        with stamped.open("wb") as handle:
+            writer.write(handle)
     services.report_piece_numbered(piece.pk, sha256=file_sha256(stamped))
     services.report_step_done(report_id)
     return str(stamped)
@@ -673,13 +690,14 @@ def join(report_id: int) -> None:
     paths = [str(piece_path(report_id, piece_checked(report, piece.index, numbered=True).index, numbered=True))
              for piece in pieces]  # fmt: skip
     out = workdir(report_id) / "report.pdf"
-    writer = PdfWriter(clone_from=paths[0])
-    for path in paths[1:]:
-        reader = PdfReader(path)
-        for page in reader.pages:
-            writer.add_page(page)
-    with out.open("wb") as handle:
-        writer.write(handle)
+    with own_files_read(*paths):
+        writer = PdfWriter(clone_from=paths[0])
+        for path in paths[1:]:
+            reader = PdfReader(path)
+            for page in reader.pages:
+                writer.add_page(page)
+        with out.open("wb") as handle:
+            writer.write(handle)
     pages = len(writer.pages)
     signed = workdir(report_id) / "report-signed.pdf"
     signed_by = signing.pdf_sign(

@@ -694,3 +694,17 @@ def test_the_verifier_is_the_packages_console_script():
     assert project["tool"]["setuptools"]["package-dir"] == {"logbook_proof": "."}
     assert {"pyHanko", "pypdf"} <= {re.split(r"[<>=]", need)[0] for need in project["project"]["dependencies"]}
     assert callable(verify.main)
+
+
+def test_a_register_whose_chain_segment_outgrows_pypdfs_stream_limit_is_still_made(committed_db, media, history):
+    """pypdf refuses a stream declared longer than its limit (75 MB), a guard against hostile files. A
+    logbook with no signed checkpoint before the period attaches its chain from the first entry: at
+    1,000,000 entries a stream of 106 MB, and its register failed when the cover was numbered
+    (LimitReachedError). The limit lowered below this cover's size shows it at a small one: the
+    report's own files, checked against their hashes, are read whatever their streams' length."""
+    from pypdf import apply_configuration
+
+    with apply_configuration(maximum_declared_stream_length=1000):
+        report = generated(history)
+    assert report.status == "done", report.error
+    assert report.signed_by and segment_of(report.file.path)["entries"]
