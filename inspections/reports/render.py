@@ -674,12 +674,15 @@ def join(report_id: int) -> None:
              for piece in pieces]  # fmt: skip
     out = workdir(report_id) / "report.pdf"
     writer = PdfWriter(clone_from=paths[0])
-    for path in paths[1:]:
+    # Progress moves from 95 to 99 as the pieces are joined (a long register's join takes a while).
+    for number, path in enumerate(paths[1:], start=1):
         reader = PdfReader(path)
         for page in reader.pages:
             writer.add_page(page)
+        services.report_progress_set(report_id, round(95 + 3 * number / len(paths), 1))
     with out.open("wb") as handle:
         writer.write(handle)
+    services.report_progress_set(report_id, 99)  # written: signed and published next
     pages = len(writer.pages)
     signed = workdir(report_id) / "report-signed.pdf"
     signed_by = signing.pdf_sign(
@@ -728,6 +731,9 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
             csv_publish(report_id)
             return Report.objects.get(pk=report_id)
         processes = processes or settings.REPORT_PROCESSES
+        # Imported once here, not in each of the pool's processes (about a second each): they are forked.
+        import weasyprint  # noqa: F401
+
         # The pool's processes are forked: they must not share this process's database
         # connections, so these are closed first (each process opens its own).
         connections.close_all()
