@@ -731,9 +731,6 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
             csv_publish(report_id)
             return Report.objects.get(pk=report_id)
         processes = processes or settings.REPORT_PROCESSES
-        # Imported once here, not in each of the pool's processes (about a second each): they are forked.
-        import weasyprint  # noqa: F401
-
         # The pool's processes are forked: they must not share this process's database
         # connections, so these are closed first (each process opens its own).
         connections.close_all()
