@@ -346,7 +346,9 @@ MEDIA_ROOT = Path(os.getenv("MEDIA_ROOT", str(BASE_DIR / "var" / "media")))
 # (render_report's pool; a Celery worker's --concurrency, which should match it). A report shorter
 # than REPORT_PROCESSES full pieces is still cut into one piece a process, each of at least
 # REPORT_PIECE_MIN_ROWS rows (0: never), so that a week's register is laid out by both processes.
-REPORT_CHUNK_ROWS = envint("REPORT_CHUNK_ROWS", "400")
+# A piece is the unit of the report's progress: 200 register rows take about 2 s to lay out on an
+# idle core, 6-7 s at a load of 6 on 2 cores (400 took twice that; bench/README.md, goal 5).
+REPORT_CHUNK_ROWS = envint("REPORT_CHUNK_ROWS", "200")
 REPORT_PROCESSES = envint("REPORT_PROCESSES", str(os.cpu_count() or 2))
 REPORT_PIECE_MIN_ROWS = envint("REPORT_PIECE_MIN_ROWS", "100")
 # Product policy: how many reports one person, and one property, may have queued or running at once

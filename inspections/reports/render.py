@@ -692,12 +692,15 @@ def join(report_id: int) -> None:
     out = workdir(report_id) / "report.pdf"
     with own_files_read(*paths):
         writer = PdfWriter(clone_from=paths[0])
-        for path in paths[1:]:
+        # Progress moves from 95 to 99 as the pieces are joined (a long register's join takes a while).
+        for number, path in enumerate(paths[1:], start=1):
             reader = PdfReader(path)
             for page in reader.pages:
                 writer.add_page(page)
+            services.report_progress_set(report_id, round(95 + 3 * number / len(paths), 1))
         with out.open("wb") as handle:
             writer.write(handle)
+    services.report_progress_set(report_id, 99)  # written: signed and published next
     pages = len(writer.pages)
     signed = workdir(report_id) / "report-signed.pdf"
     signed_by = signing.pdf_sign(

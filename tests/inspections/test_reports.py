@@ -395,6 +395,27 @@ def test_progress_runs_from_0_to_100_through_the_steps(committed_db, media, hist
     assert seen[0] == 0 and seen[-1] == 100 and seen == sorted(seen) and len(set(seen)) > 5, seen
 
 
+def test_the_join_moves_progress_a_piece_at_a_time(committed_db, media, history, settings, monkeypatch):
+    # A long register's join (hundreds of pieces) takes a while: its progress moves as it goes.
+    settings.REPORT_CHUNK_ROWS = 2
+    report = requested(history)
+    pieces = render.plan(report.pk)
+    assert len(pieces) > 3
+    assert render.verify(report.pk)
+    render.segment_entries_write(report.pk)
+    for piece in [*pieces[1:], pieces[0]]:
+        render.piece_render(report.pk, piece.index)
+    for piece in pieces:
+        render.piece_stamp(report.pk, piece.index)
+    seen, progress_set = [], render.services.report_progress_set
+    monkeypatch.setattr(
+        render.services, "report_progress_set", lambda pk, value: (seen.append(value), progress_set(pk, value))
+    )
+    render.join(report.pk)
+    assert len(set(seen)) >= len(pieces) - 1 and seen == sorted(seen) and seen[0] > 95 and seen[-1] < 100, seen
+    assert Report.objects.get(pk=report.pk).progress == 100
+
+
 @pytest.mark.parametrize("role", [Role.SECURITY, Role.FLOORPERSON, Role.MAINTENANCE])
 def test_floor_roles_may_not_ask_for_reports(client, casino, role):
     api = client_for(getattr(casino, role))
