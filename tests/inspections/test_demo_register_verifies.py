@@ -5,6 +5,7 @@ after a hyphen of a credential number ("PGCB-" / "SEC-20417"): PDFium reads such
 and the verifier answered NOT VERIFIED for the genuine file."""
 
 import json
+import re
 import sys
 from io import StringIO
 from pathlib import Path
@@ -75,7 +76,8 @@ def test_the_demos_untouched_register_is_verified_and_an_edited_signature_still_
     # A witness's name edited on the page of a two-signature row is still caught.
     seq = witnessed[-1]
     name = entries_of[seq]["record"]["signatures"][1]["signer_name"]
-    at = next(n for n, text in enumerate(texts) if f"#{seq} · " in text)
+    # The row's first cell, not the footer's "Report #n · generated…" (a report's number may equal it).
+    at = next(n for n, text in enumerate(texts) if re.search(rf"(?<!Report )#{seq} · ", text))
     edited = list(texts)
     edited[at] = edited[at].replace(name, name[:-1] + "x")
     assert edited != texts
