@@ -202,20 +202,17 @@ def _raise_sql(now: object) -> tuple[str, list]:
     for (code, column), rows in _citations().items():
         whens, case_params = [], []
         for jurisdiction, game, citation in rows:
-            whens.append(
-                "WHEN p.jurisdiction = %s THEN %s"
-                if game is None
-                else "WHEN p.jurisdiction = %s AND t.game = %s THEN %s"
-            )
-            case_params += [jurisdiction, citation] if game is None else [jurisdiction, game, citation]
+            on_game = [] if game is None else [game]
+            whens.append(f"WHEN p.jurisdiction = %s{' AND t.game = %s' if on_game else ''} THEN %s")
+            case_params += [jurisdiction, *on_game, citation]
         where = f"s.{column} <= %s"
-        jurisdictions = list(dict.fromkeys(jurisdiction for jurisdiction, _game, _citation in rows))
-        if set(jurisdictions) != set(Jurisdiction.values):  # a jurisdiction without the kind: not its tables
-            where += f" AND p.jurisdiction IN ({', '.join(['%s'] * len(jurisdictions))})"
-        else:
-            jurisdictions = []
+        # Only where a jurisdiction has no such kind are the others' tables filtered (not its tables).
+        having = list(dict.fromkeys(jurisdiction for jurisdiction, _game, _citation in rows))
+        filtered = having if set(having) != set(Jurisdiction.values) else []
+        if filtered:
+            where += f" AND p.jurisdiction IN ({', '.join(['%s'] * len(filtered))})"
         # In the order of the placeholders: kind, the CASE's, detected_at, then the WHERE's.
-        params += [code, *case_params, now, now, *jurisdictions]
+        params += [code, *case_params, now, now, *filtered]
         selects.append(
             f"SELECT t.property_id, t.id, %s, CASE {' '.join(whens)} END, s.{column}, %s, 'open' "  # noqa: S608
             f"FROM {status} s JOIN {table} t ON t.id = s.table_id JOIN {prop} p ON p.id = t.property_id WHERE {where}"
