@@ -24,18 +24,20 @@ def load() -> float:
 
 def django_on(database: str, *, fresh: bool = True, settings: str = "config.settings") -> str:
     """Django set up on the database `bench_<database>` (dropped and migrated afresh unless asked
-    not to), with the project's own settings: its hashers (Argon2), DEBUG off."""
+    not to), with the project's own settings: its hashers (Argon2), DEBUG off. BENCH_DB_SUFFIX, when
+    set, is appended to the name: two runs side by side, each on a database of its own."""
     import psycopg
 
-    url = f"{SERVER}/bench_{database}"
+    name = f"bench_{database}{os.getenv('BENCH_DB_SUFFIX', '')}"
+    url = f"{SERVER}/{name}"
     os.environ.update(DATABASE_URL=url, DJANGO_SETTINGS_MODULE=settings, DEBUG="false")
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-never-used-outside-bench")
     with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
-        exists = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [f"bench_{database}"]).fetchone()
+        exists = admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
         if fresh and exists:
-            admin.execute(f'DROP DATABASE "bench_{database}" WITH (FORCE)')
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
         if fresh or not exists:
-            admin.execute(f'CREATE DATABASE "bench_{database}"')
+            admin.execute(f'CREATE DATABASE "{name}"')
     import django
     from django.core.management import call_command
 
