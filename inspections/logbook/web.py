@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -337,11 +338,14 @@ def _done(request, table, entry, *, state_before: str) -> object:
     else:
         messages.error(request, f"{recorded} {_cited(outcome)}")
     kinds = rules.FLAG_KINDS_BY_CODE
-    # The flags this entry cured and raised, in its transaction (inspections.flags receives entry_recorded).
-    for flag in entry.cured_flags.all():
+    # The flags this entry cured and raised, in its transaction (inspections.flags receives entry_recorded):
+    # both the table's, read in one query through the table's index (no index leads with the curing
+    # entry: by it alone, every flag of every property would be scanned).
+    flags = list(table.flags.filter(Q(cured_by_entry=entry) | Q(detected_at=entry.recorded_at, status="open")))
+    for flag in [flag for flag in flags if flag.cured_by_entry_id == entry.pk]:
         label = _(kinds[flag.kind].label) if flag.kind in kinds else flag.kind
         messages.success(request, _("Flag cured by this entry: %(flag)s.") % {"flag": label})
-    for flag in table.flags.filter(detected_at=entry.recorded_at, status="open"):
+    for flag in [flag for flag in flags if flag.cured_by_entry_id != entry.pk]:
         label = _(kinds[flag.kind].label) if flag.kind in kinds else flag.kind
         messages.error(
             request,

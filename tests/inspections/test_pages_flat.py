@@ -68,3 +68,17 @@ def test_the_signed_step_through_the_form_costs_the_same_queries_whatever_the_hi
     grown(casino, tables=12, days=10, start=1)
     step_queries(client, url, form)
     assert len(step_queries(client, url, form)) == len(small), "\n".join(small)
+
+
+def test_the_signed_step_reads_the_flags_it_cured_and_raised_through_the_table(client, casino):
+    """The flags the entry cured and raised, read once, by the table (its index): none by the curing
+    entry alone, which no index leads with (every flag of every property would be scanned)."""
+    client.force_login(casino.security)
+    form = {"username": casino.security.username, "password": PASSWORD, **{code: "pass" for code in ALL_PASS}}
+    grown(casino, tables=2, days=1)
+    statements = step_queries(client, f"/tables/{casino.table.pk}/inspect/", form)
+    flags = [sql for sql in statements if sql.startswith("SELECT") and 'FROM "flags_complianceexception"' in sql]
+    wheres = [sql.split(" WHERE ", 1)[1] for sql in flags if " WHERE " in sql]
+    cured = [where for where in wheres if '"cured_by_entry_id"' in where]
+    assert len(cured) == 1, "\n".join(flags)
+    assert '"flags_complianceexception"."table_id" =' in cured[0], cured[0]
