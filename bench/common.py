@@ -24,9 +24,12 @@ def load() -> float:
 
 def django_on(database: str, *, fresh: bool = True, settings: str = "config.settings") -> str:
     """Django set up on the database `bench_<database>` (dropped and migrated afresh unless asked
-    not to), with the project's own settings: its hashers (Argon2), DEBUG off."""
+    not to), with the project's own settings: its hashers (Argon2), DEBUG off. BENCH_DB_SUFFIX, if
+    set, is appended to the name (`bench_report_mine`), so that two runs side by side on one server
+    never drop each other's database."""
     import psycopg
 
+    database += f"_{os.environ['BENCH_DB_SUFFIX']}" if os.getenv("BENCH_DB_SUFFIX") else ""
     url = f"{SERVER}/bench_{database}"
     os.environ.update(DATABASE_URL=url, DJANGO_SETTINGS_MODULE=settings, DEBUG="false")
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-never-used-outside-bench")
