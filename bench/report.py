@@ -17,8 +17,9 @@ the plain CSS way; the product places running elements there). It is one HTML pa
 table a piece, built with f-strings, and no more: no cover, no PDF/A, no attached CSV or chain
 segment, no page numbers (they need every piece's page count: the product's second pass), no
 signature. Those are the product's own extra work, counted in its time. It is timed twice: with
-WeasyPrint's automatic table layout, and with `table-layout: fixed` over the product's column
-widths (as the product's table is), so that the ratio is shown against both."""
+`table-layout: fixed` over the product's column widths, as the product's table is (the goal's
+baseline: the same page, 20 pages a 400 rows), and with WeasyPrint's automatic table layout (in the
+note: it measures every cell, sizes the columns otherwise and prints a quarter more pages)."""
 
 import html
 import multiprocessing
@@ -221,15 +222,15 @@ def main() -> None:
     record(
         "5_register_pdf",
         figure=at["ours, 2"],
-        baseline=at["bare, 2"],
+        baseline=at["bare fixed, 2"],
         target=0.9,
         unit="s",
         size=text,
         loads=tuple(loads[:2]),
         note="ours (2 processes) ÷ bare WeasyPrint of the same rows, cells and page (400-row pieces, 2 processes, "
-        f"pypdf; automatic table layout); against the bare with table-layout: fixed ({at['bare fixed, 2']:.1f} s): "
-        f"{at['ours, 2'] / at['bare fixed, 2']:.2f}; pages a {CHUNK} rows: ours {pages['ours']:.1f} (with its cover), "
-        f"the bare {pages['bare']:.1f}, fixed {pages['bare fixed']:.1f}",
+        f"pypdf, table-layout: fixed as ours); against the bare with automatic layout ({at['bare, 2']:.1f} s, "
+        f"more pages): {at['ours, 2'] / at['bare, 2']:.2f}; pages a {CHUNK} rows: ours {pages['ours']:.1f} (with "
+        f"its cover), the bare {pages['bare fixed']:.1f}, automatic {pages['bare']:.1f}",
     )
     record(
         "5_memory_per_process",
