@@ -51,6 +51,7 @@ tr {{ break-inside: avoid }}"""
 
 
 def css_string(text: str) -> str:
+    """The text as a CSS string, for a margin box's `content`."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
