@@ -24,9 +24,11 @@ def load() -> float:
 
 def django_on(database: str, *, fresh: bool = True, settings: str = "config.settings") -> str:
     """Django set up on the database `bench_<database>` (dropped and migrated afresh unless asked
-    not to), with the project's own settings: its hashers (Argon2), DEBUG off."""
+    not to), with the project's own settings: its hashers (Argon2), DEBUG off. BENCH_DB_SUFFIX, if
+    set, is appended to the name: two runs of one script at once each on its own database."""
     import psycopg
 
+    database = f"{database}{os.getenv('BENCH_DB_SUFFIX', '')}"
     url = f"{SERVER}/bench_{database}"
     os.environ.update(DATABASE_URL=url, DJANGO_SETTINGS_MODULE=settings, DEBUG="false")
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-never-used-outside-bench")
