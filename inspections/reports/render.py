@@ -6,23 +6,24 @@ rows are cut into pieces of at most REPORT_CHUNK_ROWS (a short report into one a
 `piece_rows`), each laid out on its own, by as many processes as there are cores (a Celery group
 in the background, a local process pool for `render_report`):
 
-1. every piece is laid out and written once (the cover with its charts too), the corner where
-   its page numbers go left blank, and its pages counted;
+1. every piece is laid out and written once, the corner where its page numbers go left blank, and
+   its pages counted; the cover, with its charts, beside the rows' pieces, once its step has
+   verified the chain (the cover prints the verdict);
 2. knowing every piece's count, each gets "Page X of Y" from a page-number layer (WeasyPrint's
-   own counter, started at the piece's first page, with the total), merged onto its pages;
-3. pypdf joins the pieces behind the cover, which carries the PDF/A-3b metadata and, as
-   attachments, the CSV of the same rows and the chain segment of the period (every entry's record,
-   previous hash and hash, and the signed checkpoints over them: logbook-verify checks
-   one against the other offline). The joined file is signed (PAdES, signing.py), hashed and only
-   then published.
+   own counter, started at the piece's first page, with the total), merged onto its pages; the
+   cover's step attaches, with pypdf, the CSV of the same rows (joined from the pieces' parts) and
+   the chain segment of the period (every entry's record, previous hash and hash, and the signed
+   checkpoints over them: logbook-verify checks one against the other offline), compressed as they
+   are read, while the other processes number the pieces;
+3. pypdf joins the pieces behind the cover, which carries the PDF/A-3b metadata and the
+   attachments. The joined file is signed (PAdES, signing.py), hashed and only then published.
 
 Before any of it, `plan` has the property's chain head signed (a checkpoint, the report's receipt,
 printed on its cover): a logbook that contradicts an earlier signed checkpoint gets no report.
 
 Nothing here knows whether it runs in a Celery worker or a local process: `plan` cuts the pieces,
-`passes` orders the steps (`verify`, `segment_entries_write`, `piece_render`, `piece_stamp`), `join`
-ends; inspections.reports.tasks (Celery chords) and `generate_locally` (a process pool) run that one
-plan.
+`passes` orders the steps (`segment_entries_write`, `piece_render`, `piece_stamp`), `join` ends;
+inspections.reports.tasks (Celery chords) and `generate_locally` (a process pool) run that one plan.
 
 No step takes a file's path, nor the rows it prints: each takes the report's id and a piece's index,
 and finds the rest from the report's run (`Report.run`, set by `plan`) and its pieces (`ReportPiece`),
@@ -40,9 +41,11 @@ import io
 import json
 import math
 import shutil
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
@@ -83,7 +86,7 @@ class Piece:
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a report's plan: `verify`, `segment`, or `render` or `stamp` of the piece `index`."""
+    """One step of a report's plan: `segment`, or `render` or `stamp` of the piece `index`."""
 
     kind: str
     index: int | None = None
@@ -95,25 +98,22 @@ class Step:
 
 def passes(pieces: Sequence) -> list[list[Step]]:
     """A PDF report's plan once `plan` has cut its pieces (the cover first): passes run one after the
-    other, the steps of a pass at once in this order; then `join`. First the rows' pieces with the
-    chain's verification (first) and its segment's entries (after the first half of the pieces, so
-    that pieces keep finishing on the other processes while each short step runs; a report of one
-    piece has it taken before the segment, as the piece is the long step); then the cover (it prints
-    the verdict and attaches the pieces' CSV); then every piece numbered. The Celery tasks
+    other, the steps of a pass at once in this order; then `join`. First every piece laid out: the
+    cover (its step verifies the chain first: the cover prints the verdict) beside the rows' pieces,
+    and the segment's entries after the first half of them (so that pieces keep finishing on the
+    other processes while the short step runs); then every piece numbered, the cover's step attaching
+    the CSV the pieces wrote and the chain segment (`cover_attach`). The Celery tasks
     (inspections.reports.tasks) and the local pool (`generate_locally`) both run it."""
     rows = [Step("render", piece.index) for piece in pieces[1:]]
     half = (len(rows) + 1) // 2
     return [
-        [Step("verify"), *rows[:half], Step("segment"), *rows[half:]],
-        [Step("render", COVER)],
+        [Step("render", COVER), *rows[:half], Step("segment"), *rows[half:]],
         [Step("stamp", piece.index) for piece in pieces],
     ]
 
 
 def step_run(report_id: int, step: Step) -> object:
     """A step of the plan, in this process."""
-    if step.kind == "verify":
-        return verify(report_id)
     if step.kind == "segment":
         segment_entries_write(report_id)
         return None
@@ -171,8 +171,8 @@ def piece_checked(report: Report, index: int, *, numbered: bool) -> ReportPiece:
 
 def plan(report_id: int) -> list[Piece]:
     """Write the CSV and cut the rows into pieces, the cover first; marks the report running.
-    The chain is verified by `verify`, alongside the pieces (the cover, which prints its verdict,
-    is rendered after it)."""
+    The chain is verified by the cover's step (`verify`, then the cover that prints its verdict),
+    alongside the rows' pieces."""
     report = services.report_run_start(report_id)
     shutil.rmtree(workdir(report_id), ignore_errors=True)
     services.report_checkpoint_set(report, checkpoint_for(report))
@@ -190,7 +190,7 @@ def plan(report_id: int) -> list[Piece]:
     if report.format == "csv":
         csv_write(report, keys, workdir(report_id) / "rows.csv")
     # A PDF's CSV is written by its pieces, each its own rows (built once, for both), and joined
-    # by the cover (csv_join).
+    # when the cover is numbered (csv_join, cover_attach).
     services.report_progress_set(report_id, 10)
     return pieces
 
@@ -252,7 +252,7 @@ def _segment_bounds(report: Report) -> tuple[int, int]:
 def segment_entries_write(report_id: int) -> None:
     """The chain segment's entries, one JSON line each (from the signed checkpoint before the period to
     the first one after it: an old week's as many as the latest's), written beside the pieces; the
-    cover's segment_write puts the header before them. One step of the report's progress."""
+    cover's step segment_write puts the header before them. One step of the report's progress."""
     _segment_entries(Report.objects.select_related("property", "checkpoint").get(pk=report_id))
     services.report_step_done(report_id)
 
@@ -326,7 +326,7 @@ def verify(report_id: int) -> bool:
     signed checkpoint before the period's first entry, through every checkpoint after it, to the
     period's end (chain.chain_verify_period), so that its cost grows with the period, not with the
     history. A broken chain names its first broken entry; one that contradicts a signed checkpoint
-    gets no report."""
+    gets no report. Run by the cover's step (`piece_render`), and a CSV's one step (`csv_publish`)."""
     report = Report.objects.select_related("checkpoint").get(pk=report_id)
     first_seq, last_seq = period_seqs(report)
     verified = chain_verify_period(
@@ -337,7 +337,6 @@ def verify(report_id: int) -> bool:
             f"this report cannot be produced: the logbook contradicts what was signed earlier: {verified.reason}"
         )
     services.report_chain_verdict(report_id, verified)
-    services.report_step_done(report_id)
     return verified.ok
 
 
@@ -382,8 +381,9 @@ def csv_part_write(report: Report, piece: Piece, rows: list[dict]) -> None:
 
 
 def csv_join(report: Report) -> Path:
-    """The PDF's CSV: the header, then every piece's rows in order (the cover is rendered after them,
-    and refuses to be rendered before: a CSV short of a piece would be attached as the report's)."""
+    """The PDF's CSV: the header, then every piece's rows in order (the cover is numbered after they
+    are all laid out, and refuses to be before: a CSV short of a piece would be attached as the
+    report's)."""
     kind = kind_of(report)
     folder = workdir(report.pk)
     path = folder / "rows.csv"
@@ -536,38 +536,101 @@ def _artwork_shown(layout) -> dict:
     return shown
 
 
-def _artwork_attachments(report: Report) -> list:
-    """The PDF artworks of the layouts in the report, attached to its cover beside the CSV."""
-    from weasyprint import Attachment
-
+def cover_attach(report: Report, writer) -> None:
+    """The cover's attachments, added by pypdf to the cover being numbered (`piece_stamp`): the CSV
+    joined from the pieces' parts, the chain segment with the verdict of the verification the cover
+    printed, and the PDF artworks of the layouts in the report, each only as the file its SHA-256
+    names (the one the layout's signatures bind)."""
+    attach(
+        writer,
+        csv_join(report),
+        name=f"{report.kind}.csv",
+        description="The same rows as this report, as CSV",
+        relationship="/Data",
+        media_type="text/csv",
+    )
+    segment = workdir(report.pk) / SEGMENT
+    segment_write(report, segment)
+    attach(
+        writer,
+        segment,
+        name=SEGMENT,
+        description="The logbook's hash chain over the period and the signed checkpoints covering it "
+        "(check it with logbook-verify, the logbook_proof package)",
+        relationship="/Supplement",
+        media_type="application/json",
+    )
     kind = kind_of(report)
-    layouts = [layout for layout in getattr(kind, "artworks", lambda r: [])(report) if not layout.artwork_is_image()]
-    for layout in layouts:  # only the file the layout's signatures bind is attached and signed with the report
-        if file_sha256(Path(layout.artwork.path)) != layout.artwork_sha256:
-            raise RunRefused(f"the artwork of layout {layout.pk} is not the file its SHA-256 names: nothing is signed")
-    return [
-        Attachment(
-            filename=layout.artwork.path,
+    for layout in getattr(kind, "artworks", lambda r: [])(report):
+        if layout.artwork_is_image():
+            continue  # printed on the cover (_artwork_shown)
+        attached = attach(
+            writer,
+            Path(layout.artwork.path),
             name=artwork_attachment_name(layout),
             description=f"Artwork of the layout {layout.name} (SHA-256 {layout.artwork_sha256})",
-            relationship="Source",
+            relationship="/Source",
+            media_type=artwork_media_type(layout.artwork_kind),
         )
-        for layout in layouts
-    ]
+        if attached != layout.artwork_sha256:
+            raise RunRefused(f"the artwork of layout {layout.pk} is not the file its SHA-256 names: nothing is signed")
 
 
-def attachments_once(document, pdf) -> None:
-    """WeasyPrint's PDF/A-3 pass lists each attachment twice in the catalog's /AF (from the names
-    tree, then again from the file specifications): each once, as PDF/A-3 (ISO 19005-3) means it."""
-    if "AF" in pdf.catalog:
-        pdf.catalog["AF"][:] = list(dict.fromkeys(pdf.catalog["AF"]))
+ATTACHMENT_BLOCK = 1 << 20  # an attachment is read and compressed a megabyte at a time
+
+
+def attach(writer, path: Path, *, name: str, description: str, relationship: str, media_type: str) -> str:
+    """The file at `path` embedded as PDF/A-3 (ISO 19005-3, 6.8) wants an associated file: a file
+    specification with /F and /UF, /Desc and /AFRelationship, its stream with the MIME type as
+    /Subtype and /Params (size, modification date, MD5 checksum), listed in the catalog's
+    /EmbeddedFiles names tree (pypdf's add_attachment) and once in its /AF. The file is compressed
+    (Flate, zlib's default level) as it is read, so a 100,000-entry segment is never whole in memory
+    uncompressed. Returns the SHA-256 of what was attached."""
+    from pypdf.generic import (
+        ArrayObject,
+        ByteStringObject,
+        DictionaryObject,
+        NameObject,
+        NumberObject,
+        TextStringObject,
+    )
+
+    deflate = zlib.compressobj()
+    compressed, md5, sha256, size = [], hashlib.md5(usedforsecurity=False), hashlib.sha256(), 0
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(ATTACHMENT_BLOCK), b""):
+            compressed.append(deflate.compress(block))
+            md5.update(block)
+            sha256.update(block)
+            size += len(block)
+    compressed.append(deflate.flush())
+
+    # The catalog's /Names a direct dictionary, as WeasyPrint writes it: verifiers given out with
+    # earlier reports read it so (logbook_proof.verify.attachments_of).
+    writer.root_object.setdefault(NameObject("/Names"), DictionaryObject())
+    attachment = writer.add_attachment(name, b"")
+    attachment.pdf_object[NameObject("/UF")] = TextStringObject(name)
+    attachment.description = TextStringObject(description)
+    attachment.associated_file_relationship = NameObject(relationship)
+    attachment.subtype = NameObject(f"/{media_type}")
+    attachment.size = NumberObject(size)
+    attachment.modification_date = datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    attachment.checksum = ByteStringObject(md5.digest())
+    # The stream's data as written: already Flate-encoded, as its /Filter says.
+    stream = attachment.pdf_object["/EF"]["/F"].get_object()
+    stream[NameObject("/Filter")] = NameObject("/FlateDecode")
+    stream.set_data(b"".join(compressed))
+    listed = writer.root_object.setdefault(NameObject("/AF"), ArrayObject())
+    listed.append(attachment.pdf_object.indirect_reference)
+    return sha256.hexdigest()
 
 
 def piece_render(report_id: int, index: int) -> tuple[str, int]:
     """Pass 1: the run's piece `index` laid out once (the rows `plan` gave it), as PDF/A-3b, its
     page-number corner left blank, its pages and SHA-256 recorded; returns its file and its number of
-    pages. The cover carries the CSV attachment."""
-    from weasyprint import HTML, Attachment  # imported where used: the web process never needs it
+    pages. The cover's step verifies the chain first (`verify`): the cover prints the verdict. Its
+    attachments are added when it is numbered (`cover_attach`), once every piece has written its CSV."""
+    from weasyprint import HTML  # imported where used: the web process never needs it
 
     report = running(report_id)
     planned = ReportPiece.objects.filter(report=report, run=report.run, index=int(index)).first()
@@ -575,32 +638,15 @@ def piece_render(report_id: int, index: int) -> tuple[str, int]:
         raise RunRefused(f"report {report_id} has no piece {index} in its run")
     piece = Piece(planned.index, tuple(planned.keys))
     path = piece_path(report_id, piece.index)
-    options = {"pdf_variant": "pdf/a-3b", "pdf_identifier": f"report-{report_id}".encode()}
-    if piece.index == COVER:
-        # Written with the cover, after the verification: it carries the verdict the cover prints.
-        segment_write(report, workdir(report_id) / SEGMENT)
-        options["attachments"] = [
-            Attachment(
-                filename=str(csv_join(report)),
-                name=f"{report.kind}.csv",
-                description="The same rows as this report, as CSV",
-                relationship="Data",
-            ),
-            Attachment(
-                filename=str(workdir(report_id) / SEGMENT),
-                name=SEGMENT,
-                description="The logbook's hash chain over the period and the signed checkpoints covering it "
-                "(check it with logbook-verify, the logbook_proof package)",
-                relationship="Supplement",
-            ),
-            *_artwork_attachments(report),
-        ]
     rows = None
-    if piece.index != COVER:
+    if piece.index == COVER:
+        verify(report_id)
+        report = running(report_id)  # with the verdict
+    else:
         rows = kind_of(report).rows(report, list(piece.keys))
         csv_part_write(report, piece, rows)
     document = HTML(string=_html(report, piece, rows)).render()
-    document.write_pdf(path, finisher=attachments_once, **options)
+    document.write_pdf(path, pdf_variant="pdf/a-3b", pdf_identifier=f"report-{report_id}".encode())
     services.report_piece_rendered(planned.pk, pages=len(document.pages), sha256=file_sha256(path))
     services.report_step_done(report_id)
     return str(path), len(document.pages)
@@ -626,7 +672,9 @@ def piece_stamp(report_id: int, index: int) -> str:
     with the same page rules (its counter starting at the piece's first page), merged by pypdf.
     Laying out that layer costs a trifle next to the rows', so each piece is laid out once. The
     numbers come from the run's pieces' page counts, once every piece is rendered; the piece's file
-    is checked against the hash recorded when it was rendered, and the numbered file's is recorded."""
+    is checked against the hash recorded when it was rendered, and the numbered file's is recorded.
+    The cover's step attaches its files too (`cover_attach`): the CSV and the segment of a long
+    register take a while to compress, and the pieces' steps move the progress meanwhile."""
     from pypdf import PdfReader, PdfWriter
     from weasyprint import HTML
 
@@ -659,6 +707,8 @@ def piece_stamp(report_id: int, index: int) -> str:
             page.compress_content_streams()  # merging leaves the page's content uncompressed
         for _ in range(pages):
             writer.remove_page(pages)
+        if piece.index == COVER:
+            cover_attach(report, writer)
         writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
         with stamped.open("wb") as handle:
             writer.write(handle)
@@ -725,6 +775,7 @@ def publish(report: Report, path: Path, *, pages: int | None, signed_by: str = "
 def csv_publish(report_id: int) -> None:
     """A CSV report: the chain verified (its one step after the plan), then the file published."""
     verify(report_id)
+    services.report_step_done(report_id)
     report = running(report_id)
     publish(report, workdir(report_id) / "rows.csv", pages=None)
 
@@ -750,7 +801,14 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
             return Report.objects.get(pk=report_id)
         processes = processes or settings.REPORT_PROCESSES
         # The pool's processes are forked: they must not share this process's database
-        # connections, so these are closed first (each process opens its own).
+        # connections, so these are closed first (each process opens its own). They inherit what
+        # this process has imported: WeasyPrint and pypdf are imported once here, not by every
+        # process of every report's pool (WeasyPrint takes 0.5-1.5 s to import, its stylesheets
+        # parsed, where a week's pieces take 1-3 s to lay out; a Celery worker's processes
+        # import them once, at their first report).
+        import pypdf  # noqa: F401
+        import weasyprint  # noqa: F401
+
         connections.close_all()
         fork = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=processes, mp_context=fork) as pool:

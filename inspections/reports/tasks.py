@@ -31,7 +31,7 @@ def report_generate(report_id: int) -> None:
         if Report.objects.filter(pk=report_id, format="csv").exists():
             render.csv_publish(report_id)
             return
-    except render.ReportFinished:
+    except services.ReportFinished:
         return
     except Exception as error:
         render.failed(report_id, f"{type(error).__name__}: {error}")
@@ -47,17 +47,11 @@ def report_generate(report_id: int) -> None:
 def step_task(report_id: int, step: render.Step):
     """The task that runs a step of the plan on a worker, as an immutable signature."""
     task = {
-        "verify": report_verify,
         "segment": report_segment_entries,
         "render": report_piece_render,
         "stamp": report_piece_stamp,
     }[step.kind]
     return task.si(report_id, *step.args)
-
-
-@shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
-def report_verify(report_id: int) -> bool:
-    return render.verify(report_id)
 
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
@@ -73,12 +67,10 @@ def report_piece_render(report_id: int, index: int) -> int:
 
 @shared_task(acks_late=True, reject_on_worker_lost=True, **RETRY)
 def report_pieces_stamp(report_id: int) -> None:
-    """The plan's first pass is done: its second (the cover: it attaches the pieces' CSV) here, then
-    its third (each piece numbered) in parallel, then the join."""
+    """The plan's first pass is done: its second (each piece numbered, the cover with its
+    attachments) in parallel, then the join."""
     report = render.running(report_id)
-    _first, cover, stamps = render.passes(render.run_pieces(report))
-    for step in cover:
-        render.step_run(report_id, step)
+    _first, stamps = render.passes(render.run_pieces(report))
     chord(step_task(report_id, step) for step in stamps)(
         report_join.si(report_id).on_error(report_failed.s(report_id, report.run))
     )

@@ -101,19 +101,23 @@ def test_the_csv_inside_a_pdf_of_many_pieces_is_the_csv_report_of_the_same_rows(
         assert attached == handle.read()
 
 
-def test_the_cover_is_not_rendered_before_every_pieces_csv_is_written(committed_db, media, history):
-    """The rows' pieces write the CSV: the cover, which attaches it, is rendered after them all or
-    not at all."""
+def test_the_cover_is_not_attached_before_every_pieces_csv_is_written(committed_db, media, history):
+    """The rows' pieces write the CSV: the cover, which attaches it when it is numbered, is numbered
+    after they are all laid out, and never attaches a CSV short of a piece."""
     report = requested(history)
     cover, *pieces = render.plan(report.pk)
     render.segment_entries_write(report.pk)
-    for piece in pieces[:-1]:
+    for piece in [cover, *pieces[:-1]]:
         render.piece_render(report.pk, piece.index)
-    with pytest.raises(RuntimeError, match=f"the CSV of all {len(pieces)} pieces, and {len(pieces) - 1} are written"):
-        render.piece_render(report.pk, cover.index)
+    with pytest.raises(render.RunRefused, match="a piece is not rendered yet"):
+        render.piece_stamp(report.pk, cover.index)
     render.piece_render(report.pk, pieces[-1].index)
-    path, pages = render.piece_render(report.pk, cover.index)
-    assert pages >= 1 and Path(path).exists()
+    part = render.workdir(report.pk) / f"rows-{pieces[-1].index:06d}.csv"
+    part.rename(part.with_suffix(".gone"))
+    with pytest.raises(RuntimeError, match=f"the CSV of all {len(pieces)} pieces, and {len(pieces) - 1} are written"):
+        render.piece_stamp(report.pk, cover.index)
+    part.with_suffix(".gone").rename(part)
+    assert Path(render.piece_stamp(report.pk, cover.index)).exists()
 
 
 @pytest.mark.parametrize(
@@ -149,15 +153,14 @@ def test_a_week_is_laid_out_by_both_processes_and_numbered_across_them(committed
 
 
 def test_both_runners_run_one_plan_each_step_once():
-    """render.passes is the plan the Celery chords and the local pool both run: the pieces with the
-    verification first and the segment after their first half, then the cover, then every piece
-    numbered."""
+    """render.passes is the plan the Celery chords and the local pool both run: the cover (it
+    verifies the chain first) beside the pieces, the segment after their first half, then every
+    piece numbered (the cover with its attachments)."""
     from inspections.reports.render import COVER, Piece, Step, passes
 
     plan = passes([Piece(COVER), Piece(0), Piece(1), Piece(2)])
     assert plan == [
-        [Step("verify"), Step("render", 0), Step("render", 1), Step("segment"), Step("render", 2)],
-        [Step("render", COVER)],
+        [Step("render", COVER), Step("render", 0), Step("render", 1), Step("segment"), Step("render", 2)],
         [Step("stamp", COVER), Step("stamp", 0), Step("stamp", 1), Step("stamp", 2)],
     ]
 
@@ -165,10 +168,11 @@ def test_both_runners_run_one_plan_each_step_once():
 @pytest.mark.parametrize(
     ("chunk_rows", "order"),
     [
-        # A week's register is one piece: it goes before the segment's entries, so that it does not
-        # wait behind both short steps (each of the worker's processes takes one task at a time).
-        (400, ["verify", "piece", "segment"]),
-        (3, ["verify", "piece", "piece", "segment", "piece"]),  # the segment after the first half
+        # The cover first (it verifies the chain, then is laid out), then a week's register's one
+        # piece: it goes before the segment's entries, so that it does not wait behind the short step
+        # (each of the worker's processes takes one task at a time).
+        (400, ["cover", "piece", "segment"]),
+        (3, ["cover", "piece", "piece", "segment", "piece"]),  # the segment after the first half
     ],
 )
 def test_the_workers_take_the_pieces_before_the_segments_entries(
@@ -177,15 +181,11 @@ def test_the_workers_take_the_pieces_before_the_segments_entries(
     from inspections.reports import tasks
 
     settings.REPORT_CHUNK_ROWS = chunk_rows
-    names = {
-        tasks.report_verify.name: "verify",
-        tasks.report_piece_render.name: "piece",
-        tasks.report_segment_entries.name: "segment",
-    }
+    names = {tasks.report_piece_render.name: "piece", tasks.report_segment_entries.name: "segment"}
     headers = []
 
     def chord(steps):  # the chord's header, as report_generate sends it
-        headers.append([names[step.name] for step in steps])
+        headers.append(["cover" if tuple(step.args[1:]) == (render.COVER,) else names[step.name] for step in steps])
         return lambda callback: None
 
     monkeypatch.setattr(tasks, "chord", chord)
