@@ -788,6 +788,20 @@ def failed(report_id: int, error: str, *, run: str | None = None) -> None:
         shutil.rmtree(workdir(report_id), ignore_errors=True)
 
 
+def layout_warm() -> None:
+    """WeasyPrint and pypdf imported, and a page laid out, so that WeasyPrint's fonts are loaded
+    (fontconfig and Pango, at a process's first layout): done before a local pool forks, its
+    processes inherit them instead of each paying them on its first piece. Importing WeasyPrint
+    takes 0.5-1.5 s and the first layout 0.3 s more, where a week's pieces take 1-2 s each (bench/README.md,
+    goal 4); a Celery worker's processes pay both once, at their first report."""
+    import pypdf  # noqa: F401
+    from weasyprint import HTML
+
+    HTML(
+        string=render_to_string("reports/page_numbers.html", {"first_page": 1, "total_pages": 1, "pages": [0]})
+    ).render()
+
+
 def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
     """The whole report in this process and a local pool of `processes` (render_report)."""
     import multiprocessing
@@ -802,13 +816,8 @@ def generate_locally(report_id: int, *, processes: int | None = None) -> Report:
         processes = processes or settings.REPORT_PROCESSES
         # The pool's processes are forked: they must not share this process's database
         # connections, so these are closed first (each process opens its own). They inherit what
-        # this process has imported: WeasyPrint and pypdf are imported once here, not by every
-        # process of every report's pool (WeasyPrint takes 0.5-1.5 s to import, its stylesheets
-        # parsed, where a week's pieces take 1-3 s to lay out; a Celery worker's processes
-        # import them once, at their first report).
-        import pypdf  # noqa: F401
-        import weasyprint  # noqa: F401
-
+        # this process has loaded (layout_warm).
+        layout_warm()
         connections.close_all()
         fork = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(max_workers=processes, mp_context=fork) as pool:
