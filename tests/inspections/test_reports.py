@@ -193,6 +193,30 @@ def test_the_workers_take_the_pieces_before_the_segments_entries(
     assert headers == [order]
 
 
+def test_the_worker_leaves_a_finished_report_alone_and_fails_one_whose_plan_breaks(db, media, history, monkeypatch):
+    """A report_generate delivered again after its report is done ends quietly (the services'
+    ReportFinished); a plan that breaks fails the report, saying why, and the task raises."""
+    from inspections.reports import tasks
+
+    monkeypatch.setattr(tasks, "chord", lambda steps: lambda callback: None)
+    report = requested(history)
+    Report.objects.filter(pk=report.pk).update(status=ReportStatus.DONE)
+    tasks.report_generate.run(report.pk)
+    assert Report.objects.get(pk=report.pk).status == ReportStatus.DONE
+
+    broken = requested(history)
+
+    def plan(report_id):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setattr(render, "plan", plan)
+    with pytest.raises(RuntimeError):
+        tasks.report_generate.run(broken.pk)
+    failed = Report.objects.get(pk=broken.pk)
+    assert failed.status == ReportStatus.FAILED
+    assert "the disk is full" in failed.error
+
+
 @pytest.mark.any_hour
 def test_the_csv_rows_are_the_apis_register_rows(committed_db, media, history):
     report = render.generate_locally(requested(history, fmt="csv").pk)
