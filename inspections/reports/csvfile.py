@@ -21,6 +21,8 @@ from typing import IO
 from logbook_proof.formats import FORMULA_STARTS as FORMULA_STARTS
 from logbook_proof.formats import csv_cell
 
+MEDIA_TYPE = "text/csv"  # RFC 4180's, as a PDF's attached CSV declares it
+
 
 class CsvWriter:
     """csv.writer's `writerow`, each cell neutralised, every cell quoted."""

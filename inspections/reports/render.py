@@ -62,6 +62,7 @@ from inspections.logbook.checkpoints import CheckpointKeyMissing, checkpoint_key
 from inspections.logbook.models import Checkpoint, Entry
 from inspections.logbook.timestamps import timestamp_check
 from inspections.reports import services, signing
+from inspections.reports.csvfile import MEDIA_TYPE as CSV_MEDIA_TYPE
 from inspections.reports.csvfile import csv_writer
 from inspections.reports.kinds import ENTRY_KINDS, artwork_attachment_name, cells_of, kind_of, period_bounds
 from inspections.reports.models import Report, ReportPiece, ReportStatus
@@ -547,7 +548,7 @@ def cover_attach(report: Report, writer) -> None:
         name=f"{report.kind}.csv",
         description="The same rows as this report, as CSV",
         relationship="/Data",
-        media_type="text/csv",
+        media_type=CSV_MEDIA_TYPE,
     )
     segment = workdir(report.pk) / SEGMENT
     segment_write(report, segment)
